@@ -1,0 +1,10 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "cli.h"
+
+int cmd_size_diff(int argc, char **argv)
+{
+	if (st_wants_help(argc, argv, "size-diff"))
+		return ST_EXIT_OK;
+	p_err("size-diff: not implemented yet");
+	return ST_EXIT_ERROR;
+}

@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "common/spawn.h"
+
+static void child_exec(char *const argv[], char *const env_add[], const char *cwd,
+		       int in[2], int out[2], unsigned int flags)
+{
+	int i;
+
+	if (flags & ST_SPAWN_STDIN) {
+		dup2(in[0], 0);
+		close(in[0]);
+		close(in[1]);
+	}
+	if (flags & ST_SPAWN_STDOUT) {
+		dup2(out[1], 1);
+		close(out[0]);
+		close(out[1]);
+	}
+	if (flags & ST_SPAWN_QUIET) {
+		int fd = open("/dev/null", O_WRONLY);
+
+		if (fd >= 0) {
+			dup2(fd, 2);
+			close(fd);
+		}
+	}
+	for (i = 0; env_add && env_add[i]; i++)
+		putenv(env_add[i]);
+	if (cwd && chdir(cwd) < 0)
+		_exit(127);
+	signal(SIGPIPE, SIG_DFL);
+	execvp(argv[0], argv);
+	_exit(127);
+}
+
+int st_spawn(struct st_child *c, char *const argv[], char *const env_add[],
+	     const char *cwd, unsigned int flags)
+{
+	int in[2] = { -1, -1 }, out[2] = { -1, -1 };
+	int err;
+
+	c->pid = -1;
+	c->in_fd = c->out_fd = -1;
+	if ((flags & ST_SPAWN_STDIN) && pipe2(in, O_CLOEXEC) < 0)
+		return -errno;
+	if ((flags & ST_SPAWN_STDOUT) && pipe2(out, O_CLOEXEC) < 0) {
+		err = -errno;
+		goto close_in;
+	}
+	c->pid = fork();
+	if (c->pid < 0) {
+		err = -errno;
+		goto close_out;
+	}
+	if (c->pid == 0)
+		child_exec(argv, env_add, cwd, in, out, flags);
+	if (flags & ST_SPAWN_STDIN) {
+		close(in[0]);
+		c->in_fd = in[1];
+	}
+	if (flags & ST_SPAWN_STDOUT) {
+		close(out[1]);
+		c->out_fd = out[0];
+	}
+	return 0;
+
+close_out:
+	if (out[0] >= 0) {
+		close(out[0]);
+		close(out[1]);
+	}
+close_in:
+	if (in[0] >= 0) {
+		close(in[0]);
+		close(in[1]);
+	}
+	return err;
+}
+
+int st_child_wait(struct st_child *c)
+{
+	int status;
+
+	if (c->in_fd >= 0)
+		close(c->in_fd);
+	if (c->out_fd >= 0)
+		close(c->out_fd);
+	c->in_fd = c->out_fd = -1;
+	if (c->pid <= 0)
+		return -ECHILD;
+	while (waitpid(c->pid, &status, 0) < 0) {
+		if (errno != EINTR)
+			return -errno;
+	}
+	c->pid = -1;
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return WEXITSTATUS(status);
+}
+
+static int read_all(int fd, char **out, size_t *out_len)
+{
+	size_t len = 0, cap = 4096;
+	char *buf = malloc(cap + 1), *nbuf;
+	ssize_t n;
+
+	if (!buf)
+		return -ENOMEM;
+	for (;;) {
+		if (len == cap) {
+			cap *= 2;
+			nbuf = realloc(buf, cap + 1);
+			if (!nbuf) {
+				free(buf);
+				return -ENOMEM;
+			}
+			buf = nbuf;
+		}
+		n = read(fd, buf + len, cap - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			free(buf);
+			return -errno;
+		}
+		if (n == 0)
+			break;
+		len += n;
+	}
+	buf[len] = '\0';
+	*out = buf;
+	if (out_len)
+		*out_len = len;
+	return 0;
+}
+
+int st_run(char *const argv[], char *const env_add[], const char *cwd,
+	   char **out, size_t *out_len, unsigned int flags)
+{
+	struct st_child c;
+	char *buf = NULL;
+	int err, rerr = 0;
+
+	if (out)
+		flags |= ST_SPAWN_STDOUT;
+	err = st_spawn(&c, argv, env_add, cwd, flags);
+	if (err)
+		return err;
+	if (out)
+		rerr = read_all(c.out_fd, &buf, out_len);
+	err = st_child_wait(&c);
+	if (rerr) {
+		free(buf);
+		return rerr;
+	}
+	if (out)
+		*out = buf;
+	return err;
+}

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef ST_SPAWN_H
+#define ST_SPAWN_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+/*
+ * The one process spawner of the project. A child gets pipes on the ends the
+ * caller asks for; everything else is inherited. @envp NULL means the current
+ * environment; @env_add (may be NULL) is a NULL-terminated list of
+ * "NAME=value" strings set on top of it.
+ */
+struct st_child {
+	pid_t pid;
+	int in_fd;	/* write end of the child's stdin, -1 if not piped */
+	int out_fd;	/* read end of the child's stdout, -1 if not piped */
+};
+
+#define ST_SPAWN_STDIN	0x1
+#define ST_SPAWN_STDOUT	0x2
+#define ST_SPAWN_QUIET	0x4	/* child's stderr to /dev/null */
+
+int st_spawn(struct st_child *c, char *const argv[], char *const env_add[],
+	     const char *cwd, unsigned int flags);
+
+/* Close our pipe ends and reap the child; returns its exit status or -errno. */
+int st_child_wait(struct st_child *c);
+
+/*
+ * Run argv to completion and collect stdout into a malloc'd NUL-terminated
+ * buffer (*out, may be NULL if not wanted). Returns the exit status
+ * (>= 0, 128 + signal for a signalled child) or -errno.
+ */
+int st_run(char *const argv[], char *const env_add[], const char *cwd,
+	   char **out, size_t *out_len, unsigned int flags);
+
+#endif
