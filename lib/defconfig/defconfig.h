@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef ST_DEFCONFIG_H
+#define ST_DEFCONFIG_H
+
+/*
+ * The lossless line model of a defconfig or config fragment.
+ *
+ * A file is a sequence of lines; each keeps its exact bytes and its own
+ * end of line ("\n", "\r\n", or "" for a last line without a newline), so
+ * st_defconfig_render(st_defconfig_parse(x)) == x byte for byte, whatever x
+ * is (garbage included: a line we do not understand is kept verbatim as
+ * ST_DC_OTHER with a diagnostic).
+ *
+ * This module is also the only code that writes a file in place:
+ * st_defconfig_write_atomic().
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/stat.h>
+
+struct st_error;
+
+#define ST_DC_PREFIX		"CONFIG_"
+#define ST_DC_MAX_LINE		(64 * 1024)	/* longer lines are an error */
+
+enum st_dc_kind {
+	ST_DC_ASSIGN,	/* CONFIG_FOO=value */
+	ST_DC_NOT_SET,	/* # CONFIG_FOO is not set */
+	ST_DC_COMMENT,	/* any other line starting with '#' */
+	ST_DC_BLANK,	/* empty or only blanks */
+	ST_DC_OTHER,	/* anything else, kept verbatim (has a diagnostic) */
+};
+
+/* What an assignment's value looks like (ST_DC_V_NONE for other kinds). */
+enum st_dc_vtype {
+	ST_DC_V_NONE,
+	ST_DC_V_TRISTATE,	/* y, m or n */
+	ST_DC_V_STRING,		/* "quoted", with \" and \\ escapes */
+	ST_DC_V_INT,		/* -?[0-9]+ */
+	ST_DC_V_HEX,		/* 0x[0-9a-fA-F]+ */
+	ST_DC_V_EMPTY,		/* CONFIG_FOO= (diagnosed) */
+	ST_DC_V_OTHER,		/* anything else (diagnosed) */
+};
+
+struct st_dc_line {
+	enum st_dc_kind kind;
+	enum st_dc_vtype vtype;
+	char *text;		/* bytes without the end of line, NUL-terminated;
+				 * may contain NUL bytes itself, see len */
+	size_t len;
+	const char *eol;	/* "\n", "\r\n" or "" (static strings) */
+	char *sym;		/* ASSIGN/NOT_SET: symbol without CONFIG_, else NULL */
+	char *val;		/* ASSIGN: value as written (quotes kept), trailing
+				 * blanks removed; NOT_SET: "n"; else NULL */
+	int lineno;		/* 1-based line in the parsed file, 0 if inserted */
+	bool modified;		/* replaced by an edit (lineno is the old line) */
+};
+
+enum st_dc_severity {
+	ST_DC_WARNING,
+	ST_DC_ERROR,		/* the file must not be rewritten */
+};
+
+enum st_dc_diag_kind {
+	ST_DC_D_NUL,		/* error: NUL byte */
+	ST_DC_D_BINARY,		/* error: control characters */
+	ST_DC_D_LONG,		/* error: line longer than ST_DC_MAX_LINE */
+	ST_DC_D_BADSYM,		/* invalid symbol name */
+	ST_DC_D_NOEQ,		/* CONFIG_ line without '=' */
+	ST_DC_D_NOVALUE,	/* '=' without value */
+	ST_DC_D_BADVALUE,	/* value that is no tristate/string/number */
+	ST_DC_D_UNEXPECTED,	/* a line that is none of the above */
+	ST_DC_D_DUPLICATE,	/* same symbol assigned twice, same value */
+	ST_DC_D_CONFLICT,	/* same symbol assigned twice, other value */
+};
+
+struct st_dc_diag {
+	int line;			/* 1-based */
+	enum st_dc_severity sev;
+	enum st_dc_diag_kind kind;
+	char sym[128];			/* "" when not about a symbol */
+	int other_line;			/* DUPLICATE/CONFLICT: the earlier line */
+	char msg[256];			/* lowercase, no FILE:LINE prefix */
+};
+
+struct st_defconfig {
+	char *name;			/* for messages; the path when loaded */
+	struct st_dc_line *lines;
+	size_t nr_lines, alloc_lines;
+	struct st_dc_diag *diags;
+	size_t nr_diags, alloc_diags;
+	size_t nr_errors;		/* diags with ST_DC_ERROR */
+	bool have_stat;			/* st is the file as it was read */
+	struct stat st;
+};
+
+/*
+ * Parse @len bytes at @buf (need not be NUL-terminated). @name is copied and
+ * used in diagnostics. Returns 0 and a new model in *out (free it with
+ * st_defconfig_free()) even when the input has diagnostics; -ENOMEM only.
+ */
+int st_defconfig_parse(struct st_defconfig **out, const char *buf, size_t len,
+		       const char *name, struct st_error *err);
+
+/*
+ * Read and parse @path. Errors (missing, unreadable, not a regular file) fill
+ * @err and return -errno. The model remembers the file's stat for
+ * st_defconfig_write_atomic().
+ */
+int st_defconfig_load(struct st_defconfig **out, const char *path,
+		      struct st_error *err);
+
+void st_defconfig_free(struct st_defconfig *dc);
+
+/* A deep copy: same lines, same diagnostics, lineno/modified kept. */
+int st_defconfig_dup(struct st_defconfig **out, const struct st_defconfig *dc);
+
+/* The file's bytes, malloc'd into *buf (NUL-terminated, *len without it). */
+int st_defconfig_render(const struct st_defconfig *dc, char **buf, size_t *len);
+
+/* The end of line most lines use ("\n" when there are none). */
+const char *st_defconfig_eol(const struct st_defconfig *dc);
+
+/*
+ * Edits. @text is one line without end of line (it must not contain '\n');
+ * it is classified like a parsed line. A replaced line keeps its end of line;
+ * an inserted line gets the file's usual one, and inserting after a last line
+ * that had no newline moves the missing newline to the new last line.
+ * Indexes are 0-based positions in dc->lines. Diagnostics are not recomputed.
+ */
+int st_defconfig_replace(struct st_defconfig *dc, size_t idx, const char *text);
+int st_defconfig_insert(struct st_defconfig *dc, size_t idx, const char *text);
+int st_defconfig_delete(struct st_defconfig *dc, size_t idx);
+
+/* Index of the last ASSIGN or NOT_SET line of @sym, or -1. */
+long st_defconfig_find(const struct st_defconfig *dc, const char *sym);
+
+/* True if @s (without CONFIG_) is a valid Kconfig symbol name. */
+bool st_defconfig_valid_sym(const char *s, size_t len);
+
+/*
+ * Write @dc to @path atomically: a temp file in the same directory, written,
+ * fsynced, given the old file's mode (and owner when run as root), renamed
+ * over @path (symlinks are followed, the link stays), then the directory is
+ * fsynced. @path must exist and be writable; if @dc was loaded from @path, the
+ * file must not have changed since. On any error the original is untouched
+ * and no temp file is left behind. Refuses a model with error diagnostics.
+ */
+int st_defconfig_write_atomic(const char *path, const struct st_defconfig *dc,
+			      struct st_error *err);
+
+/*
+ * A unified diff (git style, 3 lines of context, "diff --git a/P b/P"
+ * header) from @old to @new, where @new was derived from @old (or a dup of
+ * it) by the edits above: lines with lineno != 0 and !modified are old lines.
+ * @path is printed after a/ and b/. *out is malloc'd and "" when equal.
+ */
+int st_defconfig_diff(const struct st_defconfig *old, const struct st_defconfig *new,
+		      const char *path, char **out, size_t *out_len);
+
+#endif
