@@ -30,7 +30,8 @@ const struct cmd st_commands[] = {
 	  "[--baseline VARIANT] [--json] [--html FILE] [--markdown] [--attribute] "
 	  "[--objects NAME=PATH...]" },
 	{ "footprint", cmd_footprint, "replay allocation traces on each variant: pages held and speed",
-	  "[gen SHAPE] [--variant V]... [--trace FILE]... [--json] [--svg FILE]" },
+	  "[gen SHAPE [--binary] [--seed N] [--scale N]] [--variant V]... [--trace FILE]... "
+	  "[--threads N] [--time-ms MS] [--json] [--svg FILE]" },
 	{ "help", NULL, "show help for a command", "[COMMAND]" },
 	{ NULL, NULL, NULL, NULL },
 };

@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef ST_FOOTPRINT_H
+#define ST_FOOTPRINT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct st_error;
+struct cJSON;
+
+/*
+ * `slubtiny footprint`: replay traces on each allocator variant. Each
+ * variant is its own executable (st-replay-VARIANT, see replay/); a run
+ * spawns one, collects its JSON and turns it into a struct st_fp_run. The
+ * comparisons (ratios against the kernel's booted figures) are computed here
+ * too, so that the renderers only print.
+ */
+struct st_fp_class {
+	char *name;
+	double objects, requested, usable;
+};
+
+struct st_fp_cache {
+	char *name;
+	double slabs, objects, order, size;
+	bool merged;
+};
+
+struct st_fp_run {
+	char *trace, *variant;
+	bool rss;			/* pages are an RSS delta (glibc) */
+	unsigned int threads;
+	double ops, page_size;
+	double peak_pages, final_pages, final_slab_pages, timed_peak_pages, leak_pages;
+	double requested_bytes, usable_bytes, held_bytes;
+	double wall_ns, ops_per_s;
+	struct st_fp_class *classes;	/* at the pages peak */
+	size_t nr_classes;
+	struct st_fp_cache *caches;	/* at the end of the trace */
+	size_t nr_caches;
+	double *samples;		/* pages over the trace */
+	size_t nr_samples;
+};
+
+/* A ratio of two variants on one trace, with the kernel's where known. */
+struct st_fp_ratio {
+	const char *trace;
+	const char *what;	/* "peak_pages", "final_pages", "ops_per_s" */
+	const char *num, *den;	/* variants */
+	double value;
+	double kernel;		/* 0 when the kernel has no such figure */
+	const char *expect;	/* "< 1", "<= 1", ">= 1.5" or NULL */
+	bool holds;
+};
+
+struct st_fp_report {
+	struct st_fp_run *runs;
+	size_t nr_runs;
+	struct st_fp_ratio *ratios;
+	size_t nr_ratios;
+	bool failed;		/* an expectation of the issue does not hold */
+};
+
+/* The kernel's booted Slab: figures (kB), x86_64 tinyconfig, 32 MB, 1 CPU. */
+#define ST_FP_KERNEL_SLUB_KB		2208
+#define ST_FP_KERNEL_SLUB_TINY_KB	1972
+#define ST_FP_KERNEL_SLOB_KB		1828
+#define ST_FP_KERNEL_SLUB_ORDER1_KB	2136
+
+/* The directory of the replay executables ($SLUBTINY_REPLAY_DIR or built-in). */
+const char *st_fp_replay_dir(void);
+/*
+ * Variants that have a replay executable in @dir, sorted, "glibc" last;
+ * *names is a NULL-terminated malloc'd array (st_fp_free_names()).
+ */
+int st_fp_variants(const char *dir, char ***names, struct st_error *e);
+void st_fp_free_names(char **names);
+
+/*
+ * Replay the trace file @path (called @name in the results) on @variant
+ * with @threads (0: the trace's own count) and append the run to @r.
+ */
+int st_fp_replay(struct st_fp_report *r, const char *dir, const char *variant,
+		 const char *path, const char *name, unsigned int threads,
+		 unsigned int time_ms, struct st_error *e);
+/*
+ * Everything `slubtiny footprint` measures: each of @paths (or, when
+ * @nr_paths is 0, each generated shape) on each of @variants (NULL: every
+ * variant found), then the comparisons.
+ */
+int st_fp_measure(struct st_fp_report *r, const char *dir, char *const *variants,
+		  char *const *paths, size_t nr_paths, unsigned int threads,
+		  unsigned int time_ms, struct st_error *e);
+/* Generate @shape and write it (text or binary) to @f. */
+int st_fp_generate(const char *shape, uint64_t seed, unsigned int scale, bool binary,
+		   FILE *f, struct st_error *e);
+/* Parse one replay executable's JSON output into @run. */
+int st_fp_run_parse(const char *json, struct st_fp_run *run);
+/* Compute the ratios and expectations over the runs. */
+int st_fp_compare(struct st_fp_report *r);
+void st_fp_report_free(struct st_fp_report *r);
+
+/* Renderers: they print what the report holds, nothing else. */
+void st_fp_render_text(const struct st_fp_report *r, FILE *f);
+struct cJSON *st_fp_render_json(const struct st_fp_report *r);
+int st_fp_render_svg(const struct st_fp_report *r, FILE *f);
+
+#endif

@@ -1,0 +1,357 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Renderers of a footprint report: text, JSON (cJSON tree), SVG. They print
+ * the numbers of the report and compute nothing but unit conversions and
+ * chart coordinates.
+ */
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <string.h>
+
+#include "footprint/footprint.h"
+
+/* The traces of the report, in first-run order: index of each first run. */
+static size_t traces(const struct st_fp_report *r, size_t *first, size_t max)
+{
+	size_t i, k, n = 0;
+
+	for (i = 0; i < r->nr_runs && n < max; i++) {
+		for (k = 0; k < n; k++) {
+			if (!strcmp(r->runs[first[k]].trace, r->runs[i].trace))
+				break;
+		}
+		if (k == n)
+			first[n++] = i;
+	}
+	return n;
+}
+
+static void text_runs(const struct st_fp_report *r, const char *trace, FILE *f)
+{
+	const struct st_fp_run *x;
+	size_t i;
+
+	fprintf(f, "  %-10s %7s %8s %8s %8s %12s %10s %12s %5s\n", "variant", "threads",
+		"peak pg", "final pg", "slab pg", "requested kB", "held kB", "ops/s", "leak");
+	for (i = 0; i < r->nr_runs; i++) {
+		x = &r->runs[i];
+		if (strcmp(x->trace, trace))
+			continue;
+		fprintf(f, "  %-10s %7u %8.0f %8.0f %8.0f %12.1f %10.1f %12.0f %5.0f%s\n",
+			x->variant, x->threads, x->peak_pages, x->final_pages,
+			x->final_slab_pages, x->requested_bytes / 1024, x->held_bytes / 1024,
+			x->ops_per_s, x->leak_pages, x->rss ? "  (pages: RSS delta)" : "");
+	}
+}
+
+/* Class @name of @x at its peak, or NULL. */
+static const struct st_fp_class *find_class(const struct st_fp_run *x, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < x->nr_classes; i++) {
+		if (!strcmp(x->classes[i].name, name))
+			return &x->classes[i];
+	}
+	return NULL;
+}
+
+/* Per size class at the peak: requested, and what each variant gave. */
+static void text_classes(const struct st_fp_report *r, size_t first, FILE *f)
+{
+	const struct st_fp_run *ref = &r->runs[first], *x;
+	const struct st_fp_class *c;
+	size_t i, k;
+
+	fprintf(f, "  size classes at %s's peak: requested kB, then usable kB (ksize) per variant\n",
+		ref->variant);
+	fprintf(f, "  %-24s %8s %12s", "class", "objects", "requested");
+	for (i = first; i < r->nr_runs; i++) {
+		if (!strcmp(r->runs[i].trace, ref->trace))
+			fprintf(f, " %10s", r->runs[i].variant);
+	}
+	fputc('\n', f);
+	for (k = 0; k < ref->nr_classes; k++) {
+		fprintf(f, "  %-24s %8.0f %12.1f", ref->classes[k].name, ref->classes[k].objects,
+			ref->classes[k].requested / 1024);
+		for (i = first; i < r->nr_runs; i++) {
+			x = &r->runs[i];
+			if (strcmp(x->trace, ref->trace))
+				continue;
+			c = find_class(x, ref->classes[k].name);
+			if (c)
+				fprintf(f, " %10.1f", c->usable / 1024);
+			else
+				fprintf(f, " %10s", "-");
+		}
+		fputc('\n', f);
+	}
+}
+
+/* Slabs per cache at the end of the trace, per variant (slab variants). */
+static void text_caches(const struct st_fp_report *r, size_t first, FILE *f)
+{
+	const struct st_fp_run *x;
+	const struct st_fp_cache *c;
+	size_t i, k;
+
+	fprintf(f, "  slabs per cache at the end (order; * = merged):\n");
+	for (i = first; i < r->nr_runs; i++) {
+		x = &r->runs[i];
+		if (strcmp(x->trace, r->runs[first].trace) || !x->nr_caches)
+			continue;
+		fprintf(f, "    %-10s", x->variant);
+		for (k = 0; k < x->nr_caches; k++) {
+			c = &x->caches[k];
+			fprintf(f, " %s=%.0f(o%.0f)%s", c->name, c->slabs, c->order,
+				c->merged ? "*" : "");
+		}
+		fputc('\n', f);
+	}
+}
+
+static void text_ratios(const struct st_fp_report *r, const char *trace, FILE *f)
+{
+	const struct st_fp_ratio *x;
+	size_t i;
+
+	for (i = 0; i < r->nr_ratios; i++) {
+		x = &r->ratios[i];
+		if (strcmp(x->trace, trace))
+			continue;
+		fprintf(f, "  %-11s %s/%s = %.3f", x->what, x->num, x->den, x->value);
+		if (x->kernel)
+			fprintf(f, "  (kernel Slab: %.3f)", x->kernel);
+		if (x->expect)
+			fprintf(f, "  expected %s: %s", x->expect, x->holds ? "yes" : "NO");
+		fputc('\n', f);
+	}
+}
+
+void st_fp_render_text(const struct st_fp_report *r, FILE *f)
+{
+	size_t first[64], n = traces(r, first, 64), i;
+	const struct st_fp_run *x;
+
+	for (i = 0; i < n; i++) {
+		x = &r->runs[first[i]];
+		fprintf(f, "%strace %s: %.0f ops, page size %.0f\n", i ? "\n" : "", x->trace,
+			x->ops, x->page_size);
+		text_runs(r, x->trace, f);
+		text_ratios(r, x->trace, f);
+		text_classes(r, first[i], f);
+		text_caches(r, first[i], f);
+	}
+	if (n)
+		fprintf(f, "\nkernel (x86_64 tinyconfig, booted, Slab:): SLUB %d kB, SLUB_TINY %d kB, "
+			"SLOB %d kB, SLUB slub_max_order=1 %d kB\n", ST_FP_KERNEL_SLUB_KB,
+			ST_FP_KERNEL_SLUB_TINY_KB, ST_FP_KERNEL_SLOB_KB, ST_FP_KERNEL_SLUB_ORDER1_KB);
+}
+
+/* ---- JSON ---------------------------------------------------------- */
+
+static cJSON *classes_json(const struct st_fp_run *x)
+{
+	cJSON *arr = cJSON_CreateArray(), *o;
+	size_t i;
+
+	for (i = 0; arr && i < x->nr_classes; i++) {
+		o = cJSON_CreateObject();
+		cJSON_AddItemToArray(arr, o);
+		if (!o || !cJSON_AddStringToObject(o, "name", x->classes[i].name) ||
+		    !cJSON_AddNumberToObject(o, "objects", x->classes[i].objects) ||
+		    !cJSON_AddNumberToObject(o, "requested", x->classes[i].requested) ||
+		    !cJSON_AddNumberToObject(o, "usable", x->classes[i].usable)) {
+			cJSON_Delete(arr);
+			return NULL;
+		}
+	}
+	return arr;
+}
+
+static cJSON *caches_json(const struct st_fp_run *x)
+{
+	cJSON *arr = cJSON_CreateArray(), *o;
+	size_t i;
+
+	for (i = 0; arr && i < x->nr_caches; i++) {
+		o = cJSON_CreateObject();
+		cJSON_AddItemToArray(arr, o);
+		if (!o || !cJSON_AddStringToObject(o, "name", x->caches[i].name) ||
+		    !cJSON_AddNumberToObject(o, "slabs", x->caches[i].slabs) ||
+		    !cJSON_AddNumberToObject(o, "objects", x->caches[i].objects) ||
+		    !cJSON_AddNumberToObject(o, "order", x->caches[i].order) ||
+		    !cJSON_AddNumberToObject(o, "size", x->caches[i].size) ||
+		    !cJSON_AddBoolToObject(o, "merged", x->caches[i].merged)) {
+			cJSON_Delete(arr);
+			return NULL;
+		}
+	}
+	return arr;
+}
+
+static cJSON *run_json(const struct st_fp_run *x)
+{
+	cJSON *o = cJSON_CreateObject(), *s;
+
+	if (!o || !cJSON_AddStringToObject(o, "trace", x->trace) ||
+	    !cJSON_AddStringToObject(o, "variant", x->variant) ||
+	    !cJSON_AddNumberToObject(o, "threads", x->threads) ||
+	    !cJSON_AddNumberToObject(o, "peak_pages", x->peak_pages) ||
+	    !cJSON_AddNumberToObject(o, "final_pages", x->final_pages) ||
+	    !cJSON_AddNumberToObject(o, "requested_bytes", x->requested_bytes) ||
+	    !cJSON_AddNumberToObject(o, "held_bytes", x->held_bytes) ||
+	    !cJSON_AddNumberToObject(o, "ops_per_s", x->ops_per_s) ||
+	    !cJSON_AddStringToObject(o, "pages_source", x->rss ? "rss" : "allocator") ||
+	    !cJSON_AddNumberToObject(o, "usable_bytes", x->usable_bytes) ||
+	    !cJSON_AddNumberToObject(o, "final_slab_pages", x->final_slab_pages) ||
+	    !cJSON_AddNumberToObject(o, "timed_peak_pages", x->timed_peak_pages) ||
+	    !cJSON_AddNumberToObject(o, "leak_pages", x->leak_pages) ||
+	    !cJSON_AddNumberToObject(o, "ops", x->ops) ||
+	    !cJSON_AddNumberToObject(o, "wall_ns", x->wall_ns) ||
+	    !cJSON_AddNumberToObject(o, "page_size", x->page_size) ||
+	    !cJSON_AddItemToObject(o, "classes_at_peak", classes_json(x)) ||
+	    !cJSON_AddItemToObject(o, "caches_final", caches_json(x)) ||
+	    !(s = cJSON_CreateDoubleArray(x->samples, x->nr_samples)) ||
+	    !cJSON_AddItemToObject(o, "samples", s)) {
+		cJSON_Delete(o);
+		return NULL;
+	}
+	return o;
+}
+
+static cJSON *ratio_json(const struct st_fp_ratio *x)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	if (!o || !cJSON_AddStringToObject(o, "trace", x->trace) ||
+	    !cJSON_AddStringToObject(o, "what", x->what) ||
+	    !cJSON_AddStringToObject(o, "num", x->num) ||
+	    !cJSON_AddStringToObject(o, "den", x->den) ||
+	    !cJSON_AddNumberToObject(o, "value", x->value) ||
+	    !(x->kernel ? cJSON_AddNumberToObject(o, "kernel", x->kernel) :
+			  cJSON_AddNullToObject(o, "kernel")) ||
+	    !(x->expect ? cJSON_AddStringToObject(o, "expect", x->expect) :
+			  cJSON_AddNullToObject(o, "expect")) ||
+	    !cJSON_AddBoolToObject(o, "holds", x->holds)) {
+		cJSON_Delete(o);
+		return NULL;
+	}
+	return o;
+}
+
+cJSON *st_fp_render_json(const struct st_fp_report *r)
+{
+	cJSON *root = cJSON_CreateObject(), *runs, *ratios, *k, *x;
+	size_t i;
+
+	runs = cJSON_AddArrayToObject(root, "runs");
+	ratios = cJSON_AddArrayToObject(root, "ratios");
+	k = cJSON_AddObjectToObject(root, "kernel_slab_kb");
+	if (!runs || !ratios || !k ||
+	    !cJSON_AddNumberToObject(k, "slub", ST_FP_KERNEL_SLUB_KB) ||
+	    !cJSON_AddNumberToObject(k, "slub_tiny", ST_FP_KERNEL_SLUB_TINY_KB) ||
+	    !cJSON_AddNumberToObject(k, "slob", ST_FP_KERNEL_SLOB_KB) ||
+	    !cJSON_AddNumberToObject(k, "slub_max_order_1", ST_FP_KERNEL_SLUB_ORDER1_KB) ||
+	    !cJSON_AddBoolToObject(root, "expectations_hold", !r->failed))
+		goto fail;
+	for (i = 0; i < r->nr_runs; i++) {
+		if (!(x = run_json(&r->runs[i])))
+			goto fail;
+		cJSON_AddItemToArray(runs, x);
+	}
+	for (i = 0; i < r->nr_ratios; i++) {
+		if (!(x = ratio_json(&r->ratios[i])))
+			goto fail;
+		cJSON_AddItemToArray(ratios, x);
+	}
+	return root;
+fail:
+	cJSON_Delete(root);
+	return NULL;
+}
+
+/* ---- SVG ----------------------------------------------------------- */
+
+#define SVG_W		760
+#define SVG_PANEL_H	260
+#define SVG_LEFT	70
+#define SVG_TOP		30
+#define SVG_PLOT_W	520
+#define SVG_PLOT_H	190
+
+static const char *const palette[] = {
+	"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#17becf",
+};
+
+static void svg_escape(const char *s, FILE *f)
+{
+	for (; *s; s++) {
+		if (*s == '<')
+			fputs("&lt;", f);
+		else if (*s == '&')
+			fputs("&amp;", f);
+		else if (*s == '>')
+			fputs("&gt;", f);
+		else
+			fputc(*s, f);
+	}
+}
+
+/* One panel: pages over the trace, a line per variant. */
+static void svg_panel(const struct st_fp_report *r, size_t first, int y0, FILE *f)
+{
+	const char *trace = r->runs[first].trace;
+	const struct st_fp_run *x;
+	double max = 1;
+	size_t i, k;
+	int c = 0;
+
+	for (i = first; i < r->nr_runs; i++) {
+		x = &r->runs[i];
+		for (k = 0; !strcmp(x->trace, trace) && k < x->nr_samples; k++)
+			if (x->samples[k] > max)
+				max = x->samples[k];
+	}
+	fprintf(f, "<text x=\"%d\" y=\"%d\" font-weight=\"bold\">trace ", SVG_LEFT, y0 + 18);
+	svg_escape(trace, f);
+	fprintf(f, ": pages held over the trace</text>\n");
+	fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#888\"/>\n",
+		SVG_LEFT, y0 + SVG_TOP, SVG_PLOT_W, SVG_PLOT_H);
+	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%.0f</text>\n",
+		SVG_LEFT - 6, y0 + SVG_TOP + 10, max);
+	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">0</text>\n",
+		SVG_LEFT - 6, y0 + SVG_TOP + SVG_PLOT_H);
+	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">ops (0 .. end of trace)</text>\n",
+		SVG_LEFT + SVG_PLOT_W / 2, y0 + SVG_TOP + SVG_PLOT_H + 20);
+	for (i = first; i < r->nr_runs; i++) {
+		x = &r->runs[i];
+		if (strcmp(x->trace, trace) || !x->nr_samples)
+			continue;
+		fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\"%s points=\"",
+			palette[c % 7], x->rss ? " stroke-dasharray=\"4 3\"" : "");
+		for (k = 0; k < x->nr_samples; k++)
+			fprintf(f, "%.1f,%.1f ", SVG_LEFT + SVG_PLOT_W * (double)k / x->nr_samples,
+				y0 + SVG_TOP + SVG_PLOT_H * (1 - x->samples[k] / max));
+		fprintf(f, "\"/>\n<text x=\"%d\" y=\"%d\" fill=\"%s\">", SVG_LEFT + SVG_PLOT_W + 12,
+			y0 + SVG_TOP + 14 + 18 * c, palette[c % 7]);
+		svg_escape(x->variant, f);
+		fprintf(f, " (peak %.0f%s)</text>\n", x->peak_pages, x->rss ? ", RSS" : "");
+		c++;
+	}
+}
+
+int st_fp_render_svg(const struct st_fp_report *r, FILE *f)
+{
+	size_t first[64], n = traces(r, first, 64), i;
+
+	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%zu\" "
+		"font-family=\"sans-serif\" font-size=\"12\">\n", SVG_W, n * SVG_PANEL_H + 10);
+	fprintf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
+	for (i = 0; i < n; i++)
+		svg_panel(r, first[i], i * SVG_PANEL_H, f);
+	fprintf(f, "</svg>\n");
+	if (fflush(f) || ferror(f))
+		return -(errno ? errno : EIO);
+	return 0;
+}

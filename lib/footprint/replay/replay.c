@@ -1,0 +1,578 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The replay core: runs a parsed trace against one allocator backend.
+ *
+ * Two kinds of pass. The measuring pass accounts every object (requested
+ * size, usable size from ksize(), per size class) and watches the page
+ * counters after every op, so that the class figures are those of the
+ * moment the allocator held the most pages. The timed passes do nothing
+ * but the calls.
+ *
+ * With several threads, each thread runs the ops tagged with its number, in
+ * trace order. An op that needs another thread's earlier op (a free of an
+ * object that thread allocated, an alloc from a cache it created) waits for
+ * that thread to get past it; cache create/destroy/shrink wait for every
+ * earlier op. Each thread publishes the index of its next op, which is all
+ * the synchronisation there is, and none at all for independent ops.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "backend.h"
+#include "replay.h"
+
+#define NO_DEP		UINT32_MAX
+#define BARRIER		(UINT32_MAX - 1)
+#define DONE		UINT64_MAX
+
+/* kmalloc size classes as the kernel's kmalloc_index() has them. */
+static const uint32_t kmalloc_sizes[RP_KMALLOC_CLASSES] = {
+	8, 16, 32, 64, 96, 128, 192, 256, 512, 1024, 2048, 4096, 8192, 0,
+};
+
+static unsigned int kmalloc_class(uint32_t size)
+{
+	unsigned int i;
+
+	for (i = 0; i < RP_KMALLOC_CLASSES - 1; i++) {
+		if (size <= kmalloc_sizes[i])
+			return i;
+	}
+	return RP_KMALLOC_CLASSES - 1;	/* kmalloc-large: pages */
+}
+
+struct progress {
+	uint64_t next;		/* index of the next op this thread runs */
+	char pad[56];		/* one cache line each */
+};
+
+struct rp {
+	const struct st_trace *t;
+	unsigned int threads;
+	bool account;
+	struct rb_cache **caches;
+	void **objs;
+	uint16_t *obj_cache;	/* cache index + 1; 0 for kmalloc */
+	uint16_t *obj_class;	/* class index + 1; 0 for none */
+	uint32_t *obj_req, *obj_usable;
+	uint32_t *dep;		/* per op: NO_DEP, BARRIER or an op index */
+	uint32_t **tops;	/* ops of each thread */
+	size_t *ntops;
+	struct progress progress[ST_TRACE_MAX_THREADS];
+	struct rp_result *res;
+	size_t sample_every;
+	unsigned long best;	/* pages at the last snapshot */
+	pthread_mutex_t snap_lock;
+	pthread_barrier_t start;
+	int err;
+};
+
+static void set_err(struct rp *r, int err)
+{
+	__atomic_compare_exchange_n(&r->err, &(int){ 0 }, err, false,
+				    __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+}
+
+static void cls_add(struct rp *r, uint32_t id, unsigned int cls, uint32_t req, uint32_t usable)
+{
+	struct rp_class *c = &r->res->classes[cls];
+
+	r->obj_class[id] = cls + 1;
+	r->obj_req[id] = req;
+	r->obj_usable[id] = usable;
+	__atomic_fetch_add(&c->objects, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&c->requested, req, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&c->usable, usable, __ATOMIC_RELAXED);
+}
+
+static void cls_sub(struct rp *r, uint32_t id)
+{
+	struct rp_class *c;
+
+	if (!r->obj_class[id])
+		return;
+	c = &r->res->classes[r->obj_class[id] - 1];
+	__atomic_fetch_sub(&c->objects, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_sub(&c->requested, r->obj_req[id], __ATOMIC_RELAXED);
+	__atomic_fetch_sub(&c->usable, r->obj_usable[id], __ATOMIC_RELAXED);
+	r->obj_class[id] = 0;
+}
+
+/* A new maximum of pages: keep the class figures of this moment. */
+static void snapshot(struct rp *r, unsigned long pages)
+{
+	struct rp_result *res = r->res;
+	size_t i;
+
+	if (pthread_mutex_trylock(&r->snap_lock))
+		return;
+	if (pages > r->best) {
+		r->best = pages;
+		for (i = 0; i < res->nr_classes; i++) {
+			res->at_peak[i].objects = __atomic_load_n(&res->classes[i].objects, __ATOMIC_RELAXED);
+			res->at_peak[i].requested = __atomic_load_n(&res->classes[i].requested, __ATOMIC_RELAXED);
+			res->at_peak[i].usable = __atomic_load_n(&res->classes[i].usable, __ATOMIC_RELAXED);
+		}
+	}
+	pthread_mutex_unlock(&r->snap_lock);
+}
+
+static void account_after(struct rp *r, size_t i)
+{
+	struct rb_pages p;
+
+	if (r->sample_every && i % r->sample_every == 0 &&
+	    i / r->sample_every < r->res->nr_samples) {
+		rb_pages(&p);
+		r->res->samples[i / r->sample_every] = p.nr_pages;
+		if (!rb_has_pages && p.nr_pages > r->best)
+			snapshot(r, p.nr_pages);
+	}
+	if (!rb_has_pages)
+		return;
+	rb_pages(&p);
+	if (p.nr_pages > r->best)
+		snapshot(r, p.nr_pages);
+}
+
+static void do_alloc(struct rp *r, const struct st_trace_op *op, void *p, unsigned int cls)
+{
+	if (!p) {
+		set_err(r, -ENOMEM);
+		return;
+	}
+	r->objs[op->id] = p;
+	if (r->account)
+		cls_add(r, op->id, cls, op->size, rb_ksize(p));
+}
+
+static void free_obj(struct rp *r, uint32_t id)
+{
+	void *p = r->objs[id];
+
+	if (!p)
+		return;
+	if (r->obj_cache[id])
+		rb_cache_free(r->caches[r->obj_cache[id] - 1], p);
+	else
+		rb_kfree(p);
+	r->objs[id] = NULL;
+}
+
+static void exec_op(struct rp *r, size_t i)
+{
+	const struct st_trace_op *op = &r->t->ops[i];
+	struct rb_cache *c;
+	void *p;
+
+	switch (op->type) {
+	case ST_OP_CACHE:
+		c = rb_cache_create(&r->t->caches[op->cache]);
+		if (!c)
+			set_err(r, -ENOMEM);
+		r->caches[op->cache] = c;
+		break;
+	case ST_OP_DESTROY:
+		rb_cache_destroy(r->caches[op->cache]);
+		r->caches[op->cache] = NULL;
+		break;
+	case ST_OP_SHRINK:
+		rb_cache_shrink(r->caches[op->cache]);
+		break;
+	case ST_OP_ALLOC:
+		do_alloc(r, op, rb_cache_alloc(r->caches[op->cache]),
+			 RP_KMALLOC_CLASSES + op->cache);
+		break;
+	case ST_OP_KMALLOC:
+		do_alloc(r, op, rb_kmalloc(op->size), kmalloc_class(op->size));
+		break;
+	case ST_OP_KZALLOC:
+		do_alloc(r, op, rb_kzalloc(op->size), kmalloc_class(op->size));
+		break;
+	case ST_OP_KREALLOC:
+		if (r->account)
+			cls_sub(r, op->id);
+		p = rb_krealloc(r->objs[op->id], op->size);
+		do_alloc(r, op, p, kmalloc_class(op->size));
+		break;
+	case ST_OP_FREE:
+		if (r->account)
+			cls_sub(r, op->id);
+		free_obj(r, op->id);
+		break;
+	}
+	if (r->account)
+		account_after(r, i);
+}
+
+static void cpu_relax(unsigned int *spins)
+{
+	if (++*spins < 64)
+		__asm__ __volatile__("" ::: "memory");
+	else
+		sched_yield();
+}
+
+/* Wait until every thread but @self is past op @i. */
+static void wait_barrier(struct rp *r, unsigned int self, size_t i)
+{
+	unsigned int t, spins = 0;
+
+	for (t = 0; t < r->threads; t++) {
+		if (t == self)
+			continue;
+		while (__atomic_load_n(&r->progress[t].next, __ATOMIC_ACQUIRE) < i)
+			cpu_relax(&spins);
+	}
+}
+
+/* Wait until the thread that runs op @j is past it. */
+static void wait_op(struct rp *r, uint32_t j)
+{
+	unsigned int t = r->t->ops[j].thread % r->threads, spins = 0;
+
+	while (__atomic_load_n(&r->progress[t].next, __ATOMIC_ACQUIRE) <= j)
+		cpu_relax(&spins);
+}
+
+static void run_thread_ops(struct rp *r, unsigned int self)
+{
+	const uint32_t *ops = r->tops[self];
+	size_t k, n = r->ntops[self];
+	uint32_t d;
+
+	for (k = 0; k < n; k++) {
+		d = r->dep[ops[k]];
+		if (d == BARRIER)
+			wait_barrier(r, self, ops[k]);
+		else if (d != NO_DEP)
+			wait_op(r, d);
+		exec_op(r, ops[k]);
+		__atomic_store_n(&r->progress[self].next, k + 1 < n ? ops[k + 1] : DONE,
+				 __ATOMIC_RELEASE);
+	}
+}
+
+struct targ {
+	struct rp *r;
+	unsigned int self;
+};
+
+static void *thread_main(void *arg)
+{
+	struct targ *a = arg;
+
+	rb_thread_start(a->self);
+	pthread_barrier_wait(&a->r->start);
+	run_thread_ops(a->r, a->self);
+	return NULL;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + ts.tv_nsec;
+}
+
+/* One pass over the whole trace; returns its wall time in ns. */
+static uint64_t run_pass(struct rp *r)
+{
+	pthread_t tid[ST_TRACE_MAX_THREADS];
+	struct targ args[ST_TRACE_MAX_THREADS];
+	uint64_t t0, t1;
+	unsigned int t;
+	size_t i;
+
+	if (r->threads == 1) {
+		rb_thread_start(0);
+		t0 = now_ns();
+		for (i = 0; i < r->t->nr_ops; i++)
+			exec_op(r, i);
+		return now_ns() - t0;
+	}
+	for (t = 0; t < r->threads; t++)
+		r->progress[t].next = r->ntops[t] ? r->tops[t][0] : DONE;
+	pthread_barrier_init(&r->start, NULL, r->threads + 1);
+	for (t = 0; t < r->threads; t++) {
+		args[t] = (struct targ){ r, t };
+		if (pthread_create(&tid[t], NULL, thread_main, &args[t])) {
+			/* cannot happen short of resource exhaustion: run it here */
+			set_err(r, -EAGAIN);
+			abort();
+		}
+	}
+	pthread_barrier_wait(&r->start);
+	t0 = now_ns();
+	for (t = 0; t < r->threads; t++)
+		pthread_join(tid[t], NULL);
+	t1 = now_ns();
+	pthread_barrier_destroy(&r->start);
+	return t1 - t0;
+}
+
+/* Free what the trace left allocated and destroy its caches (untimed). */
+static void teardown(struct rp *r)
+{
+	size_t i;
+
+	rb_thread_start(0);
+	for (i = 0; i < r->t->nr_ids; i++)
+		free_obj(r, i);
+	for (i = 0; i < r->t->nr_caches; i++) {
+		if (r->caches[i])
+			rb_cache_destroy(r->caches[i]);
+		r->caches[i] = NULL;
+	}
+}
+
+/* Dependencies between threads and each thread's op list. */
+static int prepare_threads(struct rp *r)
+{
+	const struct st_trace *t = r->t;
+	uint32_t *last = NULL, *created = NULL;
+	unsigned int th;
+	size_t i, k[ST_TRACE_MAX_THREADS] = { 0 };
+	int err = -ENOMEM;
+
+	r->dep = malloc(t->nr_ops * sizeof(*r->dep) + 1);
+	r->tops = calloc(r->threads, sizeof(*r->tops));
+	r->ntops = calloc(r->threads, sizeof(*r->ntops));
+	last = malloc(t->nr_ids * sizeof(*last) + 1);
+	created = malloc(t->nr_caches * sizeof(*created) + 1);
+	if (!r->dep || !r->tops || !r->ntops || !last || !created)
+		goto out;
+	for (i = 0; i < t->nr_ops; i++)
+		r->ntops[t->ops[i].thread % r->threads]++;
+	for (th = 0; th < r->threads; th++) {
+		r->tops[th] = malloc(r->ntops[th] * sizeof(uint32_t) + 1);
+		if (!r->tops[th])
+			goto out;
+	}
+	for (i = 0; i < t->nr_ops; i++) {
+		const struct st_trace_op *op = &t->ops[i];
+		uint32_t d = NO_DEP;
+
+		th = op->thread % r->threads;
+		r->tops[th][k[th]++] = i;
+		switch (op->type) {
+		case ST_OP_CACHE:
+			created[op->cache] = i;
+			/* fall through */
+		case ST_OP_DESTROY:
+		case ST_OP_SHRINK:
+			d = BARRIER;
+			break;
+		case ST_OP_ALLOC:
+			d = created[op->cache];
+			last[op->id] = i;
+			break;
+		case ST_OP_KMALLOC:
+		case ST_OP_KZALLOC:
+			last[op->id] = i;
+			break;
+		default:
+			d = last[op->id];
+			last[op->id] = i;
+			break;
+		}
+		if (d != BARRIER && d != NO_DEP && t->ops[d].thread % r->threads == th)
+			d = NO_DEP;
+		r->dep[i] = d;
+	}
+	err = 0;
+out:
+	free(last);
+	free(created);
+	return err;
+}
+
+static int rp_init(struct rp *r, const struct st_trace *t, unsigned int threads,
+		   struct rp_result *res)
+{
+	size_t i;
+
+	memset(r, 0, sizeof(*r));
+	r->t = t;
+	r->threads = threads;
+	r->res = res;
+	pthread_mutex_init(&r->snap_lock, NULL);
+	r->caches = calloc(t->nr_caches + 1, sizeof(*r->caches));
+	r->objs = calloc(t->nr_ids + 1, sizeof(*r->objs));
+	r->obj_cache = calloc(t->nr_ids + 1, sizeof(*r->obj_cache));
+	r->obj_class = calloc(t->nr_ids + 1, sizeof(*r->obj_class));
+	r->obj_req = calloc(t->nr_ids + 1, sizeof(*r->obj_req));
+	r->obj_usable = calloc(t->nr_ids + 1, sizeof(*r->obj_usable));
+	if (!r->caches || !r->objs || !r->obj_cache || !r->obj_class || !r->obj_req ||
+	    !r->obj_usable)
+		return -ENOMEM;
+	for (i = 0; i < t->nr_ops; i++) {
+		if (t->ops[i].type == ST_OP_ALLOC)
+			r->obj_cache[t->ops[i].id] = t->ops[i].cache + 1;
+	}
+	return threads > 1 ? prepare_threads(r) : 0;
+}
+
+static void rp_fini(struct rp *r)
+{
+	unsigned int th;
+
+	for (th = 0; r->tops && th < r->threads; th++)
+		free(r->tops[th]);
+	free(r->tops);
+	free(r->ntops);
+	free(r->dep);
+	free(r->caches);
+	free(r->objs);
+	free(r->obj_cache);
+	free(r->obj_class);
+	free(r->obj_req);
+	free(r->obj_usable);
+	pthread_mutex_destroy(&r->snap_lock);
+}
+
+static int result_init(struct rp_result *res, const struct st_trace *t)
+{
+	size_t i;
+
+	res->nr_classes = RP_KMALLOC_CLASSES + t->nr_caches;
+	res->classes = calloc(res->nr_classes, sizeof(*res->classes));
+	res->at_peak = calloc(res->nr_classes, sizeof(*res->at_peak));
+	res->nr_samples = t->nr_ops < RP_SAMPLES ? t->nr_ops : RP_SAMPLES;
+	res->samples = calloc(res->nr_samples + 1, sizeof(*res->samples));
+	if (!res->classes || !res->at_peak || !res->samples)
+		return -ENOMEM;
+	for (i = 0; i < res->nr_classes; i++) {
+		struct rp_class *c = &res->classes[i];
+
+		if (i == RP_KMALLOC_CLASSES - 1)
+			snprintf(c->name, sizeof(c->name), "kmalloc-large");
+		else if (i < RP_KMALLOC_CLASSES)
+			snprintf(c->name, sizeof(c->name), "kmalloc-%u", kmalloc_sizes[i]);
+		else
+			snprintf(c->name, sizeof(c->name), "%s",
+				 t->caches[i - RP_KMALLOC_CLASSES].name);
+		memcpy(res->at_peak[i].name, c->name, sizeof(c->name));
+	}
+	return 0;
+}
+
+void rp_result_free(struct rp_result *res)
+{
+	free(res->classes);
+	free(res->at_peak);
+	free(res->samples);
+	free(res->caches);
+	memset(res, 0, sizeof(*res));
+}
+
+/* Slabs per cache while the trace's final objects are still live. */
+static void collect_caches(struct rp *r)
+{
+	struct rp_result *res = r->res;
+	struct rb_cache_info info;
+	size_t i, j, cap = r->t->nr_caches + RP_KMALLOC_CLASSES;
+	void *probe;
+
+	res->caches = calloc(cap + 1, sizeof(*res->caches));
+	if (!res->caches)
+		return;
+	/* the trace's caches, then kmalloc caches found through live objects */
+	for (i = 0; i < r->t->nr_caches + r->t->nr_ids && res->nr_caches < cap; i++) {
+		if (i < r->t->nr_caches) {
+			if (!r->caches[i] || rb_cache_info(r->caches[i], NULL, &info))
+				continue;
+		} else {
+			probe = r->objs[i - r->t->nr_caches];
+			if (!probe || r->obj_cache[i - r->t->nr_caches] ||
+			    rb_cache_info(NULL, probe, &info))
+				continue;
+		}
+		for (j = 0; j < res->nr_caches; j++) {
+			if (!strcmp(res->caches[j].name, info.name))
+				break;
+		}
+		if (j < res->nr_caches)
+			continue;
+		snprintf(res->caches[j].name, sizeof(res->caches[j].name), "%s", info.name);
+		res->caches[j].slabs = info.slabs;
+		res->caches[j].objects = info.objects;
+		res->caches[j].order = info.order;
+		res->caches[j].size = info.size;
+		res->caches[j].merged = info.refcount > 1;
+		res->nr_caches++;
+	}
+}
+
+int rp_measure(const struct st_trace *t, unsigned int threads, struct rp_result *res)
+{
+	struct rp r = { 0 };
+	struct rb_pages p;
+	int err;
+
+	memset(res, 0, sizeof(*res));
+	pthread_mutex_init(&r.snap_lock, NULL);
+	err = result_init(res, t);
+	if (!err)
+		err = rp_init(&r, t, threads, res);
+	if (err)
+		goto out;
+	r.account = true;
+	r.sample_every = t->nr_ops / (res->nr_samples ? res->nr_samples : 1);
+	if (!r.sample_every)
+		r.sample_every = 1;
+	rb_pages(&p);
+	res->start_pages = p.nr_pages;
+	rb_reset_peak();
+	res->measure_ns = run_pass(&r);
+	rb_pages(&p);
+	res->peak_pages = p.peak_pages;
+	res->final_pages = p.nr_pages;
+	res->final_slab_pages = p.slab_pages;
+	res->final_large_pages = p.large_pages;
+	res->nr_orders = p.nr_orders;
+	memcpy(res->blocks, p.blocks, sizeof(res->blocks));
+	collect_caches(&r);
+	teardown(&r);
+	err = r.err;
+out:
+	rp_fini(&r);
+	return err;
+}
+
+int rp_time(const struct st_trace *t, unsigned int threads, uint64_t budget_ns,
+	    unsigned int max_reps, struct rp_result *res)
+{
+	struct rp r;
+	struct rb_pages p;
+	uint64_t ns, total = 0;
+	unsigned int rep;
+	int err;
+
+	err = rp_init(&r, t, threads, res);
+	if (err)
+		goto out;
+	rb_reset_peak();
+	for (rep = 0; rep < max_reps && (!rep || total < budget_ns); rep++) {
+		ns = run_pass(&r);
+		teardown(&r);
+		if (r.err)
+			break;
+		total += ns;
+		if (!res->best_ns || ns < res->best_ns)
+			res->best_ns = ns;
+		res->reps++;
+	}
+	rb_pages(&p);
+	res->timed_peak_pages = p.peak_pages;
+	err = r.err;
+out:
+	rp_fini(&r);
+	return err;
+}

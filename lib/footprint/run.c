@@ -1,0 +1,435 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Running the replay executables and the result model: one st_fp_run per
+ * trace x variant from the executable's JSON, then the comparisons the
+ * issue asks for, against the kernel's booted figures.
+ */
+#include <cjson/cJSON.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/error.h"
+#include "common/spawn.h"
+#include "footprint/footprint.h"
+#include "footprint/st_footprint_config.h"
+#include "footprint/trace.h"
+
+#define REPLAY_PREFIX	"st-replay-"
+
+const char *st_fp_replay_dir(void)
+{
+	const char *d = getenv("SLUBTINY_REPLAY_DIR");
+
+	return d && *d ? d : ST_REPLAY_DIR;
+}
+
+void st_fp_free_names(char **names)
+{
+	char **p;
+
+	for (p = names; p && *p; p++)
+		free(*p);
+	free(names);
+}
+
+/* Sort order: alphabetical, the glibc reference last. */
+static int cmp_variant(const void *a, const void *b)
+{
+	const char *x = *(char *const *)a, *y = *(char *const *)b;
+
+	if (!strcmp(x, "glibc") || !strcmp(y, "glibc"))
+		return !strcmp(x, "glibc") - !strcmp(y, "glibc");
+	return strcmp(x, y);
+}
+
+int st_fp_variants(const char *dir, char ***names, struct st_error *e)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	char **v = NULL, **nv, path[4096];
+	size_t n = 0;
+
+	if (!d)
+		return st_err(e, errno, dir, "no replay executables: %s", strerror(errno));
+	while ((de = readdir(d))) {
+		if (strncmp(de->d_name, REPLAY_PREFIX, strlen(REPLAY_PREFIX)) ||
+		    strchr(de->d_name, '.'))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		if (access(path, X_OK))
+			continue;
+		nv = realloc(v, (n + 2) * sizeof(*v));
+		if (!nv)
+			goto nomem;
+		v = nv;
+		v[n] = strdup(de->d_name + strlen(REPLAY_PREFIX));
+		if (!v[n])
+			goto nomem;
+		v[++n] = NULL;
+	}
+	closedir(d);
+	if (!n)
+		return st_err(e, ENOENT, dir, "no replay executables (st-replay-*)");
+	qsort(v, n, sizeof(*v), cmp_variant);
+	*names = v;
+	return 0;
+nomem:
+	closedir(d);
+	if (v)
+		v[n] = NULL;
+	st_fp_free_names(v);
+	return -ENOMEM;
+}
+
+static double num(const cJSON *o, const char *key)
+{
+	const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	return cJSON_IsNumber(x) ? x->valuedouble : 0;
+}
+
+static char *str(const cJSON *o, const char *key)
+{
+	const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	return strdup(cJSON_IsString(x) ? x->valuestring : "");
+}
+
+static int parse_classes(const cJSON *arr, struct st_fp_run *run)
+{
+	const cJSON *o;
+	size_t n = cJSON_GetArraySize(arr);
+
+	run->classes = calloc(n + 1, sizeof(*run->classes));
+	if (!run->classes)
+		return -ENOMEM;
+	cJSON_ArrayForEach(o, arr) {
+		struct st_fp_class *c = &run->classes[run->nr_classes++];
+
+		c->name = str(o, "name");
+		c->objects = num(o, "objects");
+		c->requested = num(o, "requested");
+		c->usable = num(o, "usable");
+		if (!c->name)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int parse_caches(const cJSON *arr, struct st_fp_run *run)
+{
+	const cJSON *o;
+	size_t n = cJSON_GetArraySize(arr);
+
+	run->caches = calloc(n + 1, sizeof(*run->caches));
+	if (!run->caches)
+		return -ENOMEM;
+	cJSON_ArrayForEach(o, arr) {
+		struct st_fp_cache *c = &run->caches[run->nr_caches++];
+
+		c->name = str(o, "name");
+		c->slabs = num(o, "slabs");
+		c->objects = num(o, "objects");
+		c->order = num(o, "order");
+		c->size = num(o, "size");
+		c->merged = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "merged"));
+		if (!c->name)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int parse_samples(const cJSON *arr, struct st_fp_run *run)
+{
+	const cJSON *x;
+	size_t n = cJSON_GetArraySize(arr);
+
+	run->samples = calloc(n + 1, sizeof(*run->samples));
+	if (!run->samples)
+		return -ENOMEM;
+	cJSON_ArrayForEach(x, arr)
+		run->samples[run->nr_samples++] = cJSON_IsNumber(x) ? x->valuedouble : 0;
+	return 0;
+}
+
+int st_fp_run_parse(const char *json, struct st_fp_run *run)
+{
+	cJSON *o = cJSON_Parse(json);
+	char *src;
+	int err;
+
+	memset(run, 0, sizeof(*run));
+	if (!cJSON_IsObject(o)) {
+		cJSON_Delete(o);
+		return -EINVAL;
+	}
+	run->trace = str(o, "trace");
+	run->variant = str(o, "variant");
+	src = str(o, "pages_source");
+	run->rss = src && !strcmp(src, "rss");
+	free(src);
+	run->threads = num(o, "threads");
+	run->ops = num(o, "ops");
+	run->page_size = num(o, "page_size");
+	run->peak_pages = num(o, "peak_pages");
+	run->final_pages = num(o, "final_pages");
+	run->final_slab_pages = num(o, "final_slab_pages");
+	run->timed_peak_pages = num(o, "timed_peak_pages");
+	run->leak_pages = num(o, "leak_pages");
+	run->requested_bytes = num(o, "requested_bytes");
+	run->usable_bytes = num(o, "usable_bytes");
+	run->held_bytes = num(o, "held_bytes");
+	run->wall_ns = num(o, "wall_ns");
+	run->ops_per_s = num(o, "ops_per_s");
+	err = parse_classes(cJSON_GetObjectItemCaseSensitive(o, "classes_at_peak"), run);
+	if (!err)
+		err = parse_caches(cJSON_GetObjectItemCaseSensitive(o, "caches_final"), run);
+	if (!err)
+		err = parse_samples(cJSON_GetObjectItemCaseSensitive(o, "samples"), run);
+	if (!err && (!run->trace || !run->variant))
+		err = -ENOMEM;
+	cJSON_Delete(o);
+	return err;
+}
+
+static void run_free(struct st_fp_run *run)
+{
+	size_t i;
+
+	for (i = 0; i < run->nr_classes; i++)
+		free(run->classes[i].name);
+	for (i = 0; i < run->nr_caches; i++)
+		free(run->caches[i].name);
+	free(run->classes);
+	free(run->caches);
+	free(run->samples);
+	free(run->trace);
+	free(run->variant);
+}
+
+void st_fp_report_free(struct st_fp_report *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_runs; i++)
+		run_free(&r->runs[i]);
+	free(r->runs);
+	free(r->ratios);
+	memset(r, 0, sizeof(*r));
+}
+
+int st_fp_replay(struct st_fp_report *r, const char *dir, const char *variant,
+		 const char *path, const char *name, unsigned int threads,
+		 unsigned int time_ms, struct st_error *e)
+{
+	char exe[4096], th[16], ms[16], *out = NULL;
+	char *argv[] = { exe, "--name", (char *)name, "--threads", th, "--time-ms", ms,
+			 (char *)path, NULL };
+	struct st_fp_run run, *nruns;
+	int status;
+
+	snprintf(exe, sizeof(exe), "%s/" REPLAY_PREFIX "%s", dir, variant);
+	snprintf(th, sizeof(th), "%u", threads);
+	snprintf(ms, sizeof(ms), "%u", time_ms);
+	if (access(exe, X_OK))
+		return st_err(e, ENOENT, variant, "no such variant (no %s)", exe);
+	status = st_run(argv, NULL, NULL, &out, NULL, 0);
+	if (status < 0)
+		return st_err(e, -status, exe, "cannot run: %s", strerror(-status));
+	if (status) {
+		free(out);
+		return st_err(e, EIO, exe, "replay of %s failed (exit status %d)", name, status);
+	}
+	status = st_fp_run_parse(out, &run);
+	free(out);
+	if (status) {
+		run_free(&run);
+		return st_err(e, EIO, exe, "unreadable replay output");
+	}
+	nruns = realloc(r->runs, (r->nr_runs + 1) * sizeof(*nruns));
+	if (!nruns) {
+		run_free(&run);
+		return -ENOMEM;
+	}
+	r->runs = nruns;
+	r->runs[r->nr_runs++] = run;
+	return 0;
+}
+
+static const struct st_fp_run *find_run(const struct st_fp_report *r, const char *trace,
+					const char *variant)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_runs; i++) {
+		if (!strcmp(r->runs[i].trace, trace) && !strcmp(r->runs[i].variant, variant))
+			return &r->runs[i];
+	}
+	return NULL;
+}
+
+static double field(const struct st_fp_run *run, const char *what)
+{
+	if (!strcmp(what, "peak_pages"))
+		return run->peak_pages;
+	if (!strcmp(what, "final_pages"))
+		return run->final_pages;
+	return run->ops_per_s;
+}
+
+/* The comparisons the issue asks for; the kernel's ratios are from its
+ * booted Slab: figures, so they belong with the boot trace. */
+static const struct cmp_desc {
+	const char *what, *num, *den;
+	double kernel;
+	const char *expect;	/* on the boot trace / multi-threaded runs */
+} cmps[] = {
+	{ "peak_pages", "slub_tiny", "slub",
+	  (double)ST_FP_KERNEL_SLUB_TINY_KB / ST_FP_KERNEL_SLUB_KB, "< 1" },
+	{ "final_pages", "slub_tiny", "slub",
+	  (double)ST_FP_KERNEL_SLUB_TINY_KB / ST_FP_KERNEL_SLUB_KB, NULL },
+	{ "peak_pages", "slob", "slub_tiny",
+	  (double)ST_FP_KERNEL_SLOB_KB / ST_FP_KERNEL_SLUB_TINY_KB, "<= 1" },
+	{ "final_pages", "slob", "slub_tiny",
+	  (double)ST_FP_KERNEL_SLOB_KB / ST_FP_KERNEL_SLUB_TINY_KB, NULL },
+	{ "ops_per_s", "slub", "slub_tiny", 0, ">= 1.5" },
+};
+
+static bool check(const char *expect, double v)
+{
+	if (!strcmp(expect, "< 1"))
+		return v < 1;
+	if (!strcmp(expect, "<= 1"))
+		return v <= 1;
+	return v >= 1.5;
+}
+
+int st_fp_compare(struct st_fp_report *r)
+{
+	const struct st_fp_run *a, *b;
+	struct st_fp_ratio *x;
+	size_t i, k, n = sizeof(cmps) / sizeof(cmps[0]);
+	bool boot, mt;
+
+	free(r->ratios);
+	r->nr_ratios = 0;
+	r->failed = false;
+	r->ratios = calloc(r->nr_runs * n + 1, sizeof(*r->ratios));
+	if (!r->ratios)
+		return -ENOMEM;
+	for (i = 0; i < r->nr_runs; i++) {
+		/* one set of ratios per trace: at its first run */
+		if (find_run(r, r->runs[i].trace, r->runs[i].variant) != &r->runs[i])
+			continue;
+		for (k = 0; k < i && strcmp(r->runs[k].trace, r->runs[i].trace); k++)
+			;
+		if (k < i)
+			continue;
+		for (k = 0; k < n; k++) {
+			a = find_run(r, r->runs[i].trace, cmps[k].num);
+			b = find_run(r, r->runs[i].trace, cmps[k].den);
+			if (!a || !b || !field(b, cmps[k].what))
+				continue;
+			x = &r->ratios[r->nr_ratios++];
+			boot = !strcmp(a->trace, "boot");
+			mt = a->threads > 1 && b->threads > 1;
+			x->trace = a->trace;
+			x->what = cmps[k].what;
+			x->num = cmps[k].num;
+			x->den = cmps[k].den;
+			x->value = field(a, cmps[k].what) / field(b, cmps[k].what);
+			x->kernel = boot ? cmps[k].kernel : 0;
+			if (cmps[k].expect && (!strcmp(cmps[k].what, "ops_per_s") ? mt : boot))
+				x->expect = cmps[k].expect;
+			x->holds = !x->expect || check(x->expect, x->value);
+			if (!x->holds)
+				r->failed = true;
+		}
+	}
+	return 0;
+}
+
+int st_fp_generate(const char *shape, uint64_t seed, unsigned int scale, bool binary,
+		   FILE *f, struct st_error *e)
+{
+	struct st_trace *t;
+	int err = st_trace_generate(shape, seed, scale, &t, e);
+
+	if (err)
+		return err;
+	err = binary ? st_trace_write_bin(t, f) : st_trace_write_text(t, f);
+	st_trace_delete(t);
+	if (err)
+		return st_err(e, -err, "stdout", "write error: %s", strerror(-err));
+	return 0;
+}
+
+/* Generate @shape into a binary temp file; its name in @path. */
+static int gen_temp(const char *shape, char *path, size_t size, struct st_error *e)
+{
+	const char *tmp = getenv("TMPDIR");
+	FILE *f;
+	int fd, err;
+
+	snprintf(path, size, "%s/slubtiny-%s-XXXXXX", tmp && *tmp ? tmp : "/tmp", shape);
+	fd = mkstemp(path);
+	if (fd < 0)
+		return st_err(e, errno, path, "cannot create: %s", strerror(errno));
+	f = fdopen(fd, "wb");
+	if (!f) {
+		err = st_err(e, errno, path, "%s", strerror(errno));
+		close(fd);
+		unlink(path);
+		return err;
+	}
+	err = st_fp_generate(shape, 1, 1, true, f, e);
+	if (fclose(f) && !err)
+		err = st_err(e, EIO, path, "write error");
+	if (err)
+		unlink(path);
+	return err;
+}
+
+static int measure_one(struct st_fp_report *r, const char *dir, char *const *variants,
+		       const char *path, const char *name, unsigned int threads,
+		       unsigned int time_ms, struct st_error *e)
+{
+	int err = 0;
+
+	for (; *variants && !err; variants++)
+		err = st_fp_replay(r, dir, *variants, path, name, threads, time_ms, e);
+	return err;
+}
+
+int st_fp_measure(struct st_fp_report *r, const char *dir, char *const *variants,
+		  char *const *paths, size_t nr_paths, unsigned int threads,
+		  unsigned int time_ms, struct st_error *e)
+{
+	char **found = NULL, tmp[4096];
+	size_t i;
+	int err = 0;
+
+	if (!variants) {
+		err = st_fp_variants(dir, &found, e);
+		if (err)
+			return err;
+		variants = found;
+	}
+	for (i = 0; i < nr_paths && !err; i++)
+		err = measure_one(r, dir, variants, paths[i], paths[i], threads, time_ms, e);
+	for (i = 0; !nr_paths && st_trace_shapes[i] && !err; i++) {
+		err = gen_temp(st_trace_shapes[i], tmp, sizeof(tmp), e);
+		if (err)
+			break;
+		err = measure_one(r, dir, variants, tmp, st_trace_shapes[i], threads, time_ms, e);
+		unlink(tmp);
+	}
+	st_fp_free_names(found);
+	if (!err)
+		err = st_fp_compare(r);
+	return err;
+}
