@@ -1,10 +1,315 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * slubtiny build: compile the allocator variants for every architecture.
+ * Also the option handling that `report` shares (build_opts.h).
+ */
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "build/build.h"
+#include "build_opts.h"
 #include "cli.h"
+#include "common/error.h"
+
+void build_args_init(struct build_args *b)
+{
+	memset(b, 0, sizeof(*b));
+	b->tty = isatty(STDERR_FILENO);
+}
+
+static int parse_jobs(const char *s, unsigned int *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || end == s || v < 1 || v > 1024)
+		return -1;
+	*out = (unsigned int)v;
+	return 0;
+}
+
+int build_args_opt(struct build_args *b, int opt, const char *arg)
+{
+	switch (opt) {
+	case OPT_VARIANT:
+		if (b->nvariant_names == BUILD_MAX_ARGS) {
+			p_err("too many --variant options");
+			return -1;
+		}
+		b->variant_names[b->nvariant_names++] = arg;
+		return 1;
+	case OPT_ARCH:
+		if (b->o.narches == BUILD_MAX_ARGS) {
+			p_err("too many --arch options");
+			return -1;
+		}
+		b->arches[b->o.narches++] = arg;
+		return 1;
+	case 'j':
+		if (parse_jobs(arg, &b->o.jobs)) {
+			p_err("-j: '%s' is not a job count (1-1024)", arg);
+			return -1;
+		}
+		return 1;
+	case OPT_BUILDDIR:
+		snprintf(b->builddir, sizeof(b->builddir), "%s", arg);
+		return 1;
+	}
+	return 0;
+}
+
+/* --variant NAME is defconfigs/NAME_defconfig; a path names a defconfig file. */
+static int resolve_variant(struct build_args *b, struct st_variant *v, const char *name)
+{
+	const char *base = strrchr(name, '/');
+	size_t l;
+
+	if (!base) {
+		v->name = strdup(name);
+		if (asprintf((char **)&v->defconfig, "%s/defconfigs/%s_defconfig", b->datadir,
+			     name) < 0)
+			v->defconfig = NULL;
+		if (v->defconfig && access(v->defconfig, R_OK)) {
+			p_err("%s: unknown variant (no %s)", name, v->defconfig);
+			return -1;
+		}
+	} else {
+		base++;
+		l = strlen(base);
+		if (l > 10 && !strcmp(base + l - 10, "_defconfig"))
+			l -= 10;
+		v->name = strndup(base, l);
+		v->defconfig = strdup(name);
+		if (v->defconfig && access(name, R_OK)) {
+			p_err("%s: %s", name, strerror(errno));
+			return -1;
+		}
+	}
+	if (!v->name || !v->defconfig) {
+		p_err("out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+static void progress(void *ctx, const struct st_build_progress *p)
+{
+	struct build_args *b = ctx;
+	int n;
+
+	n = fprintf(stderr, "\r[%u/%u] %s", p->done, p->total, p->what);
+	if (n > 0 && (unsigned int)n < b->width)
+		fprintf(stderr, "%*s", (int)(b->width - n), "");
+	if (n > 0)
+		b->width = n;
+	fflush(stderr);
+}
+
+void build_progress_end(struct build_args *b)
+{
+	if (!b->width)
+		return;
+	fprintf(stderr, "\r%*s\r", (int)b->width, "");
+	fflush(stderr);
+	b->width = 0;
+}
+
+int build_args_finish(struct build_args *b)
+{
+	struct st_error e = { 0 };
+	const char *env;
+	size_t i;
+	int ret;
+
+	ret = st_build_datadir(b->datadir, sizeof(b->datadir), &e);
+	if (!ret && !b->builddir[0])
+		ret = st_build_default_dir(b->builddir, sizeof(b->builddir), &e);
+	if (ret) {
+		p_lib_err(&e, NULL, ret);
+		return ST_EXIT_ERROR;
+	}
+	b->o.datadir = b->datadir;
+	b->o.builddir = b->builddir;
+	b->o.arches = b->o.narches ? b->arches : NULL;
+	env = getenv("CC");
+	b->o.cc = env && *env ? env : NULL;
+	b->o.cflags = getenv("CFLAGS");
+	env = getenv("CROSS_COMPILE");
+	b->o.cross_compile = env && *env ? env : NULL;
+	if (b->tty) {
+		b->o.progress = progress;
+		b->o.progress_ctx = b;
+	}
+	if (!b->nvariant_names)
+		return 0;
+	b->variants = calloc(b->nvariant_names, sizeof(*b->variants));
+	if (!b->variants) {
+		p_err("out of memory");
+		return ST_EXIT_ERROR;
+	}
+	for (i = 0; i < b->nvariant_names; i++) {
+		b->nvariants++;
+		if (resolve_variant(b, &b->variants[i], b->variant_names[i]))
+			return ST_EXIT_ERROR;
+	}
+	b->o.variants = b->variants;
+	b->o.nvariants = b->nvariants;
+	return 0;
+}
+
+void build_args_free(struct build_args *b)
+{
+	st_build_variants_free(b->variants, b->nvariants);
+	b->variants = NULL;
+	b->nvariants = 0;
+}
+
+static cJSON *build_json(const struct st_build_result *r, const char *builddir)
+{
+	cJSON *root = cJSON_CreateObject(), *units, *skipped, *o;
+	size_t i;
+
+	if (!root)
+		return NULL;
+	if (!cJSON_AddStringToObject(root, "builddir", builddir) ||
+	    !cJSON_AddNumberToObject(root, "jobs_run", r->jobs_run) ||
+	    !cJSON_AddNumberToObject(root, "jobs_uptodate", r->jobs_uptodate) ||
+	    !(units = cJSON_AddArrayToObject(root, "units")) ||
+	    !(skipped = cJSON_AddArrayToObject(root, "skipped")))
+		goto fail;
+	for (i = 0; i < r->nunits; i++) {
+		const struct st_build_unit *u = &r->units[i];
+
+		o = cJSON_CreateObject();
+		if (!o || !cJSON_AddItemToArray(units, o) ||
+		    !cJSON_AddStringToObject(o, "variant", u->variant) ||
+		    !cJSON_AddStringToObject(o, "arch", u->arch) ||
+		    !cJSON_AddBoolToObject(o, "ok", u->ok) ||
+		    !cJSON_AddBoolToObject(o, "rebuilt", u->rebuilt) ||
+		    !cJSON_AddStringToObject(o, "config", u->config) ||
+		    !(u->ok ? cJSON_AddStringToObject(o, "object", u->object)
+			    : cJSON_AddStringToObject(o, "error", u->error)))
+			goto fail;
+	}
+	for (i = 0; i < r->ntcs; i++) {
+		const struct st_toolchain *t = &r->tcs[i];
+
+		if (t->found)
+			continue;
+		o = cJSON_CreateObject();
+		if (!o || !cJSON_AddItemToArray(skipped, o) ||
+		    !cJSON_AddStringToObject(o, "arch", t->arch) ||
+		    !cJSON_AddStringToObject(o, "reason", t->reason ? t->reason : "") ||
+		    !cJSON_AddStringToObject(o, "package", t->pkg))
+			goto fail;
+	}
+	return root;
+fail:
+	cJSON_Delete(root);
+	return NULL;
+}
+
+static int print_json(const struct st_build_result *r, const char *builddir)
+{
+	cJSON *root = build_json(r, builddir);
+	char *s;
+
+	if (!root)
+		return -ENOMEM;
+	s = st_out.pretty ? cJSON_Print(root) : cJSON_PrintUnformatted(root);
+	cJSON_Delete(root);
+	if (!s)
+		return -ENOMEM;
+	printf("%s\n", s);
+	cJSON_free(s);
+	return 0;
+}
+
+static void print_text(const struct st_build_result *r, const char *builddir)
+{
+	size_t i;
+
+	for (i = 0; i < r->nunits; i++) {
+		const struct st_build_unit *u = &r->units[i];
+
+		if (u->ok)
+			printf("%-10s %-12s %s%s\n", u->arch, u->variant, u->object,
+			       u->rebuilt ? "" : " (up to date)");
+	}
+	for (i = 0; i < r->ntcs; i++)
+		if (!r->tcs[i].found)
+			printf("%-10s skipped: %s\n", r->tcs[i].arch, r->tcs[i].reason);
+	printf("%u jobs run, %u up to date, in %s\n", r->jobs_run, r->jobs_uptodate, builddir);
+}
+
+static const struct option long_opts[] = {
+	{ "variant", required_argument, NULL, OPT_VARIANT },
+	{ "arch", required_argument, NULL, OPT_ARCH },
+	{ "jobs", required_argument, NULL, 'j' },
+	{ "builddir", required_argument, NULL, OPT_BUILDDIR },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ NULL, 0, NULL, 0 },
+};
 
 int cmd_build(int argc, char **argv)
 {
+	struct st_build_result *r = NULL;
+	struct st_error e = { 0 };
+	struct build_args b;
+	int opt, ret, status = ST_EXIT_OK;
+	size_t i;
+
 	if (st_wants_help(argc, argv, "build"))
 		return ST_EXIT_OK;
-	p_err("build: not implemented yet");
-	return ST_EXIT_ERROR;
+	build_args_init(&b);
+	optind = 1;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":j:", long_opts, NULL)) != -1) {
+		if (opt == OPT_JSON) {
+			st_out.json = true;
+			continue;
+		}
+		if (opt == '?' || opt == ':') {
+			p_err("build: %s option '%s'; see 'slubtiny build --help'",
+			      opt == '?' ? "unknown" : "missing argument for", argv[optind - 1]);
+			return ST_EXIT_ERROR;
+		}
+		if (build_args_opt(&b, opt, optarg) != 1)
+			return ST_EXIT_ERROR;
+	}
+	if (optind < argc) {
+		p_err("build: unexpected argument '%s'", argv[optind]);
+		return ST_EXIT_ERROR;
+	}
+	status = build_args_finish(&b);
+	if (status)
+		goto out;
+	ret = st_build_run(&b.o, &r, &e);
+	build_progress_end(&b);
+	if (ret) {
+		p_lib_err(&e, NULL, ret);
+		status = ST_EXIT_ERROR;
+		goto out;
+	}
+	for (i = 0; i < r->nunits; i++) {
+		if (!r->units[i].ok) {
+			p_err("%s: %s", r->units[i].variant, r->units[i].error);
+			status = ST_EXIT_ERROR;
+		}
+	}
+	if (st_out.json ? print_json(r, b.builddir) : (print_text(r, b.builddir), 0)) {
+		p_err("out of memory");
+		status = ST_EXIT_ERROR;
+	}
+out:
+	st_build_result_free(r);
+	build_args_free(&b);
+	return status;
 }

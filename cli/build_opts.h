@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef ST_CLI_BUILD_OPTS_H
+#define ST_CLI_BUILD_OPTS_H
+
+/*
+ * The options `build` and `report` share: --variant, --arch, -j, --builddir
+ * and the CC/CFLAGS/CROSS_COMPILE environment, turned into st_build_opts.
+ */
+#include <limits.h>
+#include <stdbool.h>
+
+#include "build/build.h"
+
+#define BUILD_MAX_ARGS 64
+
+struct build_args {
+	struct st_build_opts o;
+	const char *variant_names[BUILD_MAX_ARGS];
+	size_t nvariant_names;
+	const char *arches[BUILD_MAX_ARGS];
+	struct st_variant *variants;	/* resolved, owned */
+	size_t nvariants;
+	char datadir[PATH_MAX];
+	char builddir[PATH_MAX];
+	bool tty;			/* draw a progress line on stderr */
+	unsigned int width;		/* of the last progress line */
+};
+
+/* Option codes above any character, for getopt_long tables. */
+enum {
+	OPT_VARIANT = 0x100,
+	OPT_ARCH,
+	OPT_BUILDDIR,
+	OPT_JSON,
+	OPT_FIRST_FREE,
+};
+
+void build_args_init(struct build_args *b);
+/* Take one parsed option. Returns 1 if it was one of ours, 0 if not, -1 on error (printed). */
+int build_args_opt(struct build_args *b, int opt, const char *arg);
+/* Resolve data dir, build dir, variants and environment. 0 or an exit code (printed). */
+int build_args_finish(struct build_args *b);
+void build_args_free(struct build_args *b);
+/* Clear the progress line, if one is drawn. */
+void build_progress_end(struct build_args *b);
+
+#endif

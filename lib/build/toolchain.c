@@ -1,0 +1,402 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Toolchain discovery and the places lib/build reads from and writes to.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "build/build.h"
+#include "common/error.h"
+#include "common/spawn.h"
+#include "st_config.h"
+
+/*
+ * The architectures small systems use, with the Debian cross compiler for
+ * each. The host is whichever of these uname says we are, built with plain
+ * "gcc" (or $CC).
+ */
+static const struct arch_def {
+	const char *arch;
+	const char *prefix;
+	const char *pkg;
+	const char *uname;	/* uname -m of a host that is this arch */
+} arch_defs[] = {
+	{ "x86_64", "x86_64-linux-gnu-", "gcc-x86-64-linux-gnu", "x86_64" },
+	{ "i686", "i686-linux-gnu-", "gcc-i686-linux-gnu", "i686" },
+	{ "arm", "arm-linux-gnueabi-", "gcc-arm-linux-gnueabi", "armv7l" },
+	{ "aarch64", "aarch64-linux-gnu-", "gcc-aarch64-linux-gnu", "aarch64" },
+	{ "riscv64", "riscv64-linux-gnu-", "gcc-riscv64-linux-gnu", "riscv64" },
+	{ "mips", "mips-linux-gnu-", "gcc-mips-linux-gnu", "mips" },
+	{ "mipsel", "mipsel-linux-gnu-", "gcc-mipsel-linux-gnu", "mipsel" },
+	{ "powerpc", "powerpc-linux-gnu-", "gcc-powerpc-linux-gnu", "ppc" },
+	{ "sh4", "sh4-linux-gnu-", "gcc-sh4-linux-gnu", "sh4" },
+	{ "or1k", "or1k-elf-", "gcc-or1k-elf", "or1k" },
+};
+
+#define NARCH (sizeof(arch_defs) / sizeof(arch_defs[0]))
+
+const char *const *st_build_known_arches(void)
+{
+	static const char *names[NARCH + 1];
+	size_t i;
+
+	for (i = 0; i < NARCH; i++)
+		names[i] = arch_defs[i].arch;
+	return names;
+}
+
+unsigned int st_build_cpus(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n > 0 ? (unsigned int)n : 1;
+}
+
+static bool is_dir(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+/* A data dir must hold the three things a variant build reads. */
+static bool has_data(const char *dir)
+{
+	static const char *const need[] = { "kconfig/Kconfig", "defconfigs", "lib/slab" };
+	char p[PATH_MAX];
+	size_t i;
+
+	for (i = 0; i < sizeof(need) / sizeof(need[0]); i++) {
+		snprintf(p, sizeof(p), "%s/%s", dir, need[i]);
+		if (access(p, R_OK))
+			return false;
+	}
+	return true;
+}
+
+int st_build_datadir(char *buf, size_t len, struct st_error *e)
+{
+	const char *env = getenv("SLUBTINY_DATADIR");
+	char exe[PATH_MAX], *slash;
+	ssize_t n;
+
+	if (env && *env) {
+		if (!has_data(env))
+			return st_err(e, ENOENT, env, "not a slubtiny data directory "
+				      "(needs kconfig/Kconfig, defconfigs/, lib/slab/)");
+		snprintf(buf, len, "%s", env);
+		return 0;
+	}
+	/* Installed: <prefix>/bin/slubtiny next to <prefix>/share/slubtiny. */
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		slash = strrchr(exe, '/');
+		if (slash) {
+			*slash = '\0';
+			snprintf(buf, len, "%s/../share/slubtiny", exe);
+			if (has_data(buf))
+				return 0;
+		}
+	}
+	snprintf(buf, len, "%s", ST_SOURCE_ROOT);
+	if (has_data(buf))
+		return 0;
+	return st_err(e, ENOENT, ST_SOURCE_ROOT, "allocator sources not found; "
+		      "set SLUBTINY_DATADIR to a source tree or install slubtiny");
+}
+
+int st_build_default_dir(char *buf, size_t len, struct st_error *e)
+{
+	const char *env = getenv("SLUBTINY_BUILDDIR");
+	const char *xdg = getenv("XDG_CACHE_HOME");
+	const char *home = getenv("HOME");
+
+	if (env && *env)
+		snprintf(buf, len, "%s", env);
+	else if (xdg && *xdg)
+		snprintf(buf, len, "%s/slubtiny", xdg);
+	else if (home && *home)
+		snprintf(buf, len, "%s/.cache/slubtiny", home);
+	else
+		return st_err(e, ENOENT, NULL, "no build directory: set HOME or use --builddir");
+	return 0;
+}
+
+/* Is @name an executable in $PATH (or a path to one)? */
+static bool in_path(const char *name)
+{
+	const char *path = getenv("PATH"), *p, *colon;
+	char buf[PATH_MAX];
+
+	if (strchr(name, '/'))
+		return !access(name, X_OK);
+	if (!path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	for (p = path; ; p = colon + 1) {
+		colon = strchr(p, ':');
+		snprintf(buf, sizeof(buf), "%.*s/%s",
+			 (int)(colon ? (size_t)(colon - p) : strlen(p)), p, name);
+		if (*p != ':' && !access(buf, X_OK) && !is_dir(buf))
+			return true;
+		if (!colon)
+			return false;
+	}
+}
+
+/* Split a CC value like "ccache gcc -m32" into a NULL-terminated argv. */
+static char **split_words(const char *s)
+{
+	char **v = calloc(strlen(s) / 2 + 2, sizeof(*v));
+	size_t n = 0;
+	const char *w;
+
+	if (!v)
+		return NULL;
+	while (*s) {
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (!*s)
+			break;
+		w = s;
+		while (*s && *s != ' ' && *s != '\t')
+			s++;
+		v[n] = strndup(w, s - w);
+		if (!v[n++])
+			goto fail;
+	}
+	if (!n)
+		goto fail;
+	return v;
+fail:
+	for (n = 0; v[n]; n++)
+		free(v[n]);
+	free(v);
+	return NULL;
+}
+
+static void tc_clear(struct st_toolchain *t)
+{
+	size_t i;
+
+	free(t->arch);
+	free(t->prefix);
+	free(t->pkg);
+	for (i = 0; t->cc && t->cc[i]; i++)
+		free(t->cc[i]);
+	free(t->cc);
+	free(t->version);
+	free(t->reason);
+	memset(t, 0, sizeof(*t));
+}
+
+void st_toolchains_free(struct st_toolchain *tcs, size_t n)
+{
+	size_t i;
+
+	for (i = 0; tcs && i < n; i++)
+		tc_clear(&tcs[i]);
+	free(tcs);
+}
+
+/* Ask the compiler who it is; a compiler that cannot say is not usable. */
+static int probe(struct st_toolchain *t)
+{
+	char *out = NULL, *nl;
+	char **argv;
+	size_t n, i;
+	int ret;
+
+	for (n = 0; t->cc[n]; n++)
+		;
+	argv = calloc(n + 2, sizeof(*argv));
+	if (!argv)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		argv[i] = t->cc[i];
+	argv[n] = "--version";
+	ret = st_run(argv, NULL, NULL, &out, NULL, ST_SPAWN_QUIET);
+	free(argv);
+	if (ret < 0 && ret != -ENOENT) {
+		free(out);
+		return ret;
+	}
+	if (ret || !out || !*out) {
+		free(out);
+		t->found = false;
+		if (asprintf(&t->reason, "%s does not run; install %s", t->cc[0], t->pkg) < 0)
+			t->reason = NULL;
+		return 0;
+	}
+	nl = strchr(out, '\n');
+	if (nl)
+		*nl = '\0';
+	t->version = out;
+	t->found = true;
+	return 0;
+}
+
+/* The arch a CROSS_COMPILE prefix builds for: the table entry, else its first word. */
+static char *arch_of_prefix(const char *prefix, const char **pkg)
+{
+	size_t i;
+	const char *dash;
+
+	*pkg = "";
+	for (i = 0; i < NARCH; i++) {
+		if (!strcmp(prefix, arch_defs[i].prefix)) {
+			*pkg = arch_defs[i].pkg;
+			return strdup(arch_defs[i].arch);
+		}
+	}
+	dash = strchr(prefix, '-');
+	return strndup(prefix, dash ? (size_t)(dash - prefix) : strlen(prefix));
+}
+
+static const struct arch_def *host_def(void)
+{
+	struct utsname u;
+	size_t i;
+
+	if (uname(&u))
+		return NULL;
+	for (i = 0; i < NARCH; i++)
+		if (!strcmp(u.machine, arch_defs[i].uname) || !strcmp(u.machine, arch_defs[i].arch))
+			return &arch_defs[i];
+	return NULL;
+}
+
+/* Fill @t for @d; the host arch uses plain gcc (or $CC). */
+static int fill(struct st_toolchain *t, const struct arch_def *d, bool host, const char *cc)
+{
+	char buf[256];
+
+	t->arch = strdup(d->arch);
+	t->prefix = strdup(host ? "" : d->prefix);
+	t->pkg = strdup(host ? "gcc" : d->pkg);
+	if (!t->arch || !t->prefix || !t->pkg)
+		return -ENOMEM;
+	if (host && cc && *cc)
+		snprintf(buf, sizeof(buf), "%s", cc);
+	else
+		snprintf(buf, sizeof(buf), "%sgcc", t->prefix);
+	t->cc = split_words(buf);
+	if (!t->cc)
+		return -ENOMEM;
+	if (!in_path(t->cc[0])) {
+		if (asprintf(&t->reason, "%s not found; install %s", t->cc[0], t->pkg) < 0)
+			return -ENOMEM;
+		return 0;
+	}
+	return probe(t);
+}
+
+/* CROSS_COMPILE given: exactly one toolchain, named by the prefix. */
+static int cross_only(const struct st_build_opts *o, struct st_toolchain **out, size_t *n,
+		      struct st_error *e)
+{
+	struct st_toolchain *t = calloc(1, sizeof(*t));
+	const char *pkg;
+	char buf[256];
+	int ret;
+
+	if (!t)
+		return st_err(e, ENOMEM, NULL, "out of memory");
+	t->arch = arch_of_prefix(o->cross_compile, &pkg);
+	t->prefix = strdup(o->cross_compile);
+	t->pkg = strdup(*pkg ? pkg : "a cross compiler");
+	snprintf(buf, sizeof(buf), "%sgcc", o->cross_compile);
+	t->cc = split_words(o->cc && *o->cc ? o->cc : buf);
+	if (!t->arch || !t->prefix || !t->pkg || !t->cc) {
+		st_toolchains_free(t, 1);
+		return st_err(e, ENOMEM, NULL, "out of memory");
+	}
+	if (o->narches && (o->narches != 1 || strcmp(o->arches[0], t->arch))) {
+		ret = st_err(e, EINVAL, NULL, "CROSS_COMPILE=%s builds %s only",
+			     o->cross_compile, t->arch);
+		st_toolchains_free(t, 1);
+		return ret;
+	}
+	if (!in_path(t->cc[0])) {
+		if (asprintf(&t->reason, "%s not found; install %s", t->cc[0], t->pkg) < 0)
+			t->reason = NULL;
+	} else {
+		ret = probe(t);
+		if (ret) {
+			st_toolchains_free(t, 1);
+			return st_err(e, ret, t->cc[0], "%s", strerror(-ret));
+		}
+	}
+	*out = t;
+	*n = 1;
+	return 0;
+}
+
+static bool wanted(const struct st_build_opts *o, const char *arch)
+{
+	size_t i;
+
+	if (!o->arches || !o->narches)
+		return true;
+	for (i = 0; i < o->narches; i++)
+		if (!strcmp(o->arches[i], arch))
+			return true;
+	return false;
+}
+
+static int check_arch_names(const struct st_build_opts *o, struct st_error *e)
+{
+	size_t i, j;
+
+	for (i = 0; o->arches && i < o->narches; i++) {
+		for (j = 0; j < NARCH; j++)
+			if (!strcmp(o->arches[i], arch_defs[j].arch))
+				break;
+		if (j == NARCH)
+			return st_err(e, EINVAL, NULL, "unknown arch '%s'", o->arches[i]);
+	}
+	return 0;
+}
+
+int st_build_toolchains(const struct st_build_opts *o, struct st_toolchain **out,
+			size_t *n, struct st_error *e)
+{
+	const struct arch_def *host = host_def();
+	struct st_toolchain *tcs;
+	size_t i, k = 0;
+	int ret;
+
+	if (o->cross_compile && *o->cross_compile)
+		return cross_only(o, out, n, e);
+	ret = check_arch_names(o, e);
+	if (ret)
+		return ret;
+	tcs = calloc(NARCH, sizeof(*tcs));
+	if (!tcs)
+		return st_err(e, ENOMEM, NULL, "out of memory");
+	/* The host first: it is the arch most readers care about. */
+	if (host && wanted(o, host->arch)) {
+		ret = fill(&tcs[k++], host, true, o->cc);
+		if (ret)
+			goto fail;
+	}
+	for (i = 0; i < NARCH; i++) {
+		if (&arch_defs[i] == host || !wanted(o, arch_defs[i].arch))
+			continue;
+		ret = fill(&tcs[k++], &arch_defs[i], false, NULL);
+		if (ret)
+			goto fail;
+	}
+	*out = tcs;
+	*n = k;
+	return 0;
+fail:
+	st_toolchains_free(tcs, k);
+	return st_err(e, ret, NULL, "toolchain discovery: %s", strerror(-ret));
+}
