@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -224,6 +225,7 @@ static int apply_op(struct st_trace *t, struct st_trace_op *op, struct st_error 
 
 	switch (op->type) {
 	case ST_OP_DESTROY:
+		op->id = op->size = 0;
 		if ((err = check_cache(t, op->cache, e)))
 			return err;
 		if (s->cache_live[op->cache])
@@ -232,6 +234,7 @@ static int apply_op(struct st_trace *t, struct st_trace_op *op, struct st_error 
 		s->cache_dead[op->cache] = 1;
 		return 0;
 	case ST_OP_SHRINK:
+		op->id = op->size = 0;
 		return check_cache(t, op->cache, e);
 	case ST_OP_ALLOC:
 		if ((err = check_cache(t, op->cache, e)) ||
@@ -435,13 +438,18 @@ struct text_ctx {
 	struct st_error *e;
 };
 
-/* Report at FILE:LINE; the message of a builder error is re-homed there. */
-static int line_err(struct text_ctx *c, const char *fmt, const char *msg)
+/* Report at FILE:LINE. */
+__attribute__((format(printf, 2, 3)))
+static int line_err(struct text_ctx *c, const char *fmt, ...)
 {
-	char where[600];
+	char where[600], msg[512];
+	va_list ap;
 
 	snprintf(where, sizeof(where), "%s:%lu", c->file, c->line);
-	return st_err(c->e, EINVAL, where, fmt, msg);
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return st_err(c->e, EINVAL, where, "%s", msg);
 }
 
 /* A builder error (file "") moved to FILE:LINE. */

@@ -51,6 +51,7 @@ struct st_trace_op {
 	uint16_t cache;
 	uint8_t type;
 	uint8_t thread;
+	uint32_t reserved;	/* 0: no padding, ops compare with memcmp */
 };
 
 struct st_trace_cache {
