@@ -1,0 +1,383 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The page allocator under every variant: a binary buddy allocator over
+ * one arena, with the accounting that makes the footprint a measurement.
+ * Also the small services every variant needs: the per-thread emulated
+ * CPU number, reports of detected corruption and a PRNG.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "slab_internal.h"
+
+#if !defined(ST_SLAB_NO_MMAP) && (defined(__unix__) || defined(__APPLE__)) && \
+	__has_include(<sys/mman.h>)
+#define ST_ARENA_MMAP 1
+#include <sys/mman.h>
+#endif
+#if defined(CONFIG_SMP) && defined(__linux__) && __has_include(<sched.h>)
+#include <sched.h>
+#define ST_HAVE_YIELD 1
+#endif
+
+#define ARENA_PAGES	((unsigned long)CONFIG_PAGE_ARENA_MB << (20 - ST_PAGE_SHIFT))
+
+static struct {
+	st_spinlock_t lock;		/* the zone lock */
+	bool ready;
+	char *base;
+	struct slab *memmap;
+	unsigned long nr;
+	struct list_head free_area[ST_MAX_ORDER + 1];
+	struct st_page_stats st;
+} zone;
+
+unsigned long st_slab_event_clock;
+
+bool st_page_inited(void)
+{
+	return READ_ONCE(zone.ready);
+}
+
+static inline unsigned long slab_pfn(const struct slab *slab)
+{
+	return (unsigned long)(slab - zone.memmap);
+}
+
+void *st_slab_address(const struct slab *slab)
+{
+	return zone.base + (slab_pfn(slab) << ST_PAGE_SHIFT);
+}
+
+struct slab *st_virt_to_slab(const void *addr)
+{
+	const char *p = addr;
+	struct slab *slab;
+
+	if (p < zone.base || p >= zone.base + (zone.nr << ST_PAGE_SHIFT))
+		return NULL;
+	slab = &zone.memmap[(unsigned long)(p - zone.base) >> ST_PAGE_SHIFT];
+	if (slab->flags & PG_tail)
+		slab = slab->head;
+	if (!(slab->flags & PG_head))
+		return NULL;
+	return slab;
+}
+
+unsigned int st_get_order(size_t size)
+{
+	unsigned int order = 0;
+
+	size = (size - 1) >> ST_PAGE_SHIFT;
+	while (size) {
+		order++;
+		size >>= 1;
+	}
+	return order;
+}
+
+static void add_free_block(unsigned long pfn, unsigned int order)
+{
+	struct slab *p = &zone.memmap[pfn];
+
+	p->flags = PG_buddy;
+	p->order = (unsigned char)order;
+	list_add(&p->slab_list, &zone.free_area[order]);
+}
+
+int st_page_init(void)
+{
+	unsigned long pfn, npages = ARENA_PAGES;
+	unsigned int o;
+	size_t bytes = npages << ST_PAGE_SHIFT;
+
+	if (zone.ready)
+		return 0;
+#ifdef ST_ARENA_MMAP
+	zone.base = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (zone.base == MAP_FAILED) {
+		zone.base = NULL;
+		return -ENOMEM;
+	}
+#else
+	/* No mmap (newlib targets): one malloc'd region, page aligned. */
+	zone.base = malloc(bytes + ST_PAGE_SIZE);
+	if (!zone.base)
+		return -ENOMEM;
+	zone.base = (char *)ALIGN((uintptr_t)zone.base, ST_PAGE_SIZE);
+#endif
+	zone.memmap = calloc(npages, sizeof(*zone.memmap));
+	if (!zone.memmap)
+		return -ENOMEM;
+	zone.nr = npages;
+	for (o = 0; o <= ST_MAX_ORDER; o++)
+		INIT_LIST_HEAD(&zone.free_area[o]);
+	/* Carve the arena into the largest naturally aligned blocks. */
+	for (pfn = 0; pfn < npages;) {
+		o = ST_MAX_ORDER;
+		while ((pfn & ((1UL << o) - 1)) || pfn + (1UL << o) > npages)
+			o--;
+		add_free_block(pfn, o);
+		pfn += 1UL << o;
+	}
+	zone.st.page_size = ST_PAGE_SIZE;
+	zone.st.total_pages = npages;
+	WRITE_ONCE(zone.ready, true);
+	return 0;
+}
+
+/* Give the arena back; only meaningful once everything has been freed. */
+void st_page_exit(void)
+{
+	if (!zone.ready)
+		return;
+	zone.ready = false;
+	free(zone.memmap);
+	zone.memmap = NULL;
+#ifdef ST_ARENA_MMAP
+	munmap(zone.base, zone.nr << ST_PAGE_SHIFT);
+#endif
+	zone.base = NULL;
+	memset(&zone.st, 0, sizeof(zone.st));
+}
+
+/* Take a block of 2^order pages off the free lists, splitting larger ones. */
+static struct slab *rmqueue(unsigned int order)
+{
+	unsigned int o;
+	struct slab *p;
+	unsigned long pfn;
+
+	for (o = order; o <= ST_MAX_ORDER; o++)
+		if (!list_empty(&zone.free_area[o]))
+			break;
+	if (o > ST_MAX_ORDER)
+		return NULL;
+	p = list_entry(zone.free_area[o].next, struct slab, slab_list);
+	list_del(&p->slab_list);
+	pfn = slab_pfn(p);
+	while (o > order) {
+		o--;
+		add_free_block(pfn + (1UL << o), o);
+	}
+	return p;
+}
+
+void *st_alloc_pages(unsigned int order, bool zero)
+{
+	struct slab *p;
+	unsigned long i, n = 1UL << order;
+	void *addr;
+
+	if (order > ST_MAX_ORDER)
+		return NULL;
+	spin_lock(&zone.lock);
+	p = rmqueue(order);
+	if (!p) {
+		zone.st.nr_failed++;
+		spin_unlock(&zone.lock);
+		return NULL;
+	}
+	zone.st.nr_pages += n;
+	if (zone.st.nr_pages > zone.st.peak_pages)
+		zone.st.peak_pages = zone.st.nr_pages;
+	zone.st.nr_allocs++;
+	zone.st.blocks[order]++;
+	zone.st.allocs[order]++;
+	spin_unlock(&zone.lock);
+
+	memset(p, 0, sizeof(*p));
+	p->flags = PG_head;
+	p->order = (unsigned char)order;
+	INIT_LIST_HEAD(&p->slab_list);
+	for (i = 1; i < n; i++) {
+		p[i].flags = PG_tail;
+		p[i].head = p;
+	}
+	addr = st_slab_address(p);
+	if (zero)
+		memset(addr, 0, n << ST_PAGE_SHIFT);
+	return addr;
+}
+
+void st_free_pages(void *addr)
+{
+	struct slab *p = st_virt_to_slab(addr);
+	unsigned long pfn, buddy, i, n;
+	unsigned int order;
+
+	if (!p)
+		return;
+	order = p->order;
+	n = 1UL << order;
+	for (i = 1; i < n; i++)
+		p[i].flags = 0;
+	pfn = slab_pfn(p);
+
+	spin_lock(&zone.lock);
+	zone.st.nr_pages -= n;
+	zone.st.nr_frees++;
+	zone.st.blocks[order]--;
+	/* Merge with the buddy as long as it is free and of the same order. */
+	while (order < ST_MAX_ORDER) {
+		struct slab *b;
+
+		buddy = pfn ^ (1UL << order);
+		if (buddy + (1UL << order) > zone.nr)
+			break;
+		b = &zone.memmap[buddy];
+		if (!(b->flags & PG_buddy) || b->order != order)
+			break;
+		list_del(&b->slab_list);
+		b->flags = 0;
+		zone.memmap[pfn].flags = 0;
+		pfn &= ~(1UL << order);
+		order++;
+	}
+	add_free_block(pfn, order);
+	spin_unlock(&zone.lock);
+}
+
+void st_page_account_slab(struct slab *slab, long pages, bool reclaim)
+{
+	spin_lock(&zone.lock);
+	zone.st.nr_slab_pages += pages;
+	if (reclaim)
+		zone.st.nr_reclaimable += pages;
+	spin_unlock(&zone.lock);
+	(void)slab;
+}
+
+void st_page_account_large(long pages)
+{
+	spin_lock(&zone.lock);
+	zone.st.nr_slab_pages += pages;
+	zone.st.nr_large_pages += pages;
+	spin_unlock(&zone.lock);
+}
+
+void st_page_stats(struct st_page_stats *st)
+{
+	spin_lock(&zone.lock);
+	*st = zone.st;
+	spin_unlock(&zone.lock);
+	st->page_size = ST_PAGE_SIZE;
+	st->total_pages = ARENA_PAGES;
+}
+
+void st_page_stats_reset_peak(void)
+{
+	spin_lock(&zone.lock);
+	zone.st.peak_pages = zone.st.nr_pages;
+	spin_unlock(&zone.lock);
+}
+
+/* ------------------------------------------------------------------ */
+
+#ifdef CONFIG_SMP
+void st_cpu_relax_slow(unsigned int *spins)
+{
+	if (++*spins < 64) {
+#if defined(__x86_64__) || defined(__i386__)
+		__builtin_ia32_pause();
+#endif
+		return;
+	}
+	*spins = 0;
+#ifdef ST_HAVE_YIELD
+	sched_yield();	/* the holder may be preempted: let it run */
+#endif
+}
+
+static _Thread_local unsigned int this_cpu_plus1;
+static unsigned int next_cpu;
+
+unsigned int st_this_cpu(void)
+{
+	unsigned int c = this_cpu_plus1;
+
+	if (likely(c))
+		return c - 1;
+	c = __atomic_fetch_add(&next_cpu, 1, __ATOMIC_RELAXED) % CONFIG_NR_CPUS;
+	this_cpu_plus1 = c + 1;
+	return c;
+}
+
+void st_slab_set_cpu(unsigned int cpu)
+{
+	this_cpu_plus1 = cpu % CONFIG_NR_CPUS + 1;
+}
+#else
+unsigned int st_this_cpu(void)
+{
+	return 0;
+}
+
+void st_slab_set_cpu(unsigned int cpu)
+{
+	(void)cpu;
+}
+#endif
+
+unsigned int st_slab_nr_cpus(void)
+{
+	return CONFIG_NR_CPUS;
+}
+
+static unsigned long rnd_state = 0x2545f4914f6cdd1dUL;
+
+unsigned long st_slab_random(void)
+{
+	unsigned long x;
+
+	/* xorshift; races only make it more random */
+	x = READ_ONCE(rnd_state);
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	WRITE_ONCE(rnd_state, x);
+	return x * 0x9e3779b97f4a7c15ULL;
+}
+
+static struct {
+	st_spinlock_t lock;
+	unsigned long nr;
+	char text[4096];
+	st_slab_report_fn fn;
+	void *arg;
+} rep;
+
+void st_slab_report(const char *fmt, ...)
+{
+	va_list ap;
+
+	spin_lock(&rep.lock);
+	va_start(ap, fmt);
+	vsnprintf(rep.text, sizeof(rep.text), fmt, ap);
+	va_end(ap);
+	rep.nr++;
+	if (rep.fn)
+		rep.fn(rep.text, rep.arg);
+	spin_unlock(&rep.lock);
+}
+
+void st_slab_set_report_handler(st_slab_report_fn fn, void *arg)
+{
+	spin_lock(&rep.lock);
+	rep.fn = fn;
+	rep.arg = arg;
+	spin_unlock(&rep.lock);
+}
+
+unsigned long st_slab_nr_reports(void)
+{
+	return READ_ONCE(rep.nr);
+}
+
+const char *st_slab_last_report(void)
+{
+	return rep.nr ? rep.text : "";
+}

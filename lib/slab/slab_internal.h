@@ -1,0 +1,275 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef ST_SLAB_INTERNAL_H
+#define ST_SLAB_INTERNAL_H
+
+/*
+ * Shared between the files of lib/slab/ only. Names with external linkage
+ * start with st_ (they live in the per-variant static library).
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "slab.h"
+
+#ifndef CONFIG_NR_CPUS
+#define CONFIG_NR_CPUS 1
+#endif
+#ifndef CONFIG_PAGE_ARENA_MB
+#define CONFIG_PAGE_ARENA_MB 64
+#endif
+
+#if defined(CONFIG_SYSFS) && defined(CONFIG_SLUB) && !defined(CONFIG_SLUB_TINY)
+#define SLAB_SUPPORTS_SYSFS
+#endif
+
+#define likely(x)	__builtin_expect(!!(x), 1)
+#define unlikely(x)	__builtin_expect(!!(x), 0)
+#ifndef __always_inline
+#define __always_inline	inline __attribute__((always_inline))
+#endif
+#define noinline	__attribute__((noinline))
+#define ALIGN(x, a)	(((x) + (a) - 1) & ~((__typeof__(x))(a) - 1))
+#define DIV_ROUND_UP(n, d) (((n) + (d) - 1) / (d))
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define ST_CACHE_LINE	64
+
+/*
+ * SLUB forces its fast paths inline; SLUB_TINY trades that speed for code
+ * size (the series' "don't aggressively inline" patch).
+ */
+#ifndef CONFIG_SLUB_TINY
+#define __fastpath_inline __always_inline
+#else
+#define __fastpath_inline
+#endif
+
+/* ------------------------------------------------------------------ */
+/* Locks: a spinning byte lock built on the compiler's atomics, so the */
+/* library needs no pthreads. Without SMP they compile to nothing.     */
+
+typedef struct {
+	unsigned char v;
+} st_spinlock_t;
+
+#ifdef CONFIG_SMP
+void st_cpu_relax_slow(unsigned int *spins);
+
+static inline void spin_lock(st_spinlock_t *l)
+{
+	unsigned int spins = 0;
+
+	while (__atomic_test_and_set(&l->v, __ATOMIC_ACQUIRE)) {
+		while (__atomic_load_n(&l->v, __ATOMIC_RELAXED))
+			st_cpu_relax_slow(&spins);
+	}
+}
+
+static inline void spin_unlock(st_spinlock_t *l)
+{
+	__atomic_clear(&l->v, __ATOMIC_RELEASE);
+}
+
+#define READ_ONCE(x)		__atomic_load_n(&(x), __ATOMIC_ACQUIRE)
+#define WRITE_ONCE(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_RELEASE)
+#define stat_add(x, v)		__atomic_fetch_add(&(x), (v), __ATOMIC_RELAXED)
+#else
+static inline void spin_lock(st_spinlock_t *l) { (void)l; }
+static inline void spin_unlock(st_spinlock_t *l) { (void)l; }
+#define READ_ONCE(x)		(x)
+#define WRITE_ONCE(x, v)	((x) = (v))
+#define stat_add(x, v)		((x) += (v))
+#endif
+
+/* ------------------------------------------------------------------ */
+/* Intrusive doubly linked list.                                       */
+
+struct list_head {
+	struct list_head *next, *prev;
+};
+
+static inline void INIT_LIST_HEAD(struct list_head *h)
+{
+	h->next = h;
+	h->prev = h;
+}
+
+static inline bool list_empty(const struct list_head *h)
+{
+	return h->next == h;
+}
+
+static inline void __list_link(struct list_head *n, struct list_head *prev,
+			       struct list_head *next)
+{
+	next->prev = n;
+	n->next = next;
+	n->prev = prev;
+	prev->next = n;
+}
+
+static inline void list_add(struct list_head *n, struct list_head *h)
+{
+	__list_link(n, h, h->next);
+}
+
+static inline void list_add_tail(struct list_head *n, struct list_head *h)
+{
+	__list_link(n, h->prev, h);
+}
+
+static inline void list_del(struct list_head *n)
+{
+	n->prev->next = n->next;
+	n->next->prev = n->prev;
+	n->next = n;
+	n->prev = n;
+}
+
+#define container_of(p, type, member) \
+	((type *)((char *)(p) - offsetof(type, member)))
+#define list_entry(p, type, member) container_of(p, type, member)
+
+/* ------------------------------------------------------------------ */
+/* Two words updated together: SLUB's freelist + tid and freelist +    */
+/* counters. Native double-word CAS where the target has one, else an  */
+/* emulation with a lock as the kernel does without cmpxchg_double.    */
+
+#if (__SIZEOF_POINTER__ == 8 && defined(__GCC_HAVE_SYNC_COMPARE_AND_SWAP_16)) || \
+	(__SIZEOF_POINTER__ == 4 && defined(__GCC_HAVE_SYNC_COMPARE_AND_SWAP_8))
+#define ST_HAVE_CMPXCHG_DOUBLE 1
+#if __SIZEOF_POINTER__ == 8
+typedef unsigned __int128 st_dword_t;
+#else
+typedef uint64_t st_dword_t;
+#endif
+#endif
+
+struct st_pair {
+	union {
+		struct {
+			void *first;		/* a freelist */
+			unsigned long second;	/* tid or counters */
+		};
+#ifdef ST_HAVE_CMPXCHG_DOUBLE
+		st_dword_t full;
+#endif
+	};
+} __attribute__((aligned(2 * sizeof(void *))));
+
+#if defined(CONFIG_SMP) && defined(ST_HAVE_CMPXCHG_DOUBLE)
+static inline bool pair_cmpxchg(struct st_pair *p, st_spinlock_t *lock,
+				void *o1, unsigned long o2,
+				void *n1, unsigned long n2)
+{
+	struct st_pair o = { .first = o1, .second = o2 };
+	struct st_pair n = { .first = n1, .second = n2 };
+
+	(void)lock;
+	return __sync_bool_compare_and_swap(&p->full, o.full, n.full);
+}
+#else
+static inline bool pair_cmpxchg(struct st_pair *p, st_spinlock_t *lock,
+				void *o1, unsigned long o2,
+				void *n1, unsigned long n2)
+{
+	bool ok = false;
+
+	spin_lock(lock);
+	if (p->first == o1 && p->second == o2) {
+		WRITE_ONCE(p->first, n1);
+		WRITE_ONCE(p->second, n2);
+		ok = true;
+	}
+	spin_unlock(lock);
+	return ok;
+}
+#endif
+
+/* ------------------------------------------------------------------ */
+/* Page descriptors: one per arena page, outside the arena, like the   */
+/* kernel's memmap (not counted as slab memory, as in the kernel).     */
+
+enum {
+	PG_head		= 1u << 0,	/* first page of an allocated block */
+	PG_tail		= 1u << 1,	/* other pages of it */
+	PG_buddy	= 1u << 2,	/* first page of a free buddy block */
+	PG_slab		= 1u << 3,	/* a slab (SLUB) or SLOB page */
+	PG_large	= 1u << 4,	/* large kmalloc() */
+	PG_cache_large	= 1u << 5,	/* SLOB: kmem_cache_alloc() >= page */
+	PG_node_partial	= 1u << 6,	/* SLUB: on the node partial list */
+	PG_reclaim	= 1u << 7,	/* SLAB_RECLAIM_ACCOUNT slab */
+};
+
+/* slab->counters: inuse:16 objects:15 frozen:1, as the kernel packs it */
+#define CNT_INUSE(c)	((unsigned int)((c) & 0xffff))
+#define CNT_OBJECTS(c)	((unsigned int)(((c) >> 16) & 0x7fff))
+#define CNT_FROZEN(c)	((unsigned int)(((c) >> 31) & 1))
+#define CNT_MAKE(inuse, objects, frozen) \
+	((unsigned long)(inuse) | ((unsigned long)(objects) << 16) | \
+	 ((unsigned long)(frozen) << 31))
+
+struct slab {
+	unsigned int flags;
+	unsigned char order;
+	st_spinlock_t lock;		/* emulated cmpxchg of fc */
+	struct slab *head;		/* for tail pages: the first page */
+	struct list_head slab_list;	/* buddy, partial or SLOB list */
+	struct kmem_cache *slab_cache;
+	struct st_pair fc;		/* freelist + counters */
+	struct slab *next;		/* SLUB per-CPU partial chain */
+	unsigned int slabs;		/* slabs in that chain from here */
+	int units;			/* SLOB: free units in the page */
+	size_t large_size;		/* large kmalloc: requested size */
+};
+
+#define slab_freelist(sl)	((sl)->fc.first)
+#define slab_counters(sl)	((sl)->fc.second)
+
+/* page.c */
+void *st_alloc_pages(unsigned int order, bool zero);
+void st_free_pages(void *addr);
+struct slab *st_virt_to_slab(const void *addr);	/* head page or NULL */
+void *st_slab_address(const struct slab *slab);
+void st_page_account_slab(struct slab *slab, long pages, bool reclaim);
+void st_page_account_large(long pages);
+unsigned int st_get_order(size_t size);
+int st_page_init(void);
+void st_page_exit(void);
+bool st_page_inited(void);
+
+/* Reports and per-thread CPU. */
+void st_slab_report(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+unsigned int st_this_cpu(void);
+/* A pseudo-random number (freelist randomisation, hardening secret). */
+unsigned long st_slab_random(void);
+extern unsigned long st_slab_event_clock;
+
+/* slab_common.c */
+int st_kmalloc_index(size_t size);
+/* 8, 16, 32, 64, 96, 128, 192, then powers of two to the maximum */
+#define ST_NR_KMALLOC_SIZES	KMALLOC_SHIFT_HIGH
+extern const unsigned int st_kmalloc_sizes[ST_NR_KMALLOC_SIZES];
+extern const unsigned int st_nr_kmalloc_sizes;
+extern unsigned int st_slub_max_order;
+extern unsigned int st_slub_min_objects;
+extern bool st_slab_nomerge;
+extern bool st_slub_debug_param;
+int st_slab_lazy_init(void);
+
+/* The allocator core (slub.c or slob.c). */
+int st_allocator_init(void);
+void st_allocator_exit(void);
+void *st_kmalloc_node(size_t size, gfp_t flags, unsigned long caller);
+void st_kfree_caller(const void *obj, unsigned long caller);
+size_t st_ksize(const void *obj);
+/* Return the object size bounds for krealloc: usable size of @obj. */
+
+/* Introspection (slub_sysfs.c), only with SLAB_SUPPORTS_SYSFS. */
+int st_sysfs_add_cache(struct kmem_cache *s);
+int st_sysfs_add_alias(struct kmem_cache *s, const char *name);
+void st_sysfs_remove_cache(struct kmem_cache *s);
+void st_sysfs_init_done(void);
+void st_sysfs_exit(void);
+
+#endif

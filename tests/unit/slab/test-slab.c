@@ -1,0 +1,672 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Functional tests of one lib/slab variant (the one linked in). Usage:
+ * test-slab CASE. Behaviour that differs between variants is asserted per
+ * the CONFIG_ symbols of the variant's generated header. Every case ends
+ * with st_slab_exit() and checks that the page count is back to zero.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "slab.h"
+
+#define N_ELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+static int failures;
+
+#define CHECK(cond) do {						\
+	if (!(cond)) {							\
+		fprintf(stderr, "%s:%d: %s: check failed: %s\n",		\
+			__FILE__, __LINE__, __func__, #cond);		\
+		failures++;						\
+	}								\
+} while (0)
+
+#define CHECK_EQ(a, b) do {						\
+	unsigned long _a = (unsigned long)(a), _b = (unsigned long)(b);	\
+	if (_a != _b) {							\
+		fprintf(stderr, "%s:%d: %s: %s == %lu, expected %s == %lu\n", \
+			__FILE__, __LINE__, __func__, #a, _a, #b, _b);	\
+		failures++;						\
+	}								\
+} while (0)
+
+static unsigned long nr_pages(void)
+{
+	struct st_page_stats st;
+
+	st_page_stats(&st);
+	return st.nr_pages;
+}
+
+static unsigned long reports_before;
+
+static unsigned long new_reports(void)
+{
+	unsigned long n = st_slab_nr_reports() - reports_before;
+
+	reports_before = st_slab_nr_reports();
+	return n;
+}
+
+static bool is_aligned(const void *p, unsigned long a)
+{
+	return !((uintptr_t)p & (a - 1));
+}
+
+static uint64_t rng = 88172645463325252ULL;
+
+static uint64_t rnd(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+/* ------------------------------------------------------------------ */
+
+static void test_kmalloc(void)
+{
+	static const size_t sizes[] = { 1, 7, 8, 9, 16, 24, 32, 33, 64, 65, 96,
+		100, 128, 129, 192, 200, 256, 500, 512, 1000, 1024, 2000, 2048,
+		3000, 4096, 5000, 8192, 8193, 16384, 100000 };
+	void *p[N_ELEM(sizes)];
+	unsigned int i;
+
+	for (i = 0; i < N_ELEM(sizes); i++) {
+		size_t s = sizes[i];
+
+		p[i] = kmalloc(s, GFP_KERNEL);
+		CHECK(p[i] != NULL);
+		if (!p[i])
+			continue;
+		CHECK(is_aligned(p[i], 8));
+		/* power-of-two kmallocs are naturally aligned (up to a page) */
+		if (!(s & (s - 1)) && s >= 8 && s <= ST_PAGE_SIZE)
+			CHECK(is_aligned(p[i], s));
+		CHECK(ksize(p[i]) >= s);
+		memset(p[i], 0x5c, ksize(p[i]));
+	}
+	for (i = 0; i < N_ELEM(sizes); i++) {
+		const unsigned char *c = p[i];
+
+		if (c)
+			CHECK(c[0] == 0x5c && c[sizes[i] - 1] == 0x5c);
+		kfree(p[i]);
+	}
+	CHECK_EQ(new_reports(), 0);
+}
+
+static void test_zero_huge(void)
+{
+	struct st_page_stats a, b;
+	unsigned char *p;
+	size_t i;
+
+	CHECK(kmalloc(0, GFP_KERNEL) == ZERO_SIZE_PTR);
+	kfree(ZERO_SIZE_PTR);
+	kfree(NULL);
+	CHECK_EQ(ksize(NULL), 0);
+	CHECK(kmalloc(KMALLOC_MAX_SIZE + 1, GFP_KERNEL) == NULL);
+	CHECK(kmem_cache_create("zero", 0, 0, 0, NULL) == NULL);
+	CHECK(kmem_cache_create("badalign", 8, 3, 0, NULL) == NULL);
+
+	p = kzalloc(3000, GFP_KERNEL);
+	CHECK(p != NULL);
+	for (i = 0; p && i < 3000; i++)
+		if (p[i])
+			break;
+	CHECK_EQ(i, 3000);
+	kfree(p);
+
+	/* large kmalloc comes straight from the page allocator */
+	st_page_stats(&a);
+	p = kmalloc(1 << 20, GFP_KERNEL);
+	CHECK(p != NULL);
+	CHECK(is_aligned(p, ST_PAGE_SIZE));
+	st_page_stats(&b);
+	CHECK_EQ(b.nr_pages - a.nr_pages, (1 << 20) / ST_PAGE_SIZE);
+	CHECK_EQ(b.nr_large_pages - a.nr_large_pages, (1 << 20) / ST_PAGE_SIZE);
+	CHECK_EQ(ksize(p), 1 << 20);
+	memset(p, 1, 1 << 20);
+	kfree(p);
+	st_page_stats(&b);
+	CHECK_EQ(b.nr_pages, a.nr_pages);
+	CHECK(b.peak_pages >= a.nr_pages + (1 << 20) / ST_PAGE_SIZE);
+	st_page_stats_reset_peak();
+	st_page_stats(&b);
+	CHECK_EQ(b.peak_pages, b.nr_pages);
+	CHECK_EQ(new_reports(), 0);
+}
+
+static void test_krealloc(void)
+{
+	unsigned char *p, *q;
+	size_t i, sz;
+
+	p = krealloc(NULL, 10, GFP_KERNEL);
+	CHECK(p != NULL);
+	for (i = 0; i < 10; i++)
+		p[i] = (unsigned char)i;
+	for (sz = 20; sz < 20000; sz = sz * 3 / 2) {
+		q = krealloc(p, sz, GFP_KERNEL);
+		CHECK(q != NULL);
+		if (!q)
+			break;
+		p = q;
+		CHECK(ksize(p) >= sz);
+		for (i = 0; i < 10; i++)
+			CHECK(p[i] == i);
+	}
+	/* shrinking in place keeps the object */
+	q = krealloc(p, 5, GFP_KERNEL);
+	CHECK(q == p);
+	p = q;
+	q = krealloc(p, 0, GFP_KERNEL);
+	CHECK(q == ZERO_SIZE_PTR);
+
+	/* __GFP_ZERO zeroes what is new */
+	p = kmalloc(8, GFP_KERNEL);
+	memset(p, 0xff, 8);
+	q = krealloc(p, 300, GFP_KERNEL | __GFP_ZERO);
+	CHECK(q && q[7] == 0xff && q[8] == 0 && q[299] == 0);
+	kfree(q);
+	CHECK_EQ(new_reports(), 0);
+}
+
+static void test_align(void)
+{
+	static const unsigned int aligns[] = { 0, 8, 16, 32, 64, 128, 256 };
+	struct kmem_cache *c;
+	unsigned int i, j, sz;
+	void *objs[40];
+
+	for (i = 0; i < N_ELEM(aligns); i++) {
+		for (sz = 12; sz < 3000; sz = sz * 5 / 2) {
+			c = kmem_cache_create("align", sz, aligns[i], SLAB_NO_MERGE, NULL);
+			CHECK(c != NULL);
+			for (j = 0; j < 40; j++) {
+				objs[j] = kmem_cache_alloc(c, GFP_KERNEL);
+				CHECK(objs[j] != NULL);
+				CHECK(is_aligned(objs[j], aligns[i] ? aligns[i] : 8));
+				memset(objs[j], 0x11, sz);
+			}
+			for (j = 0; j < 40; j++)
+				kmem_cache_free(c, objs[j]);
+			kmem_cache_destroy(c);
+		}
+	}
+	/* SLAB_HWCACHE_ALIGN: a cache line, or half for small objects */
+	c = kmem_cache_create("hwalign", 100, 0, SLAB_HWCACHE_ALIGN, NULL);
+	for (j = 0; j < 10; j++) {
+		objs[j] = kmem_cache_alloc(c, GFP_KERNEL);
+		CHECK(is_aligned(objs[j], 64));
+	}
+	for (j = 0; j < 10; j++)
+		kmem_cache_free(c, objs[j]);
+	kmem_cache_destroy(c);
+	c = kmem_cache_create("hwalign-small", 20, 0, SLAB_HWCACHE_ALIGN, NULL);
+	objs[0] = kmem_cache_alloc(c, GFP_KERNEL);
+	objs[1] = kmem_cache_alloc(c, GFP_KERNEL);
+	CHECK(is_aligned(objs[0], 32) && is_aligned(objs[1], 32));
+	kmem_cache_free(c, objs[0]);
+	kmem_cache_free(c, objs[1]);
+	kmem_cache_destroy(c);
+	CHECK_EQ(new_reports(), 0);
+}
+
+static int ctor_calls;
+
+static void ctor(void *p)
+{
+	memset(p, 0xab, 48);
+	__atomic_fetch_add(&ctor_calls, 1, __ATOMIC_RELAXED);
+}
+
+static void test_ctor(void)
+{
+	struct kmem_cache *c = kmem_cache_create("ctor", 48, 0, 0, ctor);
+	unsigned char *p[100];
+	int i;
+
+	CHECK(c != NULL);
+	for (i = 0; i < 100; i++) {
+		p[i] = kmem_cache_alloc(c, GFP_KERNEL);
+		CHECK(p[i] && p[i][0] == 0xab && p[i][47] == 0xab);
+	}
+	CHECK(ctor_calls >= 100);
+	for (i = 0; i < 100; i++)
+		kmem_cache_free(c, p[i]);
+	/* a zalloc still zeroes */
+	p[0] = kmem_cache_zalloc(c, GFP_KERNEL);
+	CHECK(p[0] && p[0][0] == 0 && p[0][47] == 0);
+	kmem_cache_free(c, p[0]);
+	kmem_cache_destroy(c);
+	CHECK_EQ(new_reports(), 0);
+}
+
+static void test_many_caches(void)
+{
+	struct kmem_cache *c[120];
+	void *o[120][5];
+	char name[32];
+	unsigned long base = nr_pages();
+	int i, j;
+
+	for (i = 0; i < 120; i++) {
+		snprintf(name, sizeof(name), "cache-%d", i);
+		c[i] = kmem_cache_create(name, 8 + (unsigned int)i * 37, 0,
+					 i & 1 ? SLAB_NO_MERGE : 0, NULL);
+		CHECK(c[i] != NULL);
+		for (j = 0; j < 5; j++) {
+			o[i][j] = kmem_cache_alloc(c[i], GFP_KERNEL);
+			CHECK(o[i][j] != NULL);
+			memset(o[i][j], i, 8 + (size_t)i * 37);
+		}
+	}
+	for (i = 0; i < 120; i++) {
+		for (j = 0; j < 5; j++) {
+			CHECK(((unsigned char *)o[i][j])[0] == (unsigned char)i);
+			kmem_cache_free(c[i], o[i][j]);
+		}
+	}
+	for (i = 119; i >= 0; i--)
+		kmem_cache_destroy(c[i]);
+	/* destroying every cache gives back their slabs */
+	CHECK(nr_pages() <= base + 64);
+	CHECK_EQ(new_reports(), 0);
+}
+
+static void test_merge(void)
+{
+	struct kmem_cache *a, *b, *n, *r, *k;
+	struct st_cache_info ia, ib;
+
+	(void)ia;
+	a = kmem_cache_create("merge-a", 200, 0, 0, NULL);
+	b = kmem_cache_create("merge-b", 200, 0, 0, NULL);
+	n = kmem_cache_create("merge-n", 200, 0, SLAB_NO_MERGE, NULL);
+	k = kmem_cache_create("merge-c", 200, 0, 0, ctor);
+	CHECK(a && b && n && k);
+	CHECK(n != a && n != b && k != a);
+#if defined(CONFIG_SLUB) && defined(CONFIG_SLAB_MERGE_DEFAULT) && !defined(CONFIG_SLUB_DEBUG_ON)
+	CHECK(a == b);
+	st_kmem_cache_info(a, &ia);
+	/* 200 bytes merge into kmalloc-192? no: into an existing 200..207 cache */
+	CHECK(ia.refcount >= 2);
+#else
+	CHECK(a != b);
+#endif
+	st_kmem_cache_info(n, &ib);
+	CHECK_EQ(ib.refcount, 1);
+	/* merging with kmalloc caches: 192-byte caches are kmalloc-192 */
+	r = kmem_cache_create("merge-192", 192, 0, 0, NULL);
+#if defined(CONFIG_SLUB) && defined(CONFIG_SLAB_MERGE_DEFAULT) && !defined(CONFIG_SLUB_DEBUG_ON)
+	{
+		void *o = kmalloc(150, GFP_KERNEL);
+
+		CHECK(st_virt_to_cache(o) == r);
+		kfree(o);
+		st_kmem_cache_info(r, &ia);
+		CHECK(!strcmp(ia.name, "kmalloc-192"));
+	}
+#endif
+	kmem_cache_destroy(r);
+	kmem_cache_destroy(k);
+	kmem_cache_destroy(n);
+	kmem_cache_destroy(b);
+	kmem_cache_destroy(a);
+	CHECK_EQ(new_reports(), 0);
+}
+
+static void test_reclaim(void)
+{
+	struct st_page_stats st0, st1;
+	struct kmem_cache *plain, *rcl;
+	void *o[200], *k;
+	int i;
+
+	st_page_stats(&st0);
+	plain = kmem_cache_create("rcl-plain", 512, 0, 0, NULL);
+	rcl = kmem_cache_create("rcl-yes", 512, 0, SLAB_RECLAIM_ACCOUNT, NULL);
+	for (i = 0; i < 200; i++)
+		o[i] = kmem_cache_alloc(rcl, GFP_KERNEL);
+	st_page_stats(&st1);
+	k = kmalloc(100, GFP_KERNEL | __GFP_RECLAIMABLE);
+	CHECK(k != NULL);
+#if defined(CONFIG_SLUB) && !defined(CONFIG_SLUB_TINY)
+	/* reclaimable slabs are accounted apart and never merged with others */
+	CHECK(st1.nr_reclaimable >= st0.nr_reclaimable + 200 * 512 / ST_PAGE_SIZE);
+	CHECK(plain != rcl);
+	{
+		struct st_cache_info info;
+
+		st_kmem_cache_info(st_virt_to_cache(k), &info);
+		CHECK(!strcmp(info.name, "kmalloc-rcl-128"));
+	}
+#elif defined(CONFIG_SLUB_TINY)
+	/* SLAB_RECLAIM_ACCOUNT is 0: same flags, so the caches merge */
+	CHECK_EQ(SLAB_RECLAIM_ACCOUNT, 0);
+	CHECK_EQ(st1.nr_reclaimable, 0);
+	CHECK(plain == rcl);
+	{
+		struct st_cache_info info;
+
+		st_kmem_cache_info(st_virt_to_cache(k), &info);
+		CHECK(!strcmp(info.name, "kmalloc-128"));
+	}
+#endif
+	kfree(k);
+	for (i = 0; i < 200; i++)
+		kmem_cache_free(rcl, o[i]);
+	kmem_cache_destroy(rcl);
+	kmem_cache_destroy(plain);
+	CHECK_EQ(new_reports(), 0);
+}
+
+/* Destroy gives every page back; shrink frees empty slabs. */
+static void test_shrink_destroy(void)
+{
+	unsigned long base = nr_pages();
+	struct kmem_cache *c = kmem_cache_create("shrink", 1000, 0, SLAB_NO_MERGE, NULL);
+	void *o[500];
+	int i;
+
+	for (i = 0; i < 500; i++)
+		o[i] = kmem_cache_alloc(c, GFP_KERNEL);
+	CHECK(nr_pages() >= base + 500 * 1000 / ST_PAGE_SIZE);
+	for (i = 0; i < 500; i++)
+		kmem_cache_free(c, o[i]);
+	kmem_cache_shrink(c);
+#ifdef CONFIG_SLUB
+	{
+		struct st_cache_info info;
+
+		st_kmem_cache_info(c, &info);
+		CHECK_EQ(info.nr_slabs, 0);
+	}
+#endif
+	kmem_cache_destroy(c);
+	/*
+	 * Only the metadata (struct kmem_cache, name, sysfs nodes) may stay,
+	 * as free objects in slabs other caches keep; main() checks zero.
+	 */
+	CHECK(nr_pages() <= base + 8);
+	CHECK_EQ(new_reports(), 0);
+}
+
+/* kfree() of a kmem_cache_alloc() object: SLOB reports, SLUB frees. */
+static void test_kfree_cache_object(void)
+{
+	struct kmem_cache *c = kmem_cache_create("kfree-obj", 40, 0, SLAB_NO_MERGE, NULL);
+	void *o[50];
+	int i;
+
+	for (i = 0; i < 50; i++)
+		o[i] = kmem_cache_alloc(c, GFP_KERNEL);
+	for (i = 0; i < 50; i++)
+		kfree(o[i]);
+#ifdef CONFIG_SLOB
+	CHECK_EQ(new_reports(), 50);
+	CHECK(strstr(st_slab_last_report(), "not a kmalloc() object") != NULL);
+	/* the objects were not freed: give them back the right way */
+	for (i = 0; i < 50; i++)
+		kmem_cache_free(c, o[i]);
+#else
+	CHECK_EQ(new_reports(), 0);
+#endif
+	kmem_cache_destroy(c);
+	CHECK_EQ(new_reports(), 0);
+}
+
+/* ------------------------------------------------------------------ */
+/* Randomised model check against a reference set of live objects.     */
+
+struct live {
+	unsigned char *p;
+	size_t size;
+	struct kmem_cache *c;
+	unsigned char fill;
+};
+
+static int cmp_ptr(const void *a, const void *b)
+{
+	const struct live *x = a, *y = b;
+
+	return x->p < y->p ? -1 : x->p > y->p;
+}
+
+static void check_live(struct live *l, int n)
+{
+	struct live *sorted = malloc(sizeof(*l) * (size_t)n);
+	int i;
+
+	memcpy(sorted, l, sizeof(*l) * (size_t)n);
+	qsort(sorted, (size_t)n, sizeof(*l), cmp_ptr);
+	for (i = 0; i + 1 < n; i++)
+		CHECK(sorted[i].p + sorted[i].size <= sorted[i + 1].p);
+	for (i = 0; i < n; i++) {
+		size_t k = rnd() % l[i].size;
+
+		CHECK(l[i].p[0] == l[i].fill && l[i].p[k] == l[i].fill &&
+		      l[i].p[l[i].size - 1] == l[i].fill);
+	}
+	free(sorted);
+}
+
+static void test_model(void)
+{
+	enum { N = 3000, OPS = 60000 };
+	struct live *l = calloc(N, sizeof(*l));
+	struct kmem_cache *c[4];
+	int n = 0, op, i;
+
+	c[0] = kmem_cache_create("model-24", 24, 0, 0, NULL);
+	c[1] = kmem_cache_create("model-300", 300, 0, SLAB_NO_MERGE, NULL);
+	c[2] = kmem_cache_create("model-hw", 72, 0, SLAB_HWCACHE_ALIGN, NULL);
+	c[3] = kmem_cache_create("model-5000", 5000, 0, 0, NULL);
+	for (op = 0; op < OPS; op++) {
+		uint64_t r = rnd();
+
+		if (n < N && (r % 100 < 55 || !n)) {
+			struct live *x = &l[n];
+			unsigned int kind = (unsigned int)(r >> 8) % 6;
+
+			if (kind < 4) {
+				x->c = c[kind];
+				x->size = kind == 0 ? 24 : kind == 1 ? 300 :
+					  kind == 2 ? 72 : 5000;
+				x->p = kmem_cache_alloc(x->c, GFP_KERNEL);
+			} else {
+				x->c = NULL;
+				x->size = 1 + (r >> 16) % (kind == 4 ? 512 : 20000);
+				x->p = kmalloc(x->size, GFP_KERNEL);
+			}
+			CHECK(x->p != NULL);
+			if (!x->p)
+				break;
+			x->fill = (unsigned char)(r >> 40);
+			memset(x->p, x->fill, x->size);
+			n++;
+		} else {
+			i = (int)((r >> 8) % (uint64_t)n);
+			CHECK(l[i].p[0] == l[i].fill &&
+			      l[i].p[l[i].size - 1] == l[i].fill);
+			if (l[i].c)
+				kmem_cache_free(l[i].c, l[i].p);
+			else if (r & 1)
+				kfree(l[i].p);
+			else	/* krealloc keeps contents */
+				kfree(krealloc(l[i].p, l[i].size + 100, GFP_KERNEL));
+			l[i] = l[--n];
+		}
+		if (op % 10000 == 0)
+			check_live(l, n);
+	}
+	check_live(l, n);
+	for (i = 0; i < n; i++) {
+		if (l[i].c)
+			kmem_cache_free(l[i].c, l[i].p);
+		else
+			kfree(l[i].p);
+	}
+	for (i = 0; i < 4; i++)
+		kmem_cache_destroy(c[i]);
+	free(l);
+	CHECK_EQ(new_reports(), 0);
+}
+
+/* ------------------------------------------------------------------ */
+/* Multi-threaded stress: own and remote frees across emulated CPUs.   */
+
+#define STRESS_THREADS	4
+#define STRESS_SLOTS	512
+#define STRESS_OPS	150000
+
+static struct kmem_cache *stress_cache;
+static void *volatile handoff[STRESS_THREADS][64];
+
+/* Free a slot: cache objects go to another thread sometimes (a remote
+ * free); SLUB may kfree() cache objects, SLOB must not. */
+static void stress_free(long id, void *p, bool cached, uint64_t r)
+{
+	unsigned int h = (unsigned int)(r >> 20) % 64;
+
+	if (!cached) {
+		kfree(p);
+		return;
+	}
+	if ((r >> 30) % 4 == 0) {
+		p = __atomic_exchange_n(&handoff[(id + 1) % STRESS_THREADS][h], p,
+					__ATOMIC_ACQ_REL);
+		if (p)
+			kmem_cache_free(stress_cache, p);
+		return;
+	}
+#ifndef CONFIG_SLOB
+	if ((r >> 34) & 1) {
+		kfree(p);
+		return;
+	}
+#endif
+	kmem_cache_free(stress_cache, p);
+}
+
+static void *stress_thread(void *arg)
+{
+	long id = (long)arg;
+	void *slots[STRESS_SLOTS] = { 0 };
+	bool cached[STRESS_SLOTS] = { 0 };
+	uint64_t r = 0x9e3779b97f4a7c15ULL * (uint64_t)(id + 1);
+	int op, bad = 0;
+
+	for (op = 0; op < STRESS_OPS; op++) {
+		unsigned int s;
+
+		r ^= r << 13;
+		r ^= r >> 7;
+		r ^= r << 17;
+		s = (unsigned int)(r % STRESS_SLOTS);
+		if (slots[s]) {
+			if (((unsigned char *)slots[s])[0] != (unsigned char)id ||
+			    ((unsigned char *)slots[s])[63] != (unsigned char)id)
+				bad++;
+			stress_free(id, slots[s], cached[s], r);
+			slots[s] = NULL;
+			continue;
+		}
+		cached[s] = (r >> 32) & 1;
+		if (cached[s])
+			slots[s] = kmem_cache_alloc(stress_cache, GFP_KERNEL);
+		else
+			slots[s] = kmalloc(64 + (r >> 40) % 400, GFP_KERNEL);
+		if (!slots[s])
+			bad++;
+		else
+			memset(slots[s], (int)id, 64);
+	}
+	for (op = 0; op < STRESS_SLOTS; op++)
+		if (slots[op])
+			stress_free(id, slots[op], cached[op], 0);
+	return (void *)(long)bad;
+}
+
+static void test_stress(void)
+{
+	pthread_t t[STRESS_THREADS];
+	long i, j;
+	void *ret;
+
+	stress_cache = kmem_cache_create("stress", 64, 0, 0, NULL);
+	for (i = 0; i < STRESS_THREADS; i++)
+		pthread_create(&t[i], NULL, stress_thread, (void *)i);
+	for (i = 0; i < STRESS_THREADS; i++) {
+		pthread_join(t[i], &ret);
+		CHECK_EQ((long)ret, 0);
+	}
+	for (i = 0; i < STRESS_THREADS; i++)
+		for (j = 0; j < 64; j++)
+			kmem_cache_free(stress_cache, handoff[i][j]);
+	kmem_cache_destroy(stress_cache);
+	CHECK_EQ(new_reports(), 0);
+}
+
+/* ------------------------------------------------------------------ */
+
+struct test_case {
+	const char *name;
+	void (*fn)(void);
+};
+
+static const struct test_case cases[] = {
+	{ "kmalloc", test_kmalloc },
+	{ "zero-huge", test_zero_huge },
+	{ "krealloc", test_krealloc },
+	{ "align", test_align },
+	{ "ctor", test_ctor },
+	{ "many-caches", test_many_caches },
+	{ "merge", test_merge },
+	{ "reclaim", test_reclaim },
+	{ "shrink-destroy", test_shrink_destroy },
+	{ "kfree-cache-object", test_kfree_cache_object },
+	{ "model", test_model },
+	{ "stress", test_stress },
+};
+
+int main(int argc, char **argv)
+{
+	unsigned int i;
+	int ran = 0;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: test-slab CASE\n");
+		return 2;
+	}
+	CHECK_EQ(st_slab_init(), 0);
+	reports_before = st_slab_nr_reports();
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		if (strcmp(argv[1], cases[i].name) && strcmp(argv[1], "all"))
+			continue;
+		cases[i].fn();
+		ran++;
+	}
+	if (!ran) {
+		fprintf(stderr, "test-slab: unknown case %s\n", argv[1]);
+		return 2;
+	}
+	/* the leak check: everything freed, so every page is back */
+	st_slab_exit();
+	CHECK_EQ(nr_pages(), 0);
+	if (st_slab_nr_reports() != reports_before)
+		fprintf(stderr, "last report:\n%s", st_slab_last_report());
+	CHECK_EQ(st_slab_nr_reports(), reports_before);
+	printf("%s %s: %s\n", st_slab_variant(), argv[1],
+	       failures ? "FAIL" : "ok");
+	return failures ? 1 : 0;
+}
