@@ -1,0 +1,642 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The rule table that moves defconfigs off SLOB and SLAB.
+ *
+ * History the rules encode (mm/Kconfig):
+ *   6.2  SLOB renamed SLOB_DEPRECATED (SLOB stays as a prompt-less internal
+ *        symbol), SLUB_TINY added (depends on SLUB && EXPERT). Upstream moved
+ *        every CONFIG_SLOB=y to CONFIG_SLUB=y + CONFIG_SLUB_TINY=y at the same
+ *        place, and in tiny.config rewrote "# CONFIG_SLUB is not set" to
+ *        "# CONFIG_SLOB_DEPRECATED is not set".
+ *   6.4  SLOB and SLOB_DEPRECATED removed.
+ *   6.5  SLAB renamed SLAB_DEPRECATED (SLAB stays, internal).
+ *   6.8  SLAB, SLAB_DEPRECATED and DEBUG_SLAB removed; SLUB is def_bool y.
+ *
+ * A rule applies from the first target kernel on which its line would be
+ * silently ignored, so `--target 6.2` leaves CONFIG_SLAB=y alone (it still
+ * works there) and reproduces the upstream 6.2 patch exactly.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "defconfig/defconfig.h"
+#include "migrate/migrate.h"
+
+const struct st_kver st_kver_newest = { 6, 12 };
+
+#define FAM_SLOB	0x1
+#define FAM_SLAB	0x2
+
+struct st_mig_ctx {
+	const struct st_defconfig *in;
+	struct st_defconfig *out;
+	struct st_kver target;
+	unsigned int families;	/* allocators this file is moved off */
+	bool have_slub, have_tiny; /* the output already has them =y */
+	char note[200];		/* what the current rewrite did */
+};
+
+int st_kver_parse(const char *s, struct st_kver *v)
+{
+	char *end;
+	long major, minor;
+
+	if (s[0] == 'v')
+		s++;
+	if (s[0] < '0' || s[0] > '9')
+		return -EINVAL;
+	major = strtol(s, &end, 10);
+	if (*end != '.' || end[1] < '0' || end[1] > '9')
+		return -EINVAL;
+	minor = strtol(end + 1, &end, 10);
+	if (*end && *end != '.' && *end != '-')
+		return -EINVAL;
+	if (major < 2 || major > 99 || minor > 999)
+		return -EINVAL;
+	v->major = major;
+	v->minor = minor;
+	return 0;
+}
+
+int st_kver_cmp(struct st_kver a, struct st_kver b)
+{
+	if (a.major != b.major)
+		return a.major < b.major ? -1 : 1;
+	if (a.minor != b.minor)
+		return a.minor < b.minor ? -1 : 1;
+	return 0;
+}
+
+static bool kver_in(struct st_kver v, struct st_kver lo, struct st_kver hi)
+{
+	return st_kver_cmp(v, lo) >= 0 && st_kver_cmp(v, hi) <= 0;
+}
+
+static const struct st_dc_line *in_line(const struct st_mig_ctx *ctx, size_t idx)
+{
+	return &ctx->in->lines[idx];
+}
+
+static bool is_assign(const struct st_dc_line *l, const char *sym, const char *val)
+{
+	return l->kind == ST_DC_ASSIGN && !strcmp(l->sym, sym) && !strcmp(l->val, val);
+}
+
+/* "# CONFIG_X is not set" or "CONFIG_X=n". */
+static bool is_off(const struct st_dc_line *l, const char *sym)
+{
+	return (l->kind == ST_DC_NOT_SET && !strcmp(l->sym, sym)) ||
+	       is_assign(l, sym, "n");
+}
+
+static bool in_has(const struct st_mig_ctx *ctx, const char *sym)
+{
+	return st_defconfig_find(ctx->in, sym) >= 0;
+}
+
+static bool match_slob(const struct st_mig_ctx *ctx, size_t idx)
+{
+	return is_assign(in_line(ctx, idx), "SLOB", "y");
+}
+
+static bool match_slob_deprecated(const struct st_mig_ctx *ctx, size_t idx)
+{
+	return is_assign(in_line(ctx, idx), "SLOB_DEPRECATED", "y");
+}
+
+static bool match_slab(const struct st_mig_ctx *ctx, size_t idx)
+{
+	return is_assign(in_line(ctx, idx), "SLAB", "y");
+}
+
+static bool match_slab_deprecated(const struct st_mig_ctx *ctx, size_t idx)
+{
+	return is_assign(in_line(ctx, idx), "SLAB_DEPRECATED", "y");
+}
+
+static bool match_slub_off(const struct st_mig_ctx *ctx, size_t idx)
+{
+	return ctx->families && is_off(in_line(ctx, idx), "SLUB");
+}
+
+static bool match_tiny_off(const struct st_mig_ctx *ctx, size_t idx)
+{
+	return (ctx->families & FAM_SLOB) && is_off(in_line(ctx, idx), "SLUB_TINY");
+}
+
+/*
+ * Replace line @at of the output by @n lines (none: delete it), skipping
+ * NULL entries. Returns how many lines it became.
+ */
+static int put_lines(struct st_mig_ctx *ctx, size_t at, const char *const *text, int n)
+{
+	int i, done = 0, ret;
+
+	for (i = 0; i < n; i++) {
+		if (!text[i])
+			continue;
+		if (!done)
+			ret = st_defconfig_replace(ctx->out, at, text[i]);
+		else
+			ret = st_defconfig_insert(ctx->out, at + done, text[i]);
+		if (ret)
+			return ret;
+		done++;
+	}
+	if (!done) {
+		ret = st_defconfig_delete(ctx->out, at);
+		if (ret)
+			return ret;
+	}
+	return done;
+}
+
+static void note_lines(struct st_mig_ctx *ctx, const char *const *text, int n)
+{
+	size_t len = strlen(ctx->note);
+	int i, first = 1;
+
+	for (i = 0; i < n; i++) {
+		if (!text[i])
+			continue;
+		len += snprintf(ctx->note + len, sizeof(ctx->note) - len, "%s%s",
+				first ? " -> " : " + ", text[i]);
+		if (len >= sizeof(ctx->note))
+			return;
+		first = 0;
+	}
+	if (first)
+		snprintf(ctx->note + len, sizeof(ctx->note) - len, " removed");
+}
+
+/* The old allocator line becomes SLUB (+ SLUB_TINY), skipping what exists. */
+static int to_slub(struct st_mig_ctx *ctx, size_t idx, size_t at, bool tiny)
+{
+	const char *text[2] = { NULL, NULL };
+
+	if (!ctx->have_slub)
+		text[0] = ST_DC_PREFIX "SLUB=y";
+	if (tiny && !ctx->have_tiny)
+		text[1] = ST_DC_PREFIX "SLUB_TINY=y";
+	ctx->have_slub = true;
+	ctx->have_tiny |= tiny;
+	snprintf(ctx->note, sizeof(ctx->note), "%s%s=y", ST_DC_PREFIX, in_line(ctx, idx)->sym);
+	note_lines(ctx, text, 2);
+	return put_lines(ctx, at, text, 2);
+}
+
+static int rewrite_slob(struct st_mig_ctx *ctx, size_t idx, size_t at)
+{
+	return to_slub(ctx, idx, at, true);
+}
+
+static int rewrite_slab(struct st_mig_ctx *ctx, size_t idx, size_t at)
+{
+	return to_slub(ctx, idx, at, false);
+}
+
+/*
+ * The allocator choice member that the file moved off, if @target still has
+ * it in the choice: upstream lists it as "is not set" where the file used to
+ * say "# CONFIG_SLUB is not set" (tiny.config in 6.2).
+ */
+static const char *old_choice_member(const struct st_mig_ctx *ctx)
+{
+	if ((ctx->families & FAM_SLOB) &&
+	    kver_in(ctx->target, (struct st_kver){ 6, 2 }, (struct st_kver){ 6, 3 }))
+		return "SLOB_DEPRECATED";
+	if ((ctx->families & FAM_SLAB) &&
+	    kver_in(ctx->target, (struct st_kver){ 6, 5 }, (struct st_kver){ 6, 7 }))
+		return "SLAB_DEPRECATED";
+	return NULL;
+}
+
+static int rewrite_slub_off(struct st_mig_ctx *ctx, size_t idx, size_t at)
+{
+	const char *member = old_choice_member(ctx);
+	char buf[128];
+	const char *text[1] = { NULL };
+
+	if (member && !in_has(ctx, member)) {
+		snprintf(buf, sizeof(buf), "# %s%s is not set", ST_DC_PREFIX, member);
+		text[0] = buf;
+	}
+	snprintf(ctx->note, sizeof(ctx->note), "%.120s", in_line(ctx, idx)->text);
+	note_lines(ctx, text, 1);
+	return put_lines(ctx, at, text, 1);
+}
+
+static int rewrite_tiny_off(struct st_mig_ctx *ctx, size_t idx, size_t at)
+{
+	const char *text[1] = { NULL };
+
+	snprintf(ctx->note, sizeof(ctx->note), "%.120s", in_line(ctx, idx)->text);
+	note_lines(ctx, text, 1);
+	return put_lines(ctx, at, text, 1);
+}
+
+const struct st_mig_rule st_mig_rules[] = {
+	{ "slob-to-slub-tiny", { 6, 2 },
+	  "SLOB was renamed SLOB_DEPRECATED in 6.2 and removed in 6.4, so CONFIG_SLOB=y "
+	  "silently gives plain SLUB; SLUB with SLUB_TINY is its replacement for small "
+	  "systems (upstream 6.2 did this to every defconfig)",
+	  match_slob, rewrite_slob },
+	{ "slob-deprecated-to-slub-tiny", { 6, 4 },
+	  "SLOB_DEPRECATED was removed in 6.4; SLUB with SLUB_TINY replaces it",
+	  match_slob_deprecated, rewrite_slob },
+	{ "slab-to-slub", { 6, 5 },
+	  "SLAB was renamed SLAB_DEPRECATED in 6.5 and removed in 6.8, so CONFIG_SLAB=y "
+	  "silently gives SLUB; say so",
+	  match_slab, rewrite_slab },
+	{ "slab-deprecated-to-slub", { 6, 8 },
+	  "SLAB_DEPRECATED was removed in 6.8; SLUB is the only allocator",
+	  match_slab_deprecated, rewrite_slab },
+	{ "slub-not-set", { 6, 2 },
+	  "'# CONFIG_SLUB is not set' contradicts the migrated allocator; it becomes "
+	  "'is not set' of the old allocator where the target still offers it in the "
+	  "choice (upstream tiny.config, 6.2), and is removed otherwise",
+	  match_slub_off, rewrite_slub_off },
+	{ "slub-tiny-not-set", { 6, 2 },
+	  "'# CONFIG_SLUB_TINY is not set' contradicts the SLUB_TINY=y the SLOB "
+	  "migration adds",
+	  match_tiny_off, rewrite_tiny_off },
+	{ NULL, { 0, 0 }, NULL, NULL, NULL },
+};
+
+/* Allocator rules (the first four) decide the families of the file. */
+static unsigned int rule_family(const struct st_mig_rule *r)
+{
+	if (r->rewrite == rewrite_slob)
+		return FAM_SLOB;
+	if (r->rewrite == rewrite_slab)
+		return FAM_SLAB;
+	return 0;
+}
+
+static bool applies(const struct st_mig_rule *r, struct st_kver target)
+{
+	return st_kver_cmp(target, r->from) >= 0;
+}
+
+static void scan_input(struct st_mig_ctx *ctx)
+{
+	const struct st_mig_rule *r;
+	size_t i;
+
+	for (i = 0; i < ctx->in->nr_lines; i++) {
+		const struct st_dc_line *l = in_line(ctx, i);
+
+		ctx->have_slub |= is_assign(l, "SLUB", "y");
+		ctx->have_tiny |= is_assign(l, "SLUB_TINY", "y");
+		for (r = st_mig_rules; r->id; r++)
+			if (rule_family(r) && applies(r, ctx->target) && r->match(ctx, i))
+				ctx->families |= rule_family(r);
+	}
+}
+
+static int add_change(struct st_migration *m, const struct st_mig_rule *r, int line,
+		      const char *note)
+{
+	struct st_mig_change *c;
+
+	c = realloc(m->changes, (m->nr_changes + 1) * sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	m->changes = c;
+	c = &c[m->nr_changes++];
+	c->rule = r->id;
+	c->line = line;
+	snprintf(c->msg, sizeof(c->msg), "%s", note);
+	return 0;
+}
+
+int st_migration_add_finding(struct st_migration *m, const struct st_mig_finding *f)
+{
+	struct st_mig_finding *n;
+
+	n = realloc(m->findings, (m->nr_findings + 1) * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	m->findings = n;
+	n[m->nr_findings++] = *f;
+	return 0;
+}
+
+/* Apply the first applicable rule to each input line, in order. */
+static int rewrite_all(struct st_mig_ctx *ctx, struct st_migration *m)
+{
+	const struct st_mig_rule *r;
+	size_t i, at = 0;
+	int n, ret;
+
+	for (i = 0; i < ctx->in->nr_lines; i++) {
+		for (r = st_mig_rules; r->id; r++)
+			if (applies(r, ctx->target) && r->match(ctx, i))
+				break;
+		if (!r->id) {
+			at++;
+			continue;
+		}
+		ctx->note[0] = '\0';
+		n = r->rewrite(ctx, i, at);
+		if (n < 0)
+			return n;
+		ret = add_change(m, r, in_line(ctx, i)->lineno, ctx->note);
+		if (ret)
+			return ret;
+		at += n;
+	}
+	return 0;
+}
+
+/* What the rule table knows about slab symbols over time. */
+struct slab_sym {
+	const char *sym;
+	struct st_kver added;		/* first kernel with it ({0,0}: always) */
+	struct st_kver removed;		/* first kernel without it ({0,0}: still) */
+	struct st_kver forced;		/* from here on it has no prompt ... */
+	const char *forced_val;		/* ... and this value (NULL: not tracked) */
+	const char *history;
+};
+
+static const struct slab_sym slab_syms[] = {
+	{ "SLOB", { 0, 0 }, { 6, 4 }, { 0, 0 }, NULL,
+	  "renamed SLOB_DEPRECATED in 6.2, removed in 6.4" },
+	{ "SLOB_DEPRECATED", { 6, 2 }, { 6, 4 }, { 0, 0 }, NULL, "removed in 6.4" },
+	{ "SLAB", { 0, 0 }, { 6, 8 }, { 0, 0 }, NULL,
+	  "renamed SLAB_DEPRECATED in 6.5, removed in 6.8" },
+	{ "SLAB_DEPRECATED", { 6, 5 }, { 6, 8 }, { 0, 0 }, NULL, "removed in 6.8" },
+	{ "DEBUG_SLAB", { 0, 0 }, { 6, 8 }, { 0, 0 }, NULL, "removed with SLAB in 6.8" },
+	{ "SLUB_TINY", { 6, 2 }, { 0, 0 }, { 0, 0 }, NULL, "added in 6.2" },
+	{ "SLUB", { 0, 0 }, { 0, 0 }, { 6, 8 }, "y",
+	  "the only allocator since 6.8 (def_bool y, no prompt)" },
+	{ NULL },
+};
+
+static bool known(struct st_kver v)
+{
+	return v.major != 0;
+}
+
+static void finding_for(struct st_mig_finding *f, const struct st_dc_line *l, int line)
+{
+	memset(f, 0, sizeof(*f));
+	f->line = line;
+	snprintf(f->symbol, sizeof(f->symbol), "%s", l->sym);
+	snprintf(f->requested, sizeof(f->requested), "%s", l->val);
+}
+
+/* Slab symbols of the migrated file that @target does not know or ignores. */
+static int slab_findings(const struct st_defconfig *dc, struct st_kver target,
+			 struct st_migration *m)
+{
+	const struct slab_sym *s;
+	struct st_mig_finding f;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < dc->nr_lines; i++) {
+		const struct st_dc_line *l = &dc->lines[i];
+
+		if (!l->sym)
+			continue;
+		for (s = slab_syms; s->sym && strcmp(s->sym, l->sym); s++)
+			;
+		if (!s->sym)
+			continue;
+		finding_for(&f, l, (int)i + 1);
+		if ((known(s->added) && st_kver_cmp(target, s->added) < 0) ||
+		    (known(s->removed) && st_kver_cmp(target, s->removed) >= 0)) {
+			snprintf(f.kind, sizeof(f.kind), "unknown");
+			snprintf(f.cause, sizeof(f.cause), "%s%s is %s", ST_DC_PREFIX, l->sym,
+				 s->history);
+			snprintf(f.message, sizeof(f.message),
+				 "%s%s: no such symbol in Linux %d.%d (%s); the line has no effect",
+				 ST_DC_PREFIX, l->sym, target.major, target.minor, s->history);
+			snprintf(f.detail, sizeof(f.detail), "delete line %d", f.line);
+		} else if (known(s->forced) && st_kver_cmp(target, s->forced) >= 0 &&
+			   strcmp(l->val, s->forced_val)) {
+			snprintf(f.kind, sizeof(f.kind), "ineffective");
+			snprintf(f.actual, sizeof(f.actual), "%s", s->forced_val);
+			snprintf(f.cause, sizeof(f.cause), "%s%s is %s", ST_DC_PREFIX, l->sym,
+				 s->history);
+			snprintf(f.message, sizeof(f.message),
+				 "%s%s=%s has no effect: %s in Linux %d.%d, it is always %s",
+				 ST_DC_PREFIX, l->sym, l->val, l->sym, target.major,
+				 target.minor, s->forced_val);
+			snprintf(f.detail, sizeof(f.detail), "delete line %d", f.line);
+		} else {
+			continue;
+		}
+		ret = st_migration_add_finding(m, &f);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* Parser diagnostics of the migrated file (warnings only: errors stop us). */
+static int syntax_findings(const struct st_defconfig *dc, struct st_migration *m)
+{
+	struct st_mig_finding f;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < dc->nr_diags; i++) {
+		const struct st_dc_diag *d = &dc->diags[i];
+		const char *kind = "syntax";
+
+		if (d->kind == ST_DC_D_DUPLICATE)
+			kind = "duplicate";
+		else if (d->kind == ST_DC_D_CONFLICT)
+			kind = "conflict";
+		memset(&f, 0, sizeof(f));
+		f.line = d->line;
+		snprintf(f.symbol, sizeof(f.symbol), "%s", d->sym);
+		snprintf(f.kind, sizeof(f.kind), "%s", kind);
+		snprintf(f.message, sizeof(f.message), "%s", d->msg);
+		if (d->other_line) {
+			snprintf(f.cause, sizeof(f.cause), "also assigned on line %d",
+				 d->other_line);
+			snprintf(f.detail, sizeof(f.detail),
+				 "the later line wins in Kconfig; keep one of lines %d and %d",
+				 d->other_line, d->line);
+		}
+		ret = st_migration_add_finding(m, &f);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int cmp_finding(const void *a, const void *b)
+{
+	const struct st_mig_finding *x = a, *y = b;
+
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	return strcmp(x->symbol, y->symbol);
+}
+
+/* Findings are about the migrated file: parse its bytes afresh. */
+static int findings(struct st_migration *m, struct st_kver target)
+{
+	struct st_defconfig *re;
+	char *buf;
+	size_t len;
+	int ret;
+
+	ret = st_defconfig_render(m->after, &buf, &len);
+	if (ret)
+		return ret;
+	ret = st_defconfig_parse(&re, buf, len, m->after->name, NULL);
+	free(buf);
+	if (ret)
+		return ret;
+	ret = syntax_findings(re, m);
+	if (!ret)
+		ret = slab_findings(re, target, m);
+	st_defconfig_free(re);
+	qsort(m->findings, m->nr_findings, sizeof(*m->findings), cmp_finding);
+	return ret;
+}
+
+void st_migration_release(struct st_migration *m)
+{
+	st_defconfig_free(m->after);
+	free(m->changes);
+	free(m->findings);
+	memset(m, 0, sizeof(*m));
+}
+
+int st_migrate(const struct st_defconfig *before, struct st_kver target,
+	       struct st_migration *m)
+{
+	struct st_mig_ctx ctx = { .in = before, .target = target };
+	int ret;
+
+	memset(m, 0, sizeof(*m));
+	ret = st_defconfig_dup(&m->after, before);
+	if (ret)
+		return ret;
+	ctx.out = m->after;
+	scan_input(&ctx);
+	ret = rewrite_all(&ctx, m);
+	if (!ret)
+		ret = findings(m, target);
+	if (ret) {
+		st_migration_release(m);
+		return ret;
+	}
+	m->changed = m->nr_changes > 0;
+	return 0;
+}
+
+/* Collateral changes: a merge of two resolved configurations. */
+
+static int cmp_symval(const void *a, const void *b)
+{
+	return strcmp((*(const struct st_symval *const *)a)->sym,
+		      (*(const struct st_symval *const *)b)->sym);
+}
+
+static const struct st_symval **sorted(const struct st_symval *v, size_t n)
+{
+	const struct st_symval **p = malloc((n + 1) * sizeof(*p));
+	size_t i;
+
+	if (!p)
+		return NULL;
+	for (i = 0; i < n; i++)
+		p[i] = &v[i];
+	qsort(p, n, sizeof(*p), cmp_symval);
+	return p;
+}
+
+/* Undefined and n are the same value for a resolved configuration. */
+static bool same_val(const char *a, const char *b)
+{
+	if (!a)
+		a = "n";
+	if (!b)
+		b = "n";
+	return !strcmp(a, b);
+}
+
+static bool skipped(const char *sym, const char *const *skip)
+{
+	for (; skip && *skip; skip++)
+		if (!strcmp(*skip, sym))
+			return true;
+	return false;
+}
+
+void st_collateral_free(struct st_collateral *c, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; c && i < nr; i++) {
+		free(c[i].sym);
+		free(c[i].old);
+		free(c[i].new);
+	}
+	free(c);
+}
+
+static int add_collateral(struct st_collateral **out, size_t *nr, const char *sym,
+			  const char *old, const char *new)
+{
+	struct st_collateral *c = realloc(*out, (*nr + 1) * sizeof(*c));
+
+	if (!c)
+		return -ENOMEM;
+	*out = c;
+	c = &c[(*nr)++];
+	c->sym = strdup(sym);
+	c->old = old ? strdup(old) : NULL;
+	c->new = new ? strdup(new) : NULL;
+	if (!c->sym || (old && !c->old) || (new && !c->new))
+		return -ENOMEM;
+	return 0;
+}
+
+int st_migrate_collateral(const struct st_symval *before, size_t nr_before,
+			  const struct st_symval *after, size_t nr_after,
+			  const char *const *skip,
+			  struct st_collateral **out, size_t *nr_out)
+{
+	const struct st_symval **a = sorted(before, nr_before);
+	const struct st_symval **b = sorted(after, nr_after);
+	size_t i = 0, j = 0;
+	int ret = 0;
+
+	*out = NULL;
+	*nr_out = 0;
+	if (!a || !b) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	while (!ret && (i < nr_before || j < nr_after)) {
+		int c = i == nr_before ? 1 : j == nr_after ? -1 : strcmp(a[i]->sym, b[j]->sym);
+		const char *sym = c <= 0 ? a[i]->sym : b[j]->sym;
+		const char *old = c <= 0 ? a[i]->val : NULL;
+		const char *new = c >= 0 ? b[j]->val : NULL;
+
+		i += c <= 0;
+		j += c >= 0;
+		if (same_val(old, new) || skipped(sym, skip))
+			continue;
+		ret = add_collateral(out, nr_out, sym, old, new);
+	}
+out:
+	if (ret) {
+		st_collateral_free(*out, *nr_out);
+		*out = NULL;
+		*nr_out = 0;
+	}
+	free(a);
+	free(b);
+	return ret;
+}

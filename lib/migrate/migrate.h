@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef ST_MIGRATE_H
+#define ST_MIGRATE_H
+
+/*
+ * The migration rules: a table of named rewrites over the lossless defconfig
+ * model (lib/defconfig), each applying to a range of target kernels. Pure: no
+ * I/O, the input model is never modified, and applying the result again
+ * changes nothing (idempotent).
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct st_defconfig;
+
+/* A kernel version as "MAJOR.MINOR" (patch level and -rc are ignored). */
+struct st_kver {
+	int major, minor;
+};
+
+/* The newest kernel the rule table knows; the default --target. */
+extern const struct st_kver st_kver_newest;
+
+/* Parse "6.2", "v6.12", "6.1.0-rc3": 0 or -EINVAL. */
+int st_kver_parse(const char *s, struct st_kver *v);
+int st_kver_cmp(struct st_kver a, struct st_kver b);
+
+struct st_mig_ctx;
+
+struct st_mig_rule {
+	const char *id;			/* stable, for output and docs */
+	struct st_kver from;		/* first target kernel it applies to */
+	const char *explanation;	/* why the line must change */
+	/* Does the rule apply to line @idx of the input? */
+	bool (*match)(const struct st_mig_ctx *ctx, size_t idx);
+	/*
+	 * Rewrite it in the output, where it now sits at @at. Returns how many
+	 * lines it became (0 deleted, 1, 2 ...) or -errno.
+	 */
+	int (*rewrite)(struct st_mig_ctx *ctx, size_t idx, size_t at);
+};
+
+/* The table, terminated by an entry with id NULL. */
+extern const struct st_mig_rule st_mig_rules[];
+
+/* One applied rewrite. */
+struct st_mig_change {
+	const char *rule;	/* st_mig_rules[].id */
+	int line;		/* 1-based line of the input */
+	char msg[256];		/* "CONFIG_SLOB=y -> CONFIG_SLUB=y, CONFIG_SLUB_TINY=y: ..." */
+};
+
+/*
+ * A finding about the migrated file. kind is one of "ineffective",
+ * "unknown", "duplicate", "conflict", "redundant" (the JSON schema of
+ * `slubtiny migrate`) or "syntax" (a line the parser diagnosed). Empty
+ * strings where a field does not apply.
+ */
+struct st_mig_finding {
+	int line;			/* 1-based, in the migrated file */
+	char symbol[128];		/* without CONFIG_ */
+	char kind[16];
+	char requested[128];		/* value the file asks for, "n" for is not set */
+	char actual[128];		/* value it gets, "" if unknown */
+	char cause[256];		/* short reason */
+	char message[512];		/* one line, for FILE:LINE: warning: */
+	char detail[512];		/* more, e.g. the fix */
+};
+
+struct st_migration {
+	struct st_defconfig *after;	/* the migrated model (owned) */
+	struct st_mig_change *changes;
+	size_t nr_changes;
+	struct st_mig_finding *findings;
+	size_t nr_findings;
+	bool changed;			/* after differs from the input */
+};
+
+/*
+ * Apply every rule that applies to @target to @before (not modified) and
+ * collect findings: duplicate and conflicting assignments, parser
+ * diagnostics, and slab symbols that @target no longer knows or ignores.
+ * Fills *m (release with st_migration_release()). 0 or -ENOMEM.
+ */
+int st_migrate(const struct st_defconfig *before, struct st_kver target,
+	       struct st_migration *m);
+void st_migration_release(struct st_migration *m);
+
+/* Append a finding to @m (for callers adding verification results). */
+int st_migration_add_finding(struct st_migration *m, const struct st_mig_finding *f);
+
+/* A symbol's value in a resolved configuration; val NULL = not defined. */
+struct st_symval {
+	const char *sym;	/* without CONFIG_ */
+	const char *val;	/* "y", "m", "n", "\"str\"", "123", "0x10" */
+};
+
+/* A symbol whose resolved value differs; old/new NULL = not defined. */
+struct st_collateral {
+	char *sym, *old, *new;
+};
+
+/*
+ * Options whose resolved value differs between @before and @after (two
+ * resolved configurations, in any order), sorted by symbol. Symbols in
+ * @skip (may be NULL, NULL-terminated: the ones the migration set on
+ * purpose) are left out. Allocates *out; free with st_collateral_free().
+ */
+int st_migrate_collateral(const struct st_symval *before, size_t nr_before,
+			  const struct st_symval *after, size_t nr_after,
+			  const char *const *skip,
+			  struct st_collateral **out, size_t *nr_out);
+void st_collateral_free(struct st_collateral *c, size_t nr);
+
+/*
+ * A migration session: the options of one `slubtiny migrate` run and the
+ * Kconfig helpers it started (one per arch, shared by all files of that arch).
+ */
+struct st_error;
+struct st_mig_session;
+
+struct st_mig_opts {
+	const char *srctree;		/* kernel tree, or NULL (bundled model) */
+	const char *arch;		/* NULL: from arch/<arch>/configs/ in the path */
+	const char *cross_compile;	/* CROSS_COMPILE, or NULL */
+	const char *target;		/* "6.2"; NULL: the tree's, or st_kver_newest */
+	bool verify;			/* resolve with Kconfig and report */
+	bool fix_deps;			/* add missing enabling options */
+};
+
+/* Everything known about one file after st_mig_session_file(). */
+struct st_mig_file {
+	char *path;			/* as shown (relative to the tree when inside it) */
+	struct st_defconfig *before;	/* as read */
+	struct st_migration m;		/* after, changes, findings */
+	char *diff;			/* unified diff, "" when unchanged */
+	struct st_collateral *collateral;
+	size_t nr_collateral;
+	bool verified;			/* Kconfig verification ran */
+	const char *verified_with;	/* st_kconfig_describe(), or NULL */
+	size_t nr_errors;		/* parser errors: the file is not touched */
+};
+
+int st_mig_session_new(struct st_mig_session **s, const struct st_mig_opts *opts,
+		       struct st_error *err);
+void st_mig_session_free(struct st_mig_session *s);
+
+/* The target kernel in use (resolved from the options). */
+struct st_kver st_mig_session_target(const struct st_mig_session *s);
+
+/*
+ * Load, migrate and (if asked) verify @path. A file with parser errors is
+ * returned with f->nr_errors set and nothing migrated. Returns 0 or -errno
+ * with @err filled (unreadable file, Kconfig helper failure, ...). Release
+ * @f with st_mig_file_release().
+ */
+int st_mig_session_file(struct st_mig_session *s, const char *path,
+			struct st_mig_file *f, struct st_error *err);
+void st_mig_file_release(struct st_mig_file *f);
+
+/* Write f->m.after to f->before's path with st_defconfig_write_atomic(). */
+int st_mig_file_write(const struct st_mig_file *f, struct st_error *err);
+
+/* "MAJOR.MINOR" of a kernel tree from its Makefile (VERSION, PATCHLEVEL). */
+int st_kver_of_tree(const char *srctree, struct st_kver *v, struct st_error *err);
+
+/*
+ * Expand @paths: files stay, a directory gives every *_defconfig and
+ * *.config below it (sorted). *out is a malloc'd array of malloc'd strings.
+ */
+int st_mig_expand_paths(char *const *paths, size_t n, char ***out, size_t *nr_out,
+			struct st_error *err);
+void st_mig_paths_free(char **paths, size_t n);
+
+#endif
