@@ -72,6 +72,12 @@ class Kconfig(kconfiglib.Kconfig):
             text = f.read()
         return io.StringIO(rewrite_kconfig(text))
 
+    def _open_config(self, filename):
+        # verify hands the assignments over as text, not as a file.
+        if hasattr(filename, "text"):
+            return io.StringIO(filename.text)
+        return super()._open_config(filename)
+
     def _init(self, *args, **kwargs):
         self._st_parsing = True
         try:
@@ -153,12 +159,973 @@ def cmd_autoconf(argv):
     return 0
 
 
+#
+# The make-like environment (what the kernel's Makefile exports to conf)
+#
+
+# ARCH -> SRCARCH, as in the top-level Makefile.
+SRCARCH_MAP = {
+    "i386": "x86", "x86_64": "x86",
+    "sparc32": "sparc", "sparc64": "sparc",
+    "parisc64": "parisc",
+    "sh64": "sh",
+    "tilepro": "tile", "tilegx": "tile",
+}
+
+# `uname -m` -> SUBARCH, as in the top-level Makefile's sed script.
+SUBARCH_RULES = [
+    (r"i.86", "x86"), (r"x86_64", "x86"), (r"sun4u", "sparc64"),
+    (r"arm.*", "arm"), (r"sa110", "arm"), (r"s390x", "s390"),
+    (r"parisc64", "parisc"), (r"ppc.*", "powerpc"), (r"mips.*", "mips"),
+    (r"sh[234].*", "sh"), (r"aarch64.*", "arm64"), (r"riscv.*", "riscv"),
+    (r"loongarch.*", "loongarch"),
+]
+
+
+def host_subarch():
+    m = os.uname().machine
+    for pat, arch in SUBARCH_RULES:
+        if re.fullmatch(pat, m):
+            return arch
+    return m
+
+
+def tree_version(srctree):
+    """VERSION.PATCHLEVEL.SUBLEVEL+EXTRAVERSION from the tree's Makefile."""
+    vals = {}
+    try:
+        with open(os.path.join(srctree, "Makefile"), encoding="utf-8",
+                  errors="replace") as f:
+            for line in f:
+                m = re.match(r"^(VERSION|PATCHLEVEL|SUBLEVEL|EXTRAVERSION)"
+                             r"\s*=\s*(.*?)\s*$", line)
+                if m and m.group(1) not in vals:
+                    vals[m.group(1)] = m.group(2)
+                if len(vals) == 4:
+                    break
+    except EnvironmentError as e:
+        raise HelperError("%s/Makefile: %s" % (srctree, e.strerror or e))
+    if not vals.get("VERSION"):
+        raise HelperError("%s/Makefile: no VERSION (not a kernel tree?)"
+                          % srctree)
+    v = vals["VERSION"]
+    if vals.get("PATCHLEVEL"):
+        v += "." + vals["PATCHLEVEL"]
+        if vals.get("SUBLEVEL"):
+            v += "." + vals["SUBLEVEL"]
+    return v + vals.get("EXTRAVERSION", "")
+
+
+def which(prog):
+    for d in os.environ.get("PATH", "").split(os.pathsep):
+        p = os.path.join(d or ".", prog)
+        if os.path.isfile(p) and os.access(p, os.X_OK):
+            return p
+    return None
+
+
+def arch_cross_prefix(srctree, srcarch, arch, subarch):
+    """
+    The CROSS_COMPILE the arch Makefile picks when none is given: several
+    of them call $(cc-cross-prefix, ...) when ARCH is not the host's. Let
+    make itself evaluate that Makefile (it may build the list from other
+    variables), with a stub that only prints the result.
+    """
+    if arch == subarch or not which("make"):
+        return ""
+    amk = os.path.join(srctree, "arch", srcarch, "Makefile")
+    try:
+        with open(amk, encoding="utf-8", errors="replace") as f:
+            if "cc-cross-prefix" not in f.read():
+                return ""
+    except EnvironmentError:
+        return ""
+    stub = ("srctree := %s\nARCH := %s\nSRCARCH := %s\nSUBARCH := %s\n"
+            "CROSS_COMPILE :=\nCC = $(CROSS_COMPILE)gcc\n"
+            "include $(srctree)/scripts/Kbuild.include\n"
+            "-include $(srctree)/scripts/Makefile.compiler\n"
+            "-include $(srctree)/arch/$(SRCARCH)/Makefile\n"
+            "st-print-cross:\n\t@echo 'ST:$(CROSS_COMPILE)'\n"
+            % (srctree, arch, srcarch, subarch))
+    import subprocess
+    import tempfile
+    with tempfile.TemporaryDirectory(prefix="st_kconfig.") as tmp:
+        mk = os.path.join(tmp, "stub.mk")
+        with open(mk, "w") as f:
+            f.write(stub)
+        try:
+            out = subprocess.run(["make", "-s", "-f", mk, "st-print-cross"],
+                                 cwd=tmp, stdin=subprocess.DEVNULL,
+                                 stdout=subprocess.PIPE,
+                                 stderr=subprocess.DEVNULL,
+                                 timeout=30).stdout.decode(errors="replace")
+        except (OSError, subprocess.SubprocessError):
+            return ""
+    for line in out.splitlines():
+        if line.startswith("ST:"):
+            return line[3:].strip()
+    return ""
+
+
+def shell_out(cmd):
+    import subprocess
+    try:
+        r = subprocess.run(cmd, shell=True, stdin=subprocess.DEVNULL,
+                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                           env=dict(os.environ, LC_ALL="C"))
+        return r.stdout.decode(errors="replace")
+    except OSError:
+        return ""
+
+
+def make_env(srctree, arch, cross_compile, overrides):
+    """The variables the kernel's Makefile exports to Kconfig."""
+    subarch = host_subarch()
+    arch = arch or subarch
+    srcarch = SRCARCH_MAP.get(arch, arch)
+    if arch == "um":
+        srcarch = "um"
+    if not os.path.isfile(os.path.join(srctree, "arch", srcarch, "Kconfig")):
+        raise HelperError("unknown arch '%s' (no arch/%s/Kconfig in %s)"
+                          % (arch, srcarch, srctree))
+    if cross_compile is None:
+        cross_compile = arch_cross_prefix(srctree, srcarch, arch, subarch)
+    env = {
+        "srctree": srctree,
+        "ARCH": arch,
+        "SRCARCH": srcarch,
+        "SUBARCH": subarch,
+        "KERNELVERSION": tree_version(srctree),
+        "CROSS_COMPILE": cross_compile,
+        "CC": cross_compile + "gcc",
+        "LD": cross_compile + "ld",
+        "AR": cross_compile + "ar",
+        "NM": cross_compile + "nm",
+        "OBJCOPY": cross_compile + "objcopy",
+        "HOSTCC": "gcc",
+        "HOSTCXX": "g++",
+        "RUSTC": "rustc",
+        "BINDGEN": "bindgen",
+        "PAHOLE": "pahole",
+        "CONFIG_SHELL": "sh",
+    }
+    if arch == "um":
+        env["HEADER_ARCH"] = SRCARCH_MAP.get(subarch, subarch)
+    env.update(overrides or {})
+    if "CC_VERSION_TEXT" not in (overrides or {}):
+        # As the Makefile: first line of --version, '#' removed.
+        text = shell_out("%s --version 2>/dev/null | head -n 1" % env["CC"])
+        env["CC_VERSION_TEXT"] = text.strip().replace("#", "")
+    if "RUSTC_VERSION_TEXT" not in (overrides or {}):
+        text = shell_out("%s --version 2>/dev/null" % env["RUSTC"])
+        env["RUSTC_VERSION_TEXT"] = text.strip().replace("#", "")
+    return env
+
+
+#
+# Bundled models (kconfig/models/<version>/Kconfig)
+#
+
+MODELS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                          "models")
+
+
+def version_key(v):
+    parts = re.findall(r"\d+", v)[:3]
+    return tuple(int(p) for p in parts) + (0,) * (3 - len(parts))
+
+
+def pick_model(target):
+    try:
+        names = [n for n in os.listdir(MODELS_DIR)
+                 if os.path.isfile(os.path.join(MODELS_DIR, n, "Kconfig"))]
+    except EnvironmentError:
+        names = []
+    if not names:
+        raise HelperError("%s: no bundled Kconfig models" % MODELS_DIR)
+    names.sort(key=version_key)
+    if not target:
+        return names[-1]
+    want = version_key(target)
+    ok = [n for n in names if version_key(n) <= want]
+    if not ok:
+        raise HelperError("no bundled Kconfig model for linux %s (oldest "
+                          "is %s)" % (target, names[0]))
+    return ok[-1]
+
+
+#
+# Resolution
+#
+
+class ConfigText(object):
+    """A .config given as text instead of a file name."""
+
+    def __init__(self, text):
+        self.text = text
+
+
+class Tree(object):
+    def __init__(self, kconf, describe, version, env):
+        self.kconf = kconf
+        self.describe = describe
+        self.version = version
+        self.env = env
+        self.allno = None
+        # Position of each symbol in menu order (savedefconfig's order).
+        self.order = {}
+        for i, node in enumerate(kconf.node_iter()):
+            item = node.item
+            if isinstance(item, kconfiglib.Symbol) and \
+               item.name not in self.order:
+                self.order[item.name] = i
+
+    def load_text(self, text, replace=True):
+        self.kconf.load_config(ConfigText(text), replace=replace)
+
+    def allnoconfig_text(self):
+        """`make allnoconfig` with KCONFIG_ALLCONFIG=tiny-base.config."""
+        if self.allno is not None:
+            return self.allno
+        kconf = self.kconf
+        kconf.load_config(ConfigText(""), replace=True)
+        for sym in kconf.unique_defined_syms:
+            sym.set_value(2 if sym.is_allnoconfig_y else 0)
+        base = os.path.join(kconf.srctree, "kernel/configs/tiny-base.config")
+        if os.path.isfile(base):
+            kconf.load_config(base, replace=False)
+        self.allno = kconf._config_contents("")
+        return self.allno
+
+
+def assign_line(prefix, a):
+    if a.get("val") is None:
+        return "# %s%s is not set" % (prefix, a["sym"])
+    return "%s%s=%s" % (prefix, a["sym"], a["val"])
+
+
+def merge_fragment(base, frag_lines, prefix):
+    """merge_config.sh -m: drop the fragment's symbols from @base, append."""
+    names = set()
+    for line in frag_lines:
+        m = re.match(r"^(?:# )?%s([A-Za-z0-9_]+)[= ]" % prefix, line)
+        if m:
+            names.add(m.group(1))
+    out = []
+    for line in base.splitlines():
+        m = re.match(r"^(?:# )?%s([A-Za-z0-9_]+)[= ]" % prefix, line)
+        if m and m.group(1) in names:
+            continue
+        out.append(line)
+    return "\n".join(out + list(frag_lines)) + "\n"
+
+
+def resolve(tree, assigns, mode):
+    kconf = tree.kconf
+    del kconf.warnings[:]
+    prefix = kconf.config_prefix
+    lines = [assign_line(prefix, a) for a in assigns]
+    if mode == "defconfig":
+        tree.load_text("\n".join(lines) + "\n")
+    elif mode == "tinyconfig":
+        text = tree.allnoconfig_text()
+        text = merge_fragment(text, lines, prefix)
+        arch_tiny = os.path.join(kconf.srctree, "arch", tree.env["SRCARCH"],
+                                 "configs", "tiny.config")
+        if os.path.isfile(arch_tiny):
+            with open(arch_tiny, encoding="utf-8", errors="replace") as f:
+                text = merge_fragment(text, f.read().splitlines(), prefix)
+        tree.load_text(text)
+    else:
+        raise HelperError("unknown mode '%s'" % mode)
+
+
+#
+# Explaining: why an assignment did not take effect
+#
+
+TRI = {"n": 0, "m": 1, "y": 2}
+TRI_STR = ("n", "m", "y")
+MAX_DEPTH = 8
+
+
+def loc(node):
+    return "%s:%d" % (node.filename, node.linenr)
+
+
+def sym_type(sym):
+    return {kconfiglib.BOOL: "b", kconfiglib.TRISTATE: "t",
+            kconfiglib.INT: "i", kconfiglib.HEX: "h",
+            kconfiglib.STRING: "s"}.get(sym.orig_type, "?")
+
+
+def actual_value(sym):
+    """The value .config gets: None when it is not written at all."""
+    if not sym.config_string:
+        return "n" if sym.orig_type in (kconfiglib.BOOL,
+                                        kconfiglib.TRISTATE) else None
+    return conf_value(sym)
+
+
+def parse_requested(sym, raw):
+    """
+    What conf would store for @raw (None: "is not set"), or (None, why)
+    when the assignment is ignored.
+    """
+    t = sym.orig_type
+    if t in (kconfiglib.BOOL, kconfiglib.TRISTATE):
+        if raw is None:
+            return "n", None
+        # conf only looks at the first character.
+        c = raw[:1]
+        if c in ("y", "n") or (c == "m" and t is kconfiglib.TRISTATE):
+            return c, None
+        return None, "'%s' is not a valid %s value" % (
+            raw, kconfiglib.TYPE_TO_STR[t])
+    if raw is None:
+        # conf ignores "is not set" for non-bool symbols.
+        return None, None
+    if t is kconfiglib.STRING:
+        m = re.match(r'^"((?:[^\\"]|\\.)*)"$', raw)
+        if not m:
+            return None, "malformed string literal"
+        return kconfiglib.unescape(m.group(1)), None
+    base = 16 if t is kconfiglib.HEX else 10
+    if not kconfiglib._is_base_n(raw, base):
+        return None, "'%s' is not a valid %s value" % (
+            raw, kconfiglib.TYPE_TO_STR[t])
+    return raw, None
+
+
+def has_prompt(sym):
+    return any(node.prompt for node in sym.nodes)
+
+
+def prompt_nodes(sc):
+    return [node for node in sc.nodes if node.prompt]
+
+
+def show_val(sc):
+    if isinstance(sc, kconfiglib.Symbol) and \
+       sc.orig_type not in (kconfiglib.BOOL, kconfiglib.TRISTATE):
+        return '"%s"' % sc.str_value if sc.orig_type is kconfiglib.STRING \
+            else sc.str_value or '""'
+    return TRI_STR[sc.tri_value]
+
+
+def find_prop_line(node, keyword, target):
+    """The file:line of `keyword target` in @node's entry, else the entry."""
+    path = node.filename
+    if not os.path.isabs(path):
+        path = os.path.join(node.kconfig.srctree, path)
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            lines = f.read().splitlines()
+    except EnvironmentError:
+        return loc(node)
+    pat = re.compile(r"^\s*%s\s+%s\b" % (keyword, re.escape(target)))
+    end = re.compile(r"^\s*(config|menuconfig|choice|endchoice|menu|endmenu"
+                     r"|if|endif|source|comment)\b")
+    for i in range(node.linenr, min(len(lines), node.linenr + 200)):
+        if end.match(lines[i]):
+            break
+        if pat.match(lines[i]):
+            return "%s:%d" % (node.filename, i + 1)
+    return loc(node)
+
+
+def selectors(sym, kind):
+    """[(selector symbol, its value, file:line)] of active select/imply."""
+    out = []
+    expr = sym.rev_dep if kind == "select" else sym.weak_rev_dep
+    for term in kconfiglib.split_expr(expr, kconfiglib.OR):
+        if not kconfiglib.expr_value(term):
+            continue
+        parts = kconfiglib.split_expr(term, kconfiglib.AND)
+        src = parts[0]
+        if not isinstance(src, kconfiglib.Symbol):
+            continue
+        where = None
+        for node in src.nodes:
+            props = node.selects if kind == "select" else node.implies
+            for target, cond in props:
+                if target is sym:
+                    where = find_prop_line(node, kind, sym.name)
+                    break
+            if where:
+                break
+        out.append((src, TRI_STR[src.tri_value],
+                    where or (loc(src.nodes[0]) if src.nodes else "?")))
+    return out
+
+
+class Explainer(object):
+    """Builds findings for one resolved file."""
+
+    def __init__(self, tree, assigned):
+        self.tree = tree
+        self.kconf = tree.kconf
+        self.prefix = tree.kconf.config_prefix
+        # name -> (raw value or None, line) of the last assignment
+        self.assigned = assigned
+        self.fixes = []
+
+    def add_fix(self, sym, val, line, reason):
+        self.fixes.append({"sym": sym.name, "val": val, "replace_line": line,
+                           "reason": reason})
+
+    def fix_text(self, name, val):
+        if val == "n":
+            return "# %s%s is not set" % (self.prefix, name)
+        return "%s%s=%s" % (self.prefix, name, val)
+
+    def term_failures(self, expr, need):
+        return [t for t in kconfiglib.split_expr(expr, kconfiglib.AND)
+                if kconfiglib.expr_value(t) < need]
+
+    def explain_term(self, term, need, depth, seen, out, indent):
+        """One failing term of a dependency, followed to its root."""
+        pad = "  " * indent
+        val = TRI_STR[kconfiglib.expr_value(term)]
+        text = kconfiglib.expr_str(term)
+        if isinstance(term, kconfiglib.Symbol):
+            out.append("%s%s, which is %s: %s" % (
+                pad, text, val, self.why_low(term, need, depth, seen, out,
+                                             indent)))
+            return
+        if isinstance(term, tuple) and term[0] is kconfiglib.NOT and \
+           isinstance(term[1], kconfiglib.Symbol):
+            out.append("%s%s, which is %s: %s" % (
+                pad, text, val, self.why_high(term[1], depth)))
+            return
+        syms = [s for s in kconfiglib.expr_items(term)
+                if isinstance(s, kconfiglib.Symbol) and not s.is_constant]
+        vals = ", ".join("%s=%s" % (s.name, show_val(s)) for s in syms)
+        out.append("%s%s, which is %s%s" % (pad, text, val,
+                                            " (%s)" % vals if vals else ""))
+
+    def why_high(self, sym, depth):
+        """Why @sym is not n (for a failing `!sym` term)."""
+        a = self.assigned.get(sym.name)
+        if a and a[0] is not None:
+            return "%s=%s in this file (line %d)" % (sym.name, a[0], a[1])
+        sel = selectors(sym, "select")
+        if sel:
+            return "%s is selected by %s" % (sym.name, ", ".join(
+                "%s=%s (%s)" % s_ for s_ in
+                ((s[0].name, s[1], s[2]) for s in sel)))
+        if has_prompt(sym) and sym.visibility:
+            # Only a default; the file could turn it off.
+            self.add_fix(sym, "n", a[1] if a else 0,
+                         "turns off %s" % sym.name)
+            return "%s is %s by default and is not set to n in this file" \
+                % (sym.name, show_val(sym))
+        return "%s is %s by default (no prompt)" % (sym.name, show_val(sym))
+
+    def why_low(self, sym, need, depth, seen, out, indent):
+        """Why bool/tristate @sym is below @need; appends sub-causes."""
+        name = sym.name
+        if not sym.nodes:
+            return "%s is not defined in this tree for this arch" % name
+        a = self.assigned.get(name)
+        want = "y" if need == 2 or sym.orig_type is kconfiglib.BOOL else "m"
+        if depth >= MAX_DEPTH or name in seen:
+            return "%s is below %s" % (name, want)
+        seen = seen | {name}
+        if a and a[0] is None or a and a[0][:1] == "n":
+            if has_prompt(sym) and sym.visibility >= need:
+                self.add_fix(sym, want, a[1], "enables %s" % name)
+                return "%s is not set in this file (line %d); set %s" % (
+                    name, a[1], self.fix_text(name, want))
+            reason = self.hidden_reason(sym, need, depth, seen, out,
+                                        indent + 1)
+            return "%s is not set in this file (line %d), and %s" % (
+                name, a[1], reason)
+        if a:
+            reason = self.hidden_reason(sym, need, depth, seen, out,
+                                        indent + 1)
+            return "%s=%s in this file (line %d) has no effect: %s" % (
+                name, a[0], a[1], reason)
+        if has_prompt(sym) and sym.visibility >= need:
+            self.add_fix(sym, want, 0, "enables %s" % name)
+            return "%s is not set in this file; add %s" % (
+                name, self.fix_text(name, want))
+        reason = self.hidden_reason(sym, need, depth, seen, out, indent + 1)
+        return "%s is not set in this file, and %s" % (name, reason)
+
+    def hidden_reason(self, sym, need, depth, seen, out, indent):
+        """Why the file cannot raise @sym to @need (prompt or no prompt)."""
+        if not has_prompt(sym):
+            sel = [s for s in selectors(sym, "select")]
+            return "%s has no prompt (only select or default can set it)" % \
+                sym.name
+        if sym.choice is not None and sym.visibility >= need:
+            return "%s is a choice member and another one is selected" % \
+                sym.name
+        node = prompt_nodes(sym)[0]
+        fails = self.term_failures(node.prompt[1], need)
+        if not fails:
+            return "its prompt is hidden"
+        for t in fails:
+            self.explain_term(t, need, depth + 1, seen, out, indent)
+        return "it depends on %s" % " && ".join(
+            "%s (%s)" % (kconfiglib.expr_str(t),
+                         TRI_STR[kconfiglib.expr_value(t)]) for t in fails)
+
+    def finding(self, a, sym, requested, actual, cause, msg, detail):
+        fix = None
+        return {"line": a["line"], "symbol": a["sym"],
+                "kind": "unknown" if cause == "unknown" else "ineffective",
+                "cause": cause, "requested": requested, "actual": actual,
+                "message": msg, "detail": "\n".join(detail), "fix": fix}
+
+    def explain(self, a):
+        """A finding for assignment @a, or None when it took effect."""
+        name, raw = a["sym"], a.get("val")
+        shown = self.fix_text(name, raw if raw is not None else "n")
+        sym = self.kconf.syms.get(name)
+        if sym is None or not sym.nodes:
+            return self.finding(a, None, raw if raw is not None else "n",
+                                None, "unknown",
+                                "%s: unknown symbol (not in this tree for "
+                                "this arch); the line has no effect" % shown,
+                                [])
+        requested, invalid = parse_requested(sym, raw)
+        actual = actual_value(sym)
+        if invalid:
+            return self.finding(a, sym, raw, actual, "invalid",
+                                "%s has no effect: %s" % (shown, invalid),
+                                ["conf ignores the assignment"])
+        if requested is None or requested == actual:
+            return None
+        if requested == "n" and actual is None:
+            return None
+        self.fixes = []
+        detail = []
+        cause, why = self.cause(sym, requested, actual, detail)
+        f = self.finding(a, sym, requested, actual if actual is not None
+                         else "", cause,
+                         "%s has no effect: %s" % (shown, why), detail)
+        f["actual_shown"] = actual
+        f["_fixes"] = list(self.fixes)
+        fx = [x for x in self.fixes]
+        if fx:
+            f["fix"] = self.fix_text(fx[0]["sym"], fx[0]["val"])
+        return f
+
+    def cause(self, sym, requested, actual, detail):
+        """(cause, one-line reason) for a defined symbol; fills @detail."""
+        is_tri = sym.orig_type in (kconfiglib.BOOL, kconfiglib.TRISTATE)
+        shown_actual = actual if actual is not None else "not written"
+        if not has_prompt(sym):
+            src = self.value_source(sym)
+            detail.append("%s has no prompt: only select, imply or its "
+                          "defaults set it, never a defconfig" % sym.name)
+            if src:
+                detail.append(src)
+            return "no_prompt", "%s has no prompt, it is %s%s" % (
+                sym.name, shown_actual, " (%s)" % src if src else "")
+        req = TRI.get(requested, 2) if is_tri else 2
+        if is_tri:
+            act = TRI[actual]
+            sel = selectors(sym, "select")
+            if act > req and sym.rev_dep is not None and \
+               kconfiglib.expr_value(sym.rev_dep) > req:
+                for s, v, where in sel:
+                    detail.append("selected by %s=%s (%s)" % (s.name, v,
+                                                              where))
+                    a = self.assigned.get(s.name)
+                    if a:
+                        detail.append("  %s is set on line %d of this file"
+                                      % (s.name, a[1]))
+                s, v, where = sel[0]
+                return "select", "forced to %s by select from %s=%s (%s)" % (
+                    actual, s.name, v, where)
+            if sym.choice is not None:
+                c = self.choice_cause(sym, requested, actual, detail)
+                if c:
+                    return c
+            if requested == "m" and actual == "y":
+                mod = self.kconf.modules
+                if sym.type is kconfiglib.BOOL and mod is not None and \
+                   not mod.tri_value:
+                    detail.append("%s is n, so tristate m becomes y" %
+                                  mod.name)
+                    a = self.assigned.get(mod.name)
+                    if not a:
+                        detail.append("  %s is not set in this file" %
+                                      mod.name)
+                    return "modules", "m needs %s, which is n" % mod.name
+                imp = selectors(sym, "imply")
+                if imp and kconfiglib.expr_value(sym.weak_rev_dep) == 2:
+                    s, v, where = imp[0]
+                    detail.append("implied by %s=%s (%s)" % (s.name, v, where))
+                    return "imply", "raised to y by imply from %s=%s (%s)" % (
+                        s.name, v, where)
+            vis = sym.visibility
+            need = max(req, 1)
+            if vis < need:
+                return "depends", self.depends_reason(sym, need, actual,
+                                                      detail)
+            if act > req and sym.weak_rev_dep is not None and \
+               kconfiglib.expr_value(sym.weak_rev_dep) > req:
+                imp = selectors(sym, "imply")
+                if imp:
+                    s, v, where = imp[0]
+                    detail.append("implied by %s=%s (%s)" % (s.name, v, where))
+                    return "imply", "raised to %s by imply from %s=%s (%s)" % (
+                        actual, s.name, v, where)
+            return "other", "resolved to %s" % actual
+        # int, hex, string
+        if not sym.visibility:
+            return "depends", self.depends_reason(sym, 1, shown_actual,
+                                                  detail)
+        if sym.orig_type in (kconfiglib.INT, kconfiglib.HEX):
+            rng = self.active_range(sym)
+            if rng:
+                lo, hi, where = rng
+                detail.append("range %s %s (%s)" % (lo, hi, where))
+                return "range", "%s is outside the range [%s, %s], so %s" \
+                    " is used" % (requested, lo, hi, shown_actual)
+        return "other", "resolved to %s" % shown_actual
+
+    def depends_reason(self, sym, need, actual, detail):
+        node = prompt_nodes(sym)[0]
+        fails = self.term_failures(node.prompt[1], need)
+        if not fails:
+            return "its prompt is hidden, it is %s" % actual
+        for t in fails:
+            self.explain_term(t, need, 0, {sym.name}, detail, 0)
+        head = fails[0]
+        text = "depends on %s, which is %s" % (
+            kconfiglib.expr_str(head), TRI_STR[kconfiglib.expr_value(head)])
+        if len(fails) > 1:
+            text += " (and %d more unmet)" % (len(fails) - 1)
+        return text
+
+    def choice_cause(self, sym, requested, actual, detail):
+        choice = sym.choice
+        cnode = choice.nodes[0]
+        title = cnode.prompt[0] if cnode.prompt else "choice"
+        if choice.visibility == 0 or sym.visibility == 0:
+            return None     # dependency, explained by the caller
+        sel = choice.selection
+        if requested == "y" and sel is not None and sel is not sym:
+            a = self.assigned.get(sel.name)
+            if a and a[0] is not None and a[0][:1] == "y":
+                why = "%s=y on line %d of this file" % (sel.name, a[1])
+            elif choice.user_selection is not None and \
+                    choice.user_selection is not sel:
+                why = "%s is hidden, %s is the default" % (
+                    choice.user_selection.name, sel.name)
+            else:
+                why = "%s is the choice's default" % sel.name
+            detail.append('choice "%s" (%s) selected %s: %s' % (
+                title, loc(cnode), sel.name, why))
+            return "choice", 'choice "%s" selected %s instead (%s)' % (
+                title, sel.name, why)
+        if requested == "n" and sel is sym:
+            detail.append('choice "%s" (%s) always has one member set; '
+                          'no other member is set to y, so its default %s '
+                          'is' % (title, loc(cnode), sym.name))
+            return "choice", 'a choice cannot be empty: "%s" defaults to ' \
+                '%s' % (title, sym.name)
+        return None
+
+    def value_source(self, sym):
+        sel = selectors(sym, "select")
+        if sel:
+            return "selected by " + ", ".join(
+                "%s=%s (%s)" % (s.name, v, w) for s, v, w in sel)
+        for node in sym.nodes:
+            for val, cond in node.defaults:
+                if kconfiglib.expr_value(cond):
+                    return "default %s (%s)" % (kconfiglib.expr_str(val),
+                                                loc(node))
+        return ""
+
+    def active_range(self, sym):
+        for node in sym.nodes:
+            for lo, hi, cond in node.ranges:
+                if kconfiglib.expr_value(cond):
+                    return lo.str_value, hi.str_value, loc(node)
+        return None
+
+
+def last_assignments(assigns):
+    """name -> (raw value or None, line), last one wins (as in conf)."""
+    out = {}
+    for a in assigns:
+        out[a["sym"]] = (a.get("val"), a.get("line", 0))
+    return out
+
+
+def verify(tree, assigns, mode):
+    resolve(tree, assigns, mode)
+    assigned = last_assignments(assigns)
+    ex = Explainer(tree, assigned)
+    findings = []
+    last = {}
+    for i, a in enumerate(assigns):
+        last[a["sym"]] = i
+    for i, a in enumerate(assigns):
+        if last[a["sym"]] != i:
+            continue
+        f = ex.explain(a)
+        if f:
+            findings.append(f)
+    findings.sort(key=lambda f: f["line"])
+    return findings
+
+
+def conf_value(sym):
+    """The value conf gives @sym (it has "0"/"0x0" where Kconfiglib has "")."""
+    if sym.orig_type in (kconfiglib.BOOL, kconfiglib.TRISTATE):
+        return TRI_STR[sym.tri_value]
+    val = sym.str_value
+    if not val and sym.orig_type is kconfiglib.INT:
+        return "0"
+    if not val and sym.orig_type is kconfiglib.HEX:
+        return "0x0"
+    return val
+
+
+def written(sym):
+    """
+    Does conf write @sym to .config? As Kconfiglib, except that conf also
+    writes "is not set" for a symbol with an active imply whose own
+    dependencies are unmet (it flags SYMBOL_WRITE before applying them).
+    """
+    if sym.config_string:
+        return True
+    return sym.orig_type in (kconfiglib.BOOL, kconfiglib.TRISTATE) and \
+        sym.choice is None and sym.env_var is None and \
+        kconfiglib.expr_value(sym.weak_rev_dep) > 0
+
+
+def config_list(kconf):
+    out = []
+    for sym in kconf.unique_defined_syms:
+        if not written(sym):
+            continue
+        out.append([sym.name, conf_value(sym), sym_type(sym)])
+    return out
+
+
+def fix_deps(tree, assigns, mode):
+    """Add what the findings suggest until nothing more helps."""
+    work = [dict(a) for a in assigns]
+    orig_lines = {a["sym"]: a.get("line", 0) for a in assigns}
+    added = {}          # name -> fix dict (last value wins)
+    iterations = 0
+    for iterations in range(1, 11):
+        findings = verify(tree, work, mode)
+        new = []
+        for f in findings:
+            if f["requested"] == "n":
+                continue
+            for fx in f.get("_fixes", []):
+                cur = added.get(fx["sym"])
+                if cur and cur["val"] == fx["val"]:
+                    continue
+                fx = dict(fx)
+                fx["reason"] = "%s for %s%s=%s (line %d)" % (
+                    fx["reason"], tree.kconf.config_prefix, f["symbol"],
+                    f["requested"], f["line"])
+                new.append(fx)
+        if not new:
+            break
+        for fx in new:
+            added[fx["sym"]] = fx
+            val = None if fx["val"] == "n" else fx["val"]
+            # Replace the file's own assignment in place (last one counts),
+            # else append: position does not matter to the resolution except
+            # inside choices, where the fix is the one that must win.
+            for a in work:
+                if a["sym"] == fx["sym"]:
+                    a["val"] = val
+            if not any(a["sym"] == fx["sym"] for a in work):
+                work.append({"sym": fx["sym"], "val": val, "line": 0})
+    # Positions: after the assignment preceding it in menu order.
+    placed = [(tree.order.get(a["sym"], -1), a.get("line", 0))
+              for a in assigns if a["sym"] in tree.order]
+    fixes = []
+    for name, fx in added.items():
+        order = tree.order.get(name, -1)
+        after = 0
+        best = -1
+        for o, line in placed:
+            if o < order and o > best:
+                best, after = o, line
+        replace = orig_lines.get(name, 0)
+        fixes.append({"sym": name, "val": fx["val"],
+                      "line_text": Explainer(tree, {}).fix_text(name,
+                                                                fx["val"]),
+                      "replace_line": replace,
+                      "after_line": 0 if replace else after,
+                      "order": order, "reason": fx["reason"]})
+    fixes.sort(key=lambda x: x["order"])
+    return fixes, findings, iterations
+
+
+#
+# serve mode: JSON lines on stdin/stdout
+#
+# Requests (one JSON object per line; "id" is echoed back):
+#   {"op": "load", "srctree": DIR|null, "target": "6.12"|null, "arch": A,
+#    "cross_compile": P|null, "env": {NAME: VALUE, ...}}
+#   {"op": "verify", "mode": "defconfig"|"tinyconfig", "config": bool,
+#    "assign": [{"sym": S, "val": RAW|null, "line": N}, ...]}
+#   {"op": "fix_deps", ... same as verify}
+#   {"op": "quit"}
+# Replies: {"id": ID, "ok": true, ...} or {"id": ID, "ok": false,
+#   "error": "one line"}. verify: "findings" [{line, symbol, kind, cause,
+#   requested, actual, message, detail, fix}], "config" [[name, value,
+#   type]] when asked. fix_deps: also "fixes" [{sym, val, line_text,
+#   replace_line, after_line, order, reason}], "iterations".
+#
+
+class Server(object):
+    def __init__(self):
+        self.tree = None
+
+    def op_load(self, req):
+        srctree = req.get("srctree")
+        if srctree:
+            srctree = os.path.abspath(srctree)
+            if not os.path.isfile(os.path.join(srctree, "Kconfig")):
+                raise HelperError("%s: no Kconfig (not a kernel tree?)"
+                                  % srctree)
+            env = make_env(srctree, req.get("arch"),
+                           req.get("cross_compile"), req.get("env"))
+            os.environ.update(env)
+            kconf = load_kconfig(os.path.join(srctree, "Kconfig"))
+            desc = "linux %s tree %s (ARCH=%s)" % (env["KERNELVERSION"],
+                                                   srctree, env["ARCH"])
+            version = env["KERNELVERSION"]
+        else:
+            name = pick_model(req.get("target"))
+            path = os.path.join(MODELS_DIR, name)
+            env = {"srctree": path, "SRCARCH": "none", "ARCH": "none",
+                   "KERNELVERSION": name}
+            os.environ.update(env)
+            kconf = load_kconfig(os.path.join(path, "Kconfig"))
+            desc = "bundled slab-related Kconfig model for linux %s " \
+                "(kconfig/models/%s)" % (name, name)
+            version = name
+        self.tree = Tree(kconf, desc, version, env)
+        return {"describe": desc, "version": version,
+                "symbols": len(kconf.unique_defined_syms),
+                "env": env, "warnings": len(kconf.warnings)}
+
+    def need_tree(self):
+        if not self.tree:
+            raise HelperError("no tree loaded")
+        return self.tree
+
+    @staticmethod
+    def assigns(req):
+        out = []
+        for a in req.get("assign") or []:
+            if not isinstance(a, dict) or not isinstance(a.get("sym"), str):
+                raise HelperError("bad assignment %r" % (a,))
+            val = a.get("val")
+            if val is not None and not isinstance(val, str):
+                raise HelperError("bad value for %s" % a["sym"])
+            if not re.match(r"^[A-Za-z0-9_]+$", a["sym"]) or \
+               (val is not None and "\n" in val):
+                raise HelperError("bad assignment to '%s'" % a["sym"])
+            out.append({"sym": a["sym"], "val": val,
+                        "line": int(a.get("line") or 0)})
+        return out
+
+    @staticmethod
+    def public(findings):
+        keys = ("line", "symbol", "kind", "cause", "requested", "actual",
+                "message", "detail", "fix")
+        return [{k: f.get(k) for k in keys} for f in findings]
+
+    def op_verify(self, req):
+        tree = self.need_tree()
+        findings = verify(tree, self.assigns(req), req.get("mode",
+                                                           "defconfig"))
+        rep = {"findings": self.public(findings)}
+        if req.get("config"):
+            rep["config"] = config_list(tree.kconf)
+        return rep
+
+    def op_fix_deps(self, req):
+        tree = self.need_tree()
+        fixes, findings, n = fix_deps(tree, self.assigns(req),
+                                      req.get("mode", "defconfig"))
+        rep = {"findings": self.public(findings), "fixes": fixes,
+               "iterations": n}
+        if req.get("config"):
+            rep["config"] = config_list(tree.kconf)
+        return rep
+
+    def handle(self, line):
+        import json
+        try:
+            req = json.loads(line)
+        except ValueError as e:
+            return {"id": None, "ok": False, "error": "bad request: %s" % e}
+        if not isinstance(req, dict):
+            return {"id": None, "ok": False, "error": "bad request"}
+        rid = req.get("id")
+        op = req.get("op")
+        fn = {"load": self.op_load, "verify": self.op_verify,
+              "fix_deps": self.op_fix_deps}.get(op)
+        if not fn:
+            return {"id": rid, "ok": False, "error": "unknown op %r" % op}
+        try:
+            rep = fn(req)
+        except HelperError as e:
+            return {"id": rid, "ok": False, "error": str(e)}
+        except (kconfiglib.KconfigError, EnvironmentError) as e:
+            return {"id": rid, "ok": False,
+                    "error": str(e).strip().replace("\n", " ")}
+        except Exception as e:      # never die with a traceback on the pipe
+            return {"id": rid, "ok": False, "error": "internal error: %s: %s"
+                    % (type(e).__name__, e)}
+        rep["id"] = rid
+        rep["ok"] = True
+        return rep
+
+
+def cmd_serve(argv):
+    import json
+    # The protocol owns the real stdout; anything else that prints (a
+    # library, a stray warning) goes to stderr.
+    proto = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    os.chdir(os.environ.get("TMPDIR") or "/tmp")
+    server = Server()
+    for line in sys.stdin:
+        line = line.strip()
+        if not line:
+            continue
+        if line.startswith("{") and '"quit"' in line:
+            try:
+                if json.loads(line).get("op") == "quit":
+                    break
+            except ValueError:
+                pass
+        rep = server.handle(line)
+        proto.write(json.dumps(rep, separators=(",", ":")) + "\n")
+        proto.flush()
+    return 0
+
+
 def main(argv):
     if len(argv) < 2 or argv[1] in ("-h", "--help"):
         sys.stderr.write(__doc__)
         return 2 if len(argv) < 2 else 0
     if argv[1] == "autoconf":
         return cmd_autoconf(argv[2:])
+    if argv[1] == "serve":
+        return cmd_serve(argv[2:])
     die("unknown mode '%s' (autoconf, serve)" % argv[1])
 
 

@@ -145,6 +145,7 @@ struct st_kc_result {
 	struct st_kc_fix *fixes;
 	size_t nr_fixes;
 	int iterations;			/* fix_deps: resolve rounds used */
+	struct st_kc_sym **by_name;	/* internal: config sorted by name */
 };
 
 
