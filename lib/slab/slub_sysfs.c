@@ -309,7 +309,8 @@ void st_sysfs_init_done(void)
 
 	kernfs_node_cache = kmem_cache_create("kernfs_node_cache",
 					      KERNFS_NODE_SIZE, 0,
-					      SLAB_HWCACHE_ALIGN, NULL);
+					      SLAB_HWCACHE_ALIGN | SLAB_ACCOUNT,
+					      NULL);
 	if (!kernfs_node_cache)
 		return;
 	slab_root = kn_new("slab", false, KN_ROOT, NULL);

@@ -618,6 +618,386 @@ static void test_stress(void)
 }
 
 /* ------------------------------------------------------------------ */
+/* SLUB_TINY: one observable effect per difference of the series.     */
+
+#if defined(CONFIG_SLUB) && !defined(CONFIG_SLUB_TINY) && !defined(CONFIG_SLUB_DEBUG_ON)
+#define HAVE_CPU_SLABS 1	/* debug caches bypass them, as in the kernel */
+#endif
+
+static struct kmem_cache *fresh_cache(const char *name, unsigned int size)
+{
+	struct kmem_cache *c = kmem_cache_create(name, size, 0, SLAB_NO_MERGE, NULL);
+
+	CHECK(c != NULL);
+	return c;
+}
+
+/* No per-CPU slabs: an allocation leaves its slab on the node list. */
+static void test_tiny_cpu_slab(void)
+{
+#ifdef CONFIG_SLUB
+	struct kmem_cache *c = fresh_cache("t-cpu", 64);
+	struct st_cache_info i;
+	void *o;
+
+	st_slab_set_cpu(0);
+	o = kmem_cache_alloc(c, GFP_KERNEL);
+	st_kmem_cache_info(c, &i);
+#ifdef HAVE_CPU_SLABS
+	CHECK_EQ(i.nr_cpu_slabs, 1);
+	CHECK_EQ(i.nr_partial, 0);
+#else
+	CHECK_EQ(i.nr_cpu_slabs, 0);
+	CHECK_EQ(i.nr_partial, 1);
+#endif
+	kmem_cache_free(c, o);
+	kmem_cache_destroy(c);
+#endif
+}
+
+/* No CPU partial lists: a free into a full slab puts it on the node list. */
+static void test_tiny_cpu_partial(void)
+{
+#ifdef CONFIG_SLUB
+	struct kmem_cache *c = fresh_cache("t-cpupartial", 256);
+	struct st_cache_info i;
+	void **o;
+	unsigned int n, k;
+
+	st_slab_set_cpu(0);
+	st_kmem_cache_info(c, &i);
+	n = 3 * i.objs_per_slab;
+	o = calloc(n, sizeof(*o));
+	for (k = 0; k < n; k++)
+		o[k] = kmem_cache_alloc(c, GFP_KERNEL);
+	st_kmem_cache_info(c, &i);
+	CHECK_EQ(i.nr_partial, 0);
+	/* free one object of the first (full, not the CPU's) slab */
+	kmem_cache_free(c, o[0]);
+	st_kmem_cache_info(c, &i);
+#if defined(HAVE_CPU_SLABS) && defined(CONFIG_SLUB_CPU_PARTIAL)
+	CHECK_EQ(i.nr_cpu_partial, 1);
+	CHECK_EQ(i.nr_partial, 0);
+#else
+	CHECK_EQ(i.nr_cpu_partial, 0);
+	CHECK_EQ(i.nr_partial, 1);
+#endif
+	for (k = 1; k < n; k++)
+		kmem_cache_free(c, o[k]);
+	free(o);
+	kmem_cache_destroy(c);
+#endif
+}
+
+/* Lower default slub_max_order: 1 instead of 3. */
+static void test_tiny_max_order(void)
+{
+#ifdef CONFIG_SLUB
+	void *p = kmalloc(8192, GFP_KERNEL), *q = kmalloc(4096, GFP_KERNEL);
+	struct st_cache_info i8, i4;
+	struct st_page_stats st;
+
+	st_kmem_cache_info(st_virt_to_cache(p), &i8);
+	st_kmem_cache_info(st_virt_to_cache(q), &i4);
+	st_page_stats(&st);
+#ifdef CONFIG_SLUB_TINY
+	CHECK_EQ(i8.order, 1);
+	CHECK_EQ(i4.order, 1);
+	CHECK_EQ(st.blocks[3], 0);
+#else
+	CHECK_EQ(i8.order, 3);
+	CHECK_EQ(i4.order, 3);
+	CHECK(st.blocks[3] >= 2);
+#endif
+	kfree(p);
+	kfree(q);
+#endif
+}
+
+/* Empty slabs are freed at once instead of kept (min_partial 0). */
+static void test_tiny_empty_slabs(void)
+{
+#ifdef CONFIG_SLUB
+	struct kmem_cache *c = fresh_cache("t-empty", 256);
+	struct st_cache_info i;
+	void *o[200];
+	int k;
+
+	for (k = 0; k < 200; k++)
+		o[k] = kmem_cache_alloc(c, GFP_KERNEL);
+	for (k = 0; k < 200; k++)
+		kmem_cache_free(c, o[k]);
+	st_kmem_cache_info(c, &i);
+#ifdef CONFIG_SLUB_TINY
+	CHECK_EQ(i.min_partial, 0);
+	CHECK_EQ(i.nr_slabs, 0);
+#else
+	CHECK_EQ(i.min_partial, 5);
+	CHECK(i.nr_slabs >= 1);
+	CHECK(i.nr_slabs <= i.min_partial + 1 + i.cpu_partial_slabs);
+	kmem_cache_shrink(c);
+	st_kmem_cache_info(c, &i);
+	CHECK_EQ(i.nr_slabs, 0);
+#endif
+	kmem_cache_destroy(c);
+#endif
+}
+
+/* No statistics. */
+static void test_tiny_stats(void)
+{
+	struct kmem_cache *c = fresh_cache("t-stats", 100);
+	unsigned long v = 0;
+	void *o = kmem_cache_alloc(c, GFP_KERNEL);
+	int ret = st_kmem_cache_stat(c, "alloc_slab", &v);
+
+#ifdef CONFIG_SLUB_STATS
+	CHECK_EQ(ret, 0);
+	CHECK_EQ(v, 1);
+	CHECK_EQ(st_kmem_cache_stat(c, "no_such_stat", &v), -ENOENT);
+#else
+	CHECK_EQ(ret, -ENOSYS);
+#endif
+	kmem_cache_free(c, o);
+	kmem_cache_destroy(c);
+}
+
+/* No /sys/kernel/slab, and so none of its memory. */
+static void test_tiny_sysfs(void)
+{
+	char buf[8192];
+	int ret = st_slab_sysfs_read("", buf, sizeof(buf));
+
+#if defined(CONFIG_SLUB) && !defined(CONFIG_SLUB_TINY) && defined(CONFIG_SYSFS)
+	struct kmem_cache *c = fresh_cache("t-sysfs", 300), *a, *b;
+	void *o[3];
+
+	CHECK(ret > 0);
+	CHECK(strstr(buf, "kmalloc-64\n") && strstr(buf, "kernfs_node_cache\n"));
+#ifdef CONFIG_SLUB_DEBUG_ON
+	CHECK(!strstr(buf, "kmalloc-rcl-64 ->"));
+#endif
+	ret = st_slab_sysfs_read("kmalloc-8k/order", buf, sizeof(buf));
+	CHECK(ret > 0 && !strcmp(buf, "3\n"));
+	o[0] = kmem_cache_alloc(c, GFP_KERNEL);
+	o[1] = kmem_cache_alloc(c, GFP_KERNEL);
+	o[2] = kmem_cache_alloc(c, GFP_KERNEL);
+	CHECK(st_slab_sysfs_read("t-sysfs/objects", buf, sizeof(buf)) > 0);
+	CHECK(!strcmp(buf, "3\n"));
+	CHECK(st_slab_sysfs_read("t-sysfs/object_size", buf, sizeof(buf)) > 0);
+	CHECK(!strcmp(buf, "300\n"));
+	CHECK(st_slab_sysfs_read("t-sysfs", buf, sizeof(buf)) > 0);
+	CHECK(strstr(buf, "slabs_cpu_partial\n") != NULL);
+	CHECK_EQ(st_slab_sysfs_read("t-sysfs/nonexistent", buf, sizeof(buf)), -ENOENT);
+	CHECK_EQ(st_slab_sysfs_write("t-sysfs/shrink", "1"), 0);
+	kmem_cache_free(c, o[0]);
+	kmem_cache_free(c, o[1]);
+	kmem_cache_free(c, o[2]);
+	/* merged caches appear as links */
+	a = kmem_cache_create("t-alias-a", 1200, 0, 0, NULL);
+	b = kmem_cache_create("t-alias-b", 1200, 0, 0, NULL);
+	CHECK(st_slab_sysfs_read("", buf, sizeof(buf)) > 0);
+#if defined(CONFIG_SLAB_MERGE_DEFAULT) && !defined(CONFIG_SLUB_DEBUG_ON)
+	CHECK(strstr(buf, "t-alias-b ->") != NULL);
+	CHECK(st_slab_sysfs_read("t-alias-b/aliases", buf, sizeof(buf)) > 0);
+	CHECK(!strcmp(buf, "1\n"));
+#endif
+	kmem_cache_destroy(b);
+	kmem_cache_destroy(a);
+	kmem_cache_destroy(c);
+	{
+		/* the model's cost: nodes from kernfs_node_cache */
+		struct st_page_stats st;
+
+		st_page_stats(&st);
+		CHECK(st_slab_sysfs_read("kernfs_node_cache/slabs", buf, sizeof(buf)) > 0 ||
+		      st_slab_sysfs_read("kernfs_node_cache/objects", buf, sizeof(buf)) > 0);
+		CHECK(atoi(buf) > 0);
+	}
+#else
+	CHECK_EQ(ret, -ENOSYS);
+	CHECK_EQ(st_slab_sysfs_write("kmalloc-64/shrink", "1"), -ENOSYS);
+#endif
+}
+
+/* ------------------------------------------------------------------ */
+/* Debug: each corruption is reported by SLUB_DEBUG, unchecked in TINY. */
+
+#define DEBUG_FLAGS (SLAB_CONSISTENCY_CHECKS | SLAB_RED_ZONE | SLAB_POISON | \
+		     SLAB_STORE_USER)
+
+static void test_debug_redzone(void)
+{
+#ifdef CONFIG_SLUB
+	struct kmem_cache *c = kmem_cache_create("d-redzone", 20, 0, DEBUG_FLAGS, NULL);
+	struct st_cache_info i;
+	unsigned char *p = kmem_cache_alloc(c, GFP_KERNEL);
+
+	st_kmem_cache_info(c, &i);
+	p[20] = 0x42;		/* one byte past the object */
+	kmem_cache_free(c, p);
+#ifdef CONFIG_SLUB_DEBUG
+	CHECK(i.size > 24);	/* red zones and tracks take room */
+	CHECK_EQ(new_reports(), 1);
+	CHECK(strstr(st_slab_last_report(), "BUG d-redzone") != NULL);
+	CHECK(strstr(st_slab_last_report(), "Right Redzone overwritten") != NULL);
+	CHECK(strstr(st_slab_last_report(), "First byte 0x42 instead of 0xcc") != NULL);
+	CHECK(strstr(st_slab_last_report(), "Allocated in 0x") != NULL);
+	p = kmem_cache_alloc(c, GFP_KERNEL);
+	p[-1] = 0;		/* left red zone */
+	kmem_cache_free(c, p);
+	CHECK_EQ(new_reports(), 1);
+	CHECK(strstr(st_slab_last_report(), "Left Redzone overwritten") != NULL);
+#else
+	/* SLUB_TINY: flags ignored, the byte lands in alignment padding */
+	CHECK_EQ(i.size, 24);
+	CHECK_EQ(i.flags & DEBUG_FLAGS, 0);
+	CHECK_EQ(new_reports(), 0);
+#endif
+	kmem_cache_destroy(c);
+#endif
+}
+
+static void test_debug_use_after_free(void)
+{
+#ifdef CONFIG_SLUB
+	struct kmem_cache *c = kmem_cache_create("d-uaf", 64, 0, DEBUG_FLAGS, NULL);
+	unsigned char *p = kmem_cache_alloc(c, GFP_KERNEL), *q;
+
+	kmem_cache_free(c, p);
+	p[3] = 0x11;		/* write after free */
+#ifdef CONFIG_SLUB_DEBUG
+	CHECK_EQ(st_kmem_cache_validate(c), 1);
+	CHECK(strstr(st_slab_last_report(), "Poison overwritten") != NULL);
+	CHECK(strstr(st_slab_last_report(), "Freed in 0x") != NULL);
+	new_reports();
+	p[3] = 0x12;		/* again, now found by the next allocation */
+	q = kmem_cache_alloc(c, GFP_KERNEL);
+	CHECK(q == p);
+	CHECK_EQ(new_reports(), 1);
+	CHECK(strstr(st_slab_last_report(), "First byte 0x12 instead of 0x6b") != NULL);
+#else
+	CHECK_EQ(st_kmem_cache_validate(c), 0);
+	q = kmem_cache_alloc(c, GFP_KERNEL);
+	CHECK(q == p);
+	CHECK(q[3] == 0x11);	/* nobody looked */
+	CHECK_EQ(new_reports(), 0);
+#endif
+	kmem_cache_free(c, q);
+	kmem_cache_destroy(c);
+#endif
+}
+
+static void test_debug_double_free(void)
+{
+#ifdef CONFIG_SLUB
+	struct kmem_cache *c = kmem_cache_create("d-double", 64, 0, DEBUG_FLAGS, NULL);
+	void *a = kmem_cache_alloc(c, GFP_KERNEL);
+	void *b = kmem_cache_alloc(c, GFP_KERNEL);
+	void *p = kmem_cache_alloc(c, GFP_KERNEL), *x, *y;
+
+	kmem_cache_free(c, p);
+	kmem_cache_free(c, p);
+	x = kmem_cache_alloc(c, GFP_KERNEL);
+	y = kmem_cache_alloc(c, GFP_KERNEL);
+#ifdef CONFIG_SLUB_DEBUG
+	CHECK_EQ(new_reports(), 1);
+	CHECK(strstr(st_slab_last_report(), "Object already free") != NULL);
+	CHECK(x != y);
+	kmem_cache_free(c, x);
+	kmem_cache_free(c, y);
+#else
+	/* unchecked: the freelist now hands out the same object twice */
+	CHECK_EQ(new_reports(), 0);
+	CHECK(x == p && y == p);
+	kmem_cache_free(c, p);
+#endif
+	kmem_cache_free(c, a);
+	kmem_cache_free(c, b);
+	kmem_cache_destroy(c);
+#endif
+}
+
+/* SLAB_FREELIST_HARDENED: free pointers are stored obfuscated and a
+ * corrupted one is detected when followed. */
+static void test_hardened(void)
+{
+#ifdef CONFIG_SLUB
+	struct kmem_cache *c = fresh_cache("h-freeptr", 64);
+	unsigned char *a, *b, *n;
+	uintptr_t raw;
+	/* a non-debug cache keeps the free pointer mid-object */
+	unsigned int off = (64 / 2) & ~(unsigned int)(sizeof(void *) - 1);
+
+	st_slab_set_cpu(0);
+	a = kmem_cache_alloc(c, GFP_KERNEL);
+	b = kmem_cache_alloc(c, GFP_KERNEL);
+	n = kmem_cache_alloc(c, GFP_KERNEL);
+	kmem_cache_free(c, n);
+	kmem_cache_free(c, b);	/* b's free pointer: n */
+	memcpy(&raw, b + off, sizeof(raw));
+#if defined(CONFIG_SLAB_FREELIST_HARDENED) && !defined(CONFIG_SLUB_DEBUG_ON)
+	CHECK(raw != (uintptr_t)n);
+	memset(b + off, 0x41, sizeof(raw));
+	CHECK(kmem_cache_alloc(c, GFP_KERNEL) == b);
+	CHECK_EQ(new_reports(), 1);
+	CHECK(strstr(st_slab_last_report(), "Freepointer corrupt") != NULL);
+	/* the corrupt chain was cut; the cache still works */
+	n = kmem_cache_alloc(c, GFP_KERNEL);
+	CHECK(n != NULL && ((uintptr_t)n & ~(ST_PAGE_SIZE - 1)) !=
+			   ((uintptr_t)a & ~(ST_PAGE_SIZE - 1)));
+	kmem_cache_free(c, n);
+	/*
+	 * Everything after b in the chain is lost, i.e. allocated as far as
+	 * the allocator knows. 64-byte objects live in order-0 slabs: give
+	 * back every object of a's (and b's) page.
+	 */
+	{
+		char *base = (char *)((uintptr_t)a & ~(ST_PAGE_SIZE - 1));
+		unsigned int k;
+
+		for (k = 0; k < ST_PAGE_SIZE / 64; k++)
+			kmem_cache_free(c, base + k * 64);
+	}
+	kmem_cache_destroy(c);
+	CHECK_EQ(new_reports(), 0);
+	return;
+#elif !defined(CONFIG_SLUB_DEBUG_ON)
+	CHECK(raw == (uintptr_t)n);
+#endif
+	kmem_cache_free(c, a);
+	kmem_cache_destroy(c);
+#endif
+}
+
+/* SLAB_FREELIST_RANDOM: a new slab hands out objects in shuffled order. */
+static void test_random(void)
+{
+#ifdef CONFIG_SLUB
+	struct kmem_cache *c = fresh_cache("r-order", 128);
+	struct st_cache_info i;
+	char *o[64];
+	unsigned int k, n, ascending = 0;
+
+	st_slab_set_cpu(0);
+	st_kmem_cache_info(c, &i);
+	n = i.objs_per_slab < 64 ? i.objs_per_slab : 64;
+	for (k = 0; k < n; k++)
+		o[k] = kmem_cache_alloc(c, GFP_KERNEL);
+	for (k = 1; k < n; k++)
+		ascending += o[k] == o[k - 1] + i.size;
+#if defined(CONFIG_SLAB_FREELIST_RANDOM) && !defined(CONFIG_SLUB_DEBUG_ON)
+	CHECK(ascending < n / 2);
+#else
+	CHECK_EQ(ascending, n - 1);
+#endif
+	for (k = 0; k < n; k++)
+		kmem_cache_free(c, o[k]);
+	kmem_cache_destroy(c);
+#endif
+}
+
+/* ------------------------------------------------------------------ */
 
 struct test_case {
 	const char *name;
@@ -637,6 +1017,17 @@ static const struct test_case cases[] = {
 	{ "kfree-cache-object", test_kfree_cache_object },
 	{ "model", test_model },
 	{ "stress", test_stress },
+	{ "tiny-cpu-slab", test_tiny_cpu_slab },
+	{ "tiny-cpu-partial", test_tiny_cpu_partial },
+	{ "tiny-max-order", test_tiny_max_order },
+	{ "tiny-empty-slabs", test_tiny_empty_slabs },
+	{ "tiny-stats", test_tiny_stats },
+	{ "tiny-sysfs", test_tiny_sysfs },
+	{ "debug-redzone", test_debug_redzone },
+	{ "debug-use-after-free", test_debug_use_after_free },
+	{ "debug-double-free", test_debug_double_free },
+	{ "hardened", test_hardened },
+	{ "random", test_random },
 };
 
 int main(int argc, char **argv)
