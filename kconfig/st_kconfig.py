@@ -366,12 +366,21 @@ class ConfigText(object):
 
 
 class Tree(object):
-    def __init__(self, kconf, describe, version, env):
+    def __init__(self, kconf, describe, version, env, model=None):
+        self.model = model
         self.kconf = kconf
         self.describe = describe
         self.version = version
         self.env = env
         self.allno = None
+        # Bundled models list the symbols their version dropped.
+        self.removed = set()
+        if model:
+            with open(model, encoding="utf-8") as f:
+                for line in f:
+                    m = re.match(r"^#\s*slubtiny-removed:(.*)$", line)
+                    if m:
+                        self.removed.update(m.group(1).split())
         # Position of each symbol in menu order (savedefconfig's order).
         self.order = {}
         for i, node in enumerate(kconf.node_iter()):
@@ -684,12 +693,18 @@ class Explainer(object):
         name, raw = a["sym"], a.get("val")
         shown = self.fix_text(name, raw if raw is not None else "n")
         sym = self.kconf.syms.get(name)
+        if (sym is None or not sym.nodes) and self.tree.model and \
+           name not in self.tree.removed:
+            return None     # outside the bundled model's scope
         if sym is None or not sym.nodes:
             return self.finding(a, None, raw if raw is not None else "n",
                                 None, "unknown",
-                                "%s: unknown symbol (not in this tree for "
-                                "this arch); the line has no effect" % shown,
-                                [])
+                                "%s: unknown symbol (%s); the line has no "
+                                "effect" % (shown, "linux %s no longer has it"
+                                            % self.tree.version
+                                            if self.tree.model else
+                                            "not in this tree for this "
+                                            "arch"), [])
         requested, invalid = parse_requested(sym, raw)
         actual = actual_value(sym)
         if invalid:
@@ -1013,7 +1028,9 @@ class Server(object):
             desc = "bundled slab-related Kconfig model for linux %s " \
                 "(kconfig/models/%s)" % (name, name)
             version = name
-        self.tree = Tree(kconf, desc, version, env)
+        self.tree = Tree(kconf, desc, version, env,
+                         model=None if srctree else
+                         os.path.join(path, "Kconfig"))
         return {"describe": desc, "version": version,
                 "symbols": len(kconf.unique_defined_syms),
                 "env": env, "warnings": len(kconf.warnings)}
