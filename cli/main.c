@@ -18,8 +18,9 @@ const struct cmd st_commands[] = {
 	  "[--in-place | --check] [--json] [--srctree DIR] [--arch ARCH] [--cross-compile PREFIX] "
 	  "[--target VERSION] [--fix-deps] [--no-verify] [--force] FILE|DIR..." },
 	{ "check", cmd_check, "lint defconfigs and size budgets (pre-commit / CI gate)",
-	  "[--srctree DIR] [--arch ARCH] [--format {text|json|github|sarif}] [--fix] "
-	  "[--budget FILE] [--select RULE,...] [--ignore RULE,...] FILE|DIR..." },
+	  "[--srctree DIR] [--arch ARCH] [--format {text|json|github|sarif}] [--json] [--fix] "
+	  "[--budget FILE] [--builddir DIR] [--select RULE,...] [--ignore RULE,...] "
+	  "[--config FILE | --no-config] [FILE|DIR...]" },
 	{ "size-diff", cmd_size_diff, "compare symbol sizes of two ELF files (bloat-o-meter compatible)",
 	  "[-c | -d | -t] [-p PREFIX] [--json] [--exit-code] OLD NEW" },
 	{ "size", cmd_size, "list section sizes of ELF files (binutils size compatible)",

@@ -1,0 +1,280 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef ST_CHECK_H
+#define ST_CHECK_H
+
+/*
+ * `slubtiny check`: a lint over defconfigs and size budgets.
+ *
+ * Rules are one table (st_check_rules[], indexed by enum st_rule) with
+ * stable ids that users select, ignore and suppress by. The checks fill a
+ * struct st_check_result with findings; renderers print it in one of the
+ * output formats. Nothing here prints a diagnostic: errors go to struct
+ * st_error.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct st_error;
+struct st_defconfig;
+
+enum st_check_level {
+	ST_LEVEL_NOTE,		/* informational; does not make the exit status 1 */
+	ST_LEVEL_WARNING,
+	ST_LEVEL_ERROR,
+};
+
+enum st_rule {
+	ST_RULE_SYNTAX,			/* a line Kconfig cannot read */
+	ST_RULE_REMOVED_ALLOCATOR,	/* SLOB, SLAB, *_DEPRECATED set */
+	ST_RULE_SLUB_TINY_DEPS,		/* SLUB_TINY without EXPERT / SLUB */
+	ST_RULE_SLUB_TINY_DISABLES,	/* an option SLUB_TINY turns off, set to y */
+	ST_RULE_DUPLICATE,		/* same symbol, same value, again */
+	ST_RULE_CONFLICT,		/* same symbol, another value */
+	ST_RULE_UNKNOWN_SYMBOL,		/* not in the tree's Kconfig (--srctree) */
+	ST_RULE_INEFFECTIVE,		/* does not take effect (--srctree) */
+	ST_RULE_HARDENING_NOTICE,	/* SLUB_TINY weakens slab hardening */
+	ST_RULE_BAD_SUPPRESSION,	/* suppression comment naming no rule */
+	ST_RULE_SIZE_BUDGET,		/* a blown size budget */
+	ST_RULE_COUNT,
+};
+
+struct st_check_rule {
+	const char *id;			/* stable, kebab-case */
+	enum st_check_level level;
+	bool needs_tree;		/* only with --srctree */
+	bool fixable;			/* --fix can repair it */
+	const char *summary;		/* one sentence */
+	const char *help;		/* what to do about it */
+};
+
+extern const struct st_check_rule st_check_rules[ST_RULE_COUNT];
+
+/* The rule with id @id (length @len), or -1. */
+int st_check_rule_find(const char *id, size_t len);
+
+/*
+ * Parse a comma-separated list of rule ids into @set (entries for listed
+ * rules become true; others are left alone). Unknown ids fill @err.
+ */
+int st_check_rule_list(bool set[ST_RULE_COUNT], const char *list,
+		       struct st_error *err);
+
+struct st_check_finding {
+	enum st_rule rule;
+	enum st_check_level level;
+	char *file;		/* as given by the caller */
+	int line;		/* 1-based; 0: about the whole file */
+	int col;		/* 1-based; 0 with line 0 */
+	char *sym;		/* without CONFIG_, NULL when not about a symbol */
+	char *msg;		/* lowercase start is not required: names come first */
+	char *hint;		/* how to fix it, NULL if none */
+};
+
+struct st_check_result {
+	struct st_check_finding *f;
+	size_t nr, alloc;
+	size_t nr_files;
+	size_t nr_suppressed;	/* findings dropped by suppression comments */
+	size_t nr_fixed;	/* files rewritten by --fix */
+	size_t nr_fix_refused;	/* --fix: rewrites not written (verification failed) */
+};
+
+void st_check_result_init(struct st_check_result *r);
+void st_check_result_free(struct st_check_result *r);
+
+/* Append a finding (strings are copied; @sym and @hint may be NULL). */
+int st_check_add(struct st_check_result *r, enum st_rule rule, const char *file,
+		 int line, int col, const char *sym, const char *hint,
+		 const char *fmt, ...) __attribute__((format(printf, 8, 9)));
+
+/* Sort by file, line, column, rule: the order every format prints. */
+void st_check_sort(struct st_check_result *r);
+
+/* Number of findings of level warning or error (the exit status). */
+size_t st_check_nr_failing(const struct st_check_result *r);
+
+/*
+ * Suppression comments. A comment line
+ *	# slubtiny: ignore[rule-id,...]
+ * silences those rules on the next line that is not a comment or blank;
+ *	# slubtiny: ignore-file[rule-id,...]
+ * silences them for the whole file. "ignore" without a list means every rule.
+ */
+enum st_supp_kind {
+	ST_SUPP_NONE,		/* not a suppression comment */
+	ST_SUPP_LINE,
+	ST_SUPP_FILE,
+	ST_SUPP_BAD,		/* looks like one but is malformed */
+};
+
+struct st_supp {
+	enum st_supp_kind kind;
+	bool rules[ST_RULE_COUNT];
+	char bad[96];		/* ST_SUPP_BAD: what is wrong */
+};
+
+/* Classify one line (@len bytes, need not be NUL-terminated). */
+void st_check_parse_suppression(struct st_supp *s, const char *text, size_t len);
+
+/* Which rules run, and the knobs of the rules. */
+struct st_check_opts {
+	bool enabled[ST_RULE_COUNT];
+};
+
+/* Every rule enabled. */
+void st_check_opts_init(struct st_check_opts *o);
+
+/*
+ * Run the rules that need no kernel tree over @dc, adding findings under
+ * the name @file to @r, after suppression comments in @dc.
+ */
+int st_check_defconfig(struct st_check_result *r, const struct st_defconfig *dc,
+		       const char *file, const struct st_check_opts *o);
+
+/*
+ * Drop findings of @file from index @from on that a suppression comment in
+ * @dc silences (used for findings added by the tree verification).
+ */
+void st_check_apply_suppressions(struct st_check_result *r, size_t from,
+				 const struct st_defconfig *dc);
+
+/*
+ * The per-repository configuration file, .slubtiny.json:
+ *	{ "select": ["rule", ...], "ignore": ["rule", ...],
+ *	  "srctree": "DIR", "arch": "ARCH", "budget": "FILE" }
+ * Paths are relative to the directory of the file. Every key is optional;
+ * unknown keys and rules are errors (a typo must not disable a gate).
+ */
+#define ST_CHECK_CONFIG_NAME	".slubtiny.json"
+
+struct st_check_config {
+	char *path;		/* where it was read from, NULL if none */
+	bool has_select;
+	bool select[ST_RULE_COUNT];
+	bool ignore[ST_RULE_COUNT];
+	char *srctree;		/* resolved against the file's directory */
+	char *arch;
+	char *budget;		/* resolved against the file's directory */
+};
+
+int st_check_config_parse(struct st_check_config *c, const char *buf, size_t len,
+			  const char *path, struct st_error *err);
+int st_check_config_load(struct st_check_config *c, const char *path,
+			 struct st_error *err);
+/*
+ * Look for ST_CHECK_CONFIG_NAME in @dir and its parents, stopping after a
+ * directory that holds .git (the top of the repository). *path is malloc'd,
+ * or NULL when there is none.
+ */
+int st_check_config_find(const char *dir, char **path);
+void st_check_config_free(struct st_check_config *c);
+
+/*
+ * Size budgets (--budget FILE):
+ *	{ "budgets": [
+ *	    { "object": "PATH", "max": {"text": N, "data": N, "bss": N, "total": N},
+ *	      "baseline": "PATH", "growth": {"text": N | "P%", ...} },
+ *	    { "variant": "slub_tiny", "arch": "arm", "max": {...},
+ *	      "baseline": "slub", "growth": {...} } ] }
+ * An "object" is an ELF object, executable or ar archive measured like
+ * binutils `size` (sum over the members); a "variant" is one of the bundled
+ * allocator's builds for an arch, measured in the build directory. A growth
+ * limit is in bytes or, as a string "P%", in percent of the baseline.
+ */
+enum st_budget_field { ST_BF_TEXT, ST_BF_DATA, ST_BF_BSS, ST_BF_TOTAL, ST_BF_COUNT };
+
+extern const char *const st_budget_field_names[ST_BF_COUNT];
+
+struct st_budget_limit {
+	bool set;
+	bool percent;
+	double value;		/* bytes, or percent when percent */
+};
+
+struct st_budget_entry {
+	char *object;		/* resolved path, or NULL */
+	char *variant;		/* or NULL */
+	char *arch;		/* with variant; NULL means every arch built */
+	char *baseline;		/* path (object) or variant name, or NULL */
+	struct st_budget_limit max[ST_BF_COUNT];
+	struct st_budget_limit growth[ST_BF_COUNT];
+};
+
+struct st_budget {
+	char *path;
+	struct st_budget_entry *e;
+	size_t nr;
+};
+
+int st_budget_parse(struct st_budget *b, const char *buf, size_t len,
+		    const char *path, struct st_error *err);
+int st_budget_load(struct st_budget *b, const char *path, struct st_error *err);
+void st_budget_free(struct st_budget *b);
+
+/* Sizes of one measured thing, in binutils `size` (Berkeley) terms. */
+struct st_budget_sizes {
+	uint64_t v[ST_BF_COUNT];
+};
+
+/*
+ * Compare @cur (and @base, NULL when there is no baseline) against @e and
+ * add a finding for each limit exceeded; @what names the measured thing.
+ */
+int st_budget_judge(struct st_check_result *r, const struct st_budget *b,
+		    const struct st_budget_entry *e, const char *what,
+		    const struct st_budget_sizes *cur,
+		    const struct st_budget_sizes *base);
+
+/* Measure an ELF file or archive like `size` (totals over members). */
+int st_budget_measure(struct st_budget_sizes *s, const char *path,
+		      struct st_error *err);
+
+/*
+ * Check every entry of @b: objects are measured directly; variants are
+ * looked up as built objects under @builddir (NULL: skip them with an
+ * error). Findings go to @r.
+ */
+int st_budget_check(struct st_check_result *r, const struct st_budget *b,
+		    const char *builddir, struct st_error *err);
+
+/*
+ * One `slubtiny check` run: expand @paths (a directory means every
+ * *_defconfig and *.config below it), optionally fix each file with
+ * migrate's rewrite, run the rules (and, with @srctree, the Kconfig
+ * verification), then the budgets. Findings go to @r; errors (unreadable
+ * file, helper failure, bad budget file) fill @err and return -errno.
+ */
+struct st_check_run_opts {
+	struct st_check_opts rules;
+	const char *srctree;	/* kernel tree for verification, or NULL */
+	const char *arch;	/* NULL: from arch/<arch>/configs/ in the path */
+	bool fix;		/* apply migrate's rewrite in place first */
+	const char *budget;	/* budget file, or NULL */
+	const char *builddir;	/* where `slubtiny build` put variants, or NULL */
+};
+
+int st_check_run(const struct st_check_run_opts *o, char *const *paths, size_t n,
+		 struct st_check_result *r, struct st_error *err);
+
+/* Output formats. */
+enum st_check_format {
+	ST_FMT_TEXT,
+	ST_FMT_JSON,
+	ST_FMT_GITHUB,
+	ST_FMT_SARIF,
+};
+
+int st_check_format_parse(const char *name, enum st_check_format *fmt);
+
+/*
+ * Print @r to @f in @fmt. The JSON and SARIF documents are built with cJSON;
+ * @pretty indents them. @color adds ANSI colour to text. Returns 0 or -errno
+ * (-EIO when writing failed).
+ */
+int st_check_render(FILE *f, const struct st_check_result *r,
+		    enum st_check_format fmt, bool pretty, bool color);
+
+#endif

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef ST_CHECK_PRIV_H
+#define ST_CHECK_PRIV_H
+
+/* Helpers shared by the files of lib/check; not part of its interface. */
+
+#include <stddef.h>
+
+struct st_error;
+
+/* Read a whole regular file of at most @max bytes; *buf is NUL-terminated. */
+int st_check_read_file(const char *path, char **buf, size_t *len,
+		       size_t max, struct st_error *err);
+
+/* @rel against the directory of @base_file (absolute @rel as is); malloc'd. */
+char *st_check_resolve(const char *base_file, const char *rel);
+
+struct st_check_result;
+struct st_check_run_opts;
+struct st_check_opts;
+struct st_defconfig;
+struct st_check_tree;
+
+/* Kconfig verification against a kernel tree (tree.c): one helper per arch. */
+int st_check_tree_new(struct st_check_tree **t, const char *srctree,
+		      const char *arch, struct st_error *err);
+void st_check_tree_free(struct st_check_tree *t);
+/*
+ * Verify @dc and merge the result into the findings of this file that
+ * st_check_defconfig() added from index @start on.
+ */
+int st_check_tree_verify(struct st_check_tree *t, struct st_check_result *r,
+			 size_t start, const struct st_defconfig *dc,
+			 const char *path, const struct st_check_opts *o,
+			 struct st_error *err);
+
+/* --fix (fix.c): migrate's rewrite, verified, written atomically. */
+int st_check_fix(const struct st_check_run_opts *o, char **files, size_t n,
+		 struct st_check_result *r, struct st_error *err);
+
+/* --budget (budget.c). */
+int st_check_budgets(struct st_check_result *r, const char *budget_path,
+		     const char *builddir, struct st_error *err);
+
+/* The ARCH of arch/<arch>/configs/<file> in @path, malloc'd, or NULL. */
+char *st_check_arch_of(const char *path);
+
+#endif

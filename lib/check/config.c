@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The per-repository configuration file, .slubtiny.json. Parsed with cJSON;
+ * strict on purpose: an unknown key or rule id is an error, because a typo
+ * in a CI gate's configuration must not quietly turn a rule off.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "check/check.h"
+#include "check/check_priv.h"
+#include "common/error.h"
+
+int st_check_read_file(const char *path, char **buf, size_t *len,
+		       size_t max, struct st_error *err)
+{
+	struct stat st;
+	ssize_t n;
+	size_t got = 0;
+	char *b;
+	int fd, ret;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return st_err(err, errno, path, "%s", strerror(errno));
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		ret = st_err(err, S_ISDIR(st.st_mode) ? EISDIR : EINVAL, path,
+			     "not a regular file");
+		goto out_close;
+	}
+	if ((size_t)st.st_size > max) {
+		ret = st_err(err, EFBIG, path, "file too large (over %zu bytes)", max);
+		goto out_close;
+	}
+	b = malloc(st.st_size + 1);
+	if (!b) {
+		ret = st_err(err, ENOMEM, path, "out of memory");
+		goto out_close;
+	}
+	while (got < (size_t)st.st_size) {
+		n = read(fd, b + got, st.st_size - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += n;
+	}
+	if (got != (size_t)st.st_size) {
+		free(b);
+		ret = st_err(err, EIO, path, "short read");
+		goto out_close;
+	}
+	b[got] = '\0';
+	*buf = b;
+	*len = got;
+	ret = 0;
+out_close:
+	close(fd);
+	return ret;
+}
+
+char *st_check_resolve(const char *base_file, const char *rel)
+{
+	const char *slash;
+	char *out;
+
+	if (rel[0] == '/' || !base_file || !(slash = strrchr(base_file, '/')))
+		return strdup(rel);
+	if (asprintf(&out, "%.*s/%s", (int)(slash - base_file), base_file, rel) < 0)
+		return NULL;
+	return out;
+}
+
+/* Fill @set from a JSON array of rule ids. */
+static int rule_array(bool set[ST_RULE_COUNT], const cJSON *a, const char *key,
+		      const char *path, struct st_error *err)
+{
+	const cJSON *it;
+	int rule;
+
+	if (!cJSON_IsArray(a))
+		return st_err(err, EINVAL, path, "\"%s\" must be an array of rule ids", key);
+	cJSON_ArrayForEach(it, a) {
+		if (!cJSON_IsString(it))
+			return st_err(err, EINVAL, path, "\"%s\" must be an array of rule ids", key);
+		rule = st_check_rule_find(it->valuestring, strlen(it->valuestring));
+		if (rule < 0)
+			return st_err(err, EINVAL, path, "\"%s\": unknown rule '%s'",
+				      key, it->valuestring);
+		set[rule] = true;
+	}
+	return 0;
+}
+
+static int string_key(char **out, const cJSON *v, const char *key, bool is_path,
+		      const char *path, struct st_error *err)
+{
+	if (!cJSON_IsString(v) || !v->valuestring[0])
+		return st_err(err, EINVAL, path, "\"%s\" must be a non-empty string", key);
+	free(*out);
+	*out = is_path ? st_check_resolve(path, v->valuestring) : strdup(v->valuestring);
+	if (!*out)
+		return st_err(err, ENOMEM, path, "out of memory");
+	return 0;
+}
+
+int st_check_config_parse(struct st_check_config *c, const char *buf, size_t len,
+			  const char *path, struct st_error *err)
+{
+	const cJSON *v;
+	cJSON *root;
+	int ret = 0;
+
+	memset(c, 0, sizeof(*c));
+	c->path = strdup(path ? path : ST_CHECK_CONFIG_NAME);
+	if (!c->path)
+		return st_err(err, ENOMEM, path, "out of memory");
+	root = cJSON_ParseWithLength(buf, len);
+	if (!root)
+		return st_err(err, EINVAL, c->path, "not valid JSON");
+	if (!cJSON_IsObject(root)) {
+		ret = st_err(err, EINVAL, c->path, "must hold one JSON object");
+		goto out;
+	}
+	cJSON_ArrayForEach(v, root) {
+		const char *k = v->string;
+
+		if (!strcmp(k, "select")) {
+			c->has_select = true;
+			ret = rule_array(c->select, v, k, c->path, err);
+		} else if (!strcmp(k, "ignore")) {
+			ret = rule_array(c->ignore, v, k, c->path, err);
+		} else if (!strcmp(k, "srctree")) {
+			ret = string_key(&c->srctree, v, k, true, c->path, err);
+		} else if (!strcmp(k, "arch")) {
+			ret = string_key(&c->arch, v, k, false, c->path, err);
+		} else if (!strcmp(k, "budget")) {
+			ret = string_key(&c->budget, v, k, true, c->path, err);
+		} else {
+			ret = st_err(err, EINVAL, c->path, "unknown key \"%s\"", k);
+		}
+		if (ret)
+			break;
+	}
+out:
+	cJSON_Delete(root);
+	return ret;
+}
+
+int st_check_config_load(struct st_check_config *c, const char *path,
+			 struct st_error *err)
+{
+	char *buf;
+	size_t len;
+	int ret;
+
+	memset(c, 0, sizeof(*c));
+	ret = st_check_read_file(path, &buf, &len, 1 << 20, err);
+	if (ret)
+		return ret;
+	ret = st_check_config_parse(c, buf, len, path, err);
+	free(buf);
+	return ret;
+}
+
+int st_check_config_find(const char *dir, char **path)
+{
+	char cur[PATH_MAX], probe[PATH_MAX + 32];
+	char *slash;
+
+	*path = NULL;
+	if (!realpath(dir, cur))
+		return -errno;
+	for (;;) {
+		snprintf(probe, sizeof(probe), "%s/%s", strcmp(cur, "/") ? cur : "",
+			 ST_CHECK_CONFIG_NAME);
+		if (access(probe, F_OK) == 0) {
+			*path = strdup(probe);
+			return *path ? 0 : -ENOMEM;
+		}
+		snprintf(probe, sizeof(probe), "%s/.git", strcmp(cur, "/") ? cur : "");
+		if (access(probe, F_OK) == 0 || !strcmp(cur, "/"))
+			return 0;
+		slash = strrchr(cur, '/');
+		if (slash == cur)
+			cur[1] = '\0';
+		else
+			*slash = '\0';
+	}
+}
+
+void st_check_config_free(struct st_check_config *c)
+{
+	if (!c)
+		return;
+	free(c->path);
+	free(c->srctree);
+	free(c->arch);
+	free(c->budget);
+	memset(c, 0, sizeof(*c));
+}

@@ -1,0 +1,353 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Renderers of a check result: a small table of printers, one per format,
+ * over the same struct (as kconfig's confdata.c does for its outputs). They
+ * compute nothing. JSON and SARIF are built as cJSON trees.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "check/check.h"
+#include "st_config.h"
+
+#define SARIF_SCHEMA \
+	"https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+
+static const char *const level_gcc[] = {
+	[ST_LEVEL_NOTE] = "note", [ST_LEVEL_WARNING] = "warning", [ST_LEVEL_ERROR] = "error",
+};
+static const char *const level_color[] = {
+	[ST_LEVEL_NOTE] = "\033[1;36m", [ST_LEVEL_WARNING] = "\033[1;35m",
+	[ST_LEVEL_ERROR] = "\033[1;31m",
+};
+static const char *const level_github[] = {
+	[ST_LEVEL_NOTE] = "notice", [ST_LEVEL_WARNING] = "warning", [ST_LEVEL_ERROR] = "error",
+};
+static const char *const level_sarif[] = {
+	[ST_LEVEL_NOTE] = "note", [ST_LEVEL_WARNING] = "warning", [ST_LEVEL_ERROR] = "error",
+};
+
+int st_check_format_parse(const char *name, enum st_check_format *fmt)
+{
+	static const char *const names[] = {
+		[ST_FMT_TEXT] = "text", [ST_FMT_JSON] = "json",
+		[ST_FMT_GITHUB] = "github", [ST_FMT_SARIF] = "sarif",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (!strcmp(name, names[i])) {
+			*fmt = i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+/* gcc: FILE:LINE:COL: warning: msg [rule], then "FILE:LINE:COL: note: fix: hint". */
+static int render_text(FILE *f, const struct st_check_result *r, bool pretty, bool color)
+{
+	const char *bold = color ? "\033[1m" : "", *reset = color ? "\033[0m" : "";
+	char loc[64];
+	size_t i;
+
+	for (i = 0; i < r->nr; i++) {
+		const struct st_check_finding *x = &r->f[i];
+
+		if (x->line)
+			snprintf(loc, sizeof(loc), ":%d:%d", x->line, x->col);
+		else
+			loc[0] = '\0';
+		fprintf(f, "%s%s%s:%s %s%s:%s %s [%s]\n", bold, x->file, loc, reset,
+			color ? level_color[x->level] : "", level_gcc[x->level], reset,
+			x->msg, st_check_rules[x->rule].id);
+		if (x->hint)
+			fprintf(f, "%s%s%s:%s %snote:%s fix: %s\n", bold, x->file, loc, reset,
+				color ? level_color[ST_LEVEL_NOTE] : "", reset, x->hint);
+	}
+	return 0;
+}
+
+/* Workflow command escaping: data escapes %, CR, LF; properties also : and ,. */
+static void gh_escape(FILE *f, const char *s, bool property)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '%': fputs("%25", f); break;
+		case '\r': fputs("%0D", f); break;
+		case '\n': fputs("%0A", f); break;
+		case ':': fputs(property ? "%3A" : ":", f); break;
+		case ',': fputs(property ? "%2C" : ",", f); break;
+		default: fputc(*s, f);
+		}
+	}
+}
+
+static int render_github(FILE *f, const struct st_check_result *r, bool pretty, bool color)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr; i++) {
+		const struct st_check_finding *x = &r->f[i];
+
+		fprintf(f, "::%s file=", level_github[x->level]);
+		gh_escape(f, x->file, true);
+		if (x->line)
+			fprintf(f, ",line=%d,col=%d", x->line, x->col);
+		fputs(",title=", f);
+		gh_escape(f, st_check_rules[x->rule].id, true);
+		fputs("::", f);
+		gh_escape(f, x->msg, false);
+		fputs(" [", f);
+		gh_escape(f, st_check_rules[x->rule].id, false);
+		fputc(']', f);
+		if (x->hint) {
+			fputs("%0Afix: ", f);
+			gh_escape(f, x->hint, false);
+		}
+		fputc('\n', f);
+	}
+	return 0;
+}
+
+static int print_json(FILE *f, cJSON *root, bool pretty)
+{
+	char *s;
+	int ret = 0;
+
+	if (!root)
+		return -ENOMEM;
+	s = pretty ? cJSON_Print(root) : cJSON_PrintUnformatted(root);
+	cJSON_Delete(root);
+	if (!s)
+		return -ENOMEM;
+	if (fputs(s, f) == EOF || fputc('\n', f) == EOF)
+		ret = -EIO;
+	cJSON_free(s);
+	return ret;
+}
+
+static cJSON *json_finding(const struct st_check_finding *x)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	if (!o)
+		return NULL;
+	if (!cJSON_AddStringToObject(o, "file", x->file) ||
+	    !cJSON_AddNumberToObject(o, "line", x->line) ||
+	    !cJSON_AddNumberToObject(o, "column", x->col) ||
+	    !cJSON_AddStringToObject(o, "rule", st_check_rules[x->rule].id) ||
+	    !cJSON_AddStringToObject(o, "level", level_gcc[x->level]) ||
+	    !(x->sym ? cJSON_AddStringToObject(o, "symbol", x->sym)
+		     : cJSON_AddNullToObject(o, "symbol")) ||
+	    !cJSON_AddStringToObject(o, "message", x->msg) ||
+	    !(x->hint ? cJSON_AddStringToObject(o, "hint", x->hint)
+		      : cJSON_AddNullToObject(o, "hint")) ||
+	    !cJSON_AddBoolToObject(o, "fixable", st_check_rules[x->rule].fixable)) {
+		cJSON_Delete(o);
+		return NULL;
+	}
+	return o;
+}
+
+static int render_json(FILE *f, const struct st_check_result *r, bool pretty, bool color)
+{
+	cJSON *root = cJSON_CreateObject(), *arr, *by, *it;
+	size_t counts[ST_RULE_COUNT] = { 0 };
+	size_t i;
+
+	if (!root)
+		return -ENOMEM;
+	arr = cJSON_AddArrayToObject(root, "findings");
+	if (!arr)
+		goto oom;
+	for (i = 0; i < r->nr; i++) {
+		it = json_finding(&r->f[i]);
+		if (!it)
+			goto oom;
+		cJSON_AddItemToArray(arr, it);
+		counts[r->f[i].rule]++;
+	}
+	it = cJSON_AddObjectToObject(root, "summary");
+	if (!it ||
+	    !cJSON_AddNumberToObject(it, "files", r->nr_files) ||
+	    !cJSON_AddNumberToObject(it, "findings", r->nr) ||
+	    !cJSON_AddNumberToObject(it, "failing", st_check_nr_failing(r)) ||
+	    !cJSON_AddNumberToObject(it, "suppressed", r->nr_suppressed) ||
+	    !cJSON_AddNumberToObject(it, "fixed", r->nr_fixed) ||
+	    !(by = cJSON_AddObjectToObject(it, "by_rule")))
+		goto oom;
+	for (i = 0; i < ST_RULE_COUNT; i++)
+		if (counts[i] && !cJSON_AddNumberToObject(by, st_check_rules[i].id, counts[i]))
+			goto oom;
+	return print_json(f, root, pretty);
+oom:
+	cJSON_Delete(root);
+	return -ENOMEM;
+}
+
+static cJSON *text_obj(const char *text)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	if (o && !cJSON_AddStringToObject(o, "text", text)) {
+		cJSON_Delete(o);
+		return NULL;
+	}
+	return o;
+}
+
+/* Add @o under @key of @parent; false (and @o freed) on failure. */
+static bool add_obj(cJSON *parent, const char *key, cJSON *o)
+{
+	if (!o)
+		return false;
+	if (!cJSON_AddItemToObject(parent, key, o)) {
+		cJSON_Delete(o);
+		return false;
+	}
+	return true;
+}
+
+static cJSON *sarif_rule(int i)
+{
+	const struct st_check_rule *rule = &st_check_rules[i];
+	cJSON *o = cJSON_CreateObject(), *cfg;
+
+	if (!o)
+		return NULL;
+	if (!cJSON_AddStringToObject(o, "id", rule->id) ||
+	    !add_obj(o, "shortDescription", text_obj(rule->summary)) ||
+	    !add_obj(o, "help", text_obj(rule->help)) ||
+	    !(cfg = cJSON_AddObjectToObject(o, "defaultConfiguration")) ||
+	    !cJSON_AddStringToObject(cfg, "level", level_sarif[rule->level])) {
+		cJSON_Delete(o);
+		return NULL;
+	}
+	return o;
+}
+
+/* A relative URI reference: percent-encode all but unreserved chars and '/'. */
+static char *uri_encode(const char *path)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	char *out = malloc(3 * strlen(path) + 1), *p = out;
+	const unsigned char *s;
+
+	if (!out)
+		return NULL;
+	for (s = (const unsigned char *)path; *s; s++) {
+		if ((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		    (*s >= '0' && *s <= '9') || strchr("-._~/", *s)) {
+			*p++ = *s;
+		} else {
+			*p++ = '%';
+			*p++ = hex[*s >> 4];
+			*p++ = hex[*s & 15];
+		}
+	}
+	*p = '\0';
+	return out;
+}
+
+static cJSON *sarif_result(const struct st_check_finding *x)
+{
+	cJSON *o = cJSON_CreateObject(), *locs, *loc, *phys, *art, *reg;
+	char *uri = uri_encode(x->file);
+	char *msg = NULL;
+
+	if (!o || !uri)
+		goto fail;
+	if (x->hint && asprintf(&msg, "%s (fix: %s)", x->msg, x->hint) < 0)
+		msg = NULL;
+	if (!cJSON_AddStringToObject(o, "ruleId", st_check_rules[x->rule].id) ||
+	    !cJSON_AddNumberToObject(o, "ruleIndex", x->rule) ||
+	    !cJSON_AddStringToObject(o, "level", level_sarif[x->level]) ||
+	    !add_obj(o, "message", text_obj(msg ? msg : x->msg)) ||
+	    !(locs = cJSON_AddArrayToObject(o, "locations")) ||
+	    !(loc = cJSON_CreateObject()))
+		goto fail;
+	cJSON_AddItemToArray(locs, loc);
+	if (!(phys = cJSON_AddObjectToObject(loc, "physicalLocation")) ||
+	    !(art = cJSON_AddObjectToObject(phys, "artifactLocation")) ||
+	    !cJSON_AddStringToObject(art, "uri", uri))
+		goto fail;
+	if (x->line &&
+	    (!(reg = cJSON_AddObjectToObject(phys, "region")) ||
+	     !cJSON_AddNumberToObject(reg, "startLine", x->line) ||
+	     !cJSON_AddNumberToObject(reg, "startColumn", x->col)))
+		goto fail;
+	free(uri);
+	free(msg);
+	return o;
+fail:
+	free(uri);
+	free(msg);
+	cJSON_Delete(o);
+	return NULL;
+}
+
+static int render_sarif(FILE *f, const struct st_check_result *r, bool pretty, bool color)
+{
+	cJSON *root = cJSON_CreateObject(), *runs, *run, *tool, *drv, *rules, *res, *it;
+	size_t i;
+
+	if (!root)
+		return -ENOMEM;
+	if (!cJSON_AddStringToObject(root, "$schema", SARIF_SCHEMA) ||
+	    !cJSON_AddStringToObject(root, "version", "2.1.0") ||
+	    !(runs = cJSON_AddArrayToObject(root, "runs")) ||
+	    !(run = cJSON_CreateObject()))
+		goto oom;
+	cJSON_AddItemToArray(runs, run);
+	if (!(tool = cJSON_AddObjectToObject(run, "tool")) ||
+	    !(drv = cJSON_AddObjectToObject(tool, "driver")) ||
+	    !cJSON_AddStringToObject(drv, "name", "slubtiny") ||
+	    !cJSON_AddStringToObject(drv, "version", ST_VERSION) ||
+	    !(rules = cJSON_AddArrayToObject(drv, "rules")))
+		goto oom;
+	for (i = 0; i < ST_RULE_COUNT; i++) {
+		it = sarif_rule(i);
+		if (!it)
+			goto oom;
+		cJSON_AddItemToArray(rules, it);
+	}
+	if (!(res = cJSON_AddArrayToObject(run, "results")))
+		goto oom;
+	for (i = 0; i < r->nr; i++) {
+		it = sarif_result(&r->f[i]);
+		if (!it)
+			goto oom;
+		cJSON_AddItemToArray(res, it);
+	}
+	return print_json(f, root, pretty);
+oom:
+	cJSON_Delete(root);
+	return -ENOMEM;
+}
+
+typedef int (*render_fn)(FILE *f, const struct st_check_result *r, bool pretty, bool color);
+
+static const render_fn renderers[] = {
+	[ST_FMT_TEXT] = render_text,
+	[ST_FMT_JSON] = render_json,
+	[ST_FMT_GITHUB] = render_github,
+	[ST_FMT_SARIF] = render_sarif,
+};
+
+int st_check_render(FILE *f, const struct st_check_result *r,
+		    enum st_check_format fmt, bool pretty, bool color)
+{
+	int ret;
+
+	if ((unsigned int)fmt >= sizeof(renderers) / sizeof(renderers[0]))
+		return -EINVAL;
+	ret = renderers[fmt](f, r, pretty, color);
+	if (!ret && ferror(f))
+		ret = -EIO;
+	return ret;
+}

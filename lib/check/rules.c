@@ -1,0 +1,609 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The rule table of `slubtiny check`, the finding list, and the rules that
+ * need no kernel tree: they read one defconfig model and know the handful
+ * of slab symbols whose meaning changed between Linux 6.1 and 6.12.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check/check.h"
+#include "common/error.h"
+#include "defconfig/defconfig.h"
+
+const struct st_check_rule st_check_rules[ST_RULE_COUNT] = {
+	[ST_RULE_SYNTAX] = {
+		"syntax", ST_LEVEL_ERROR, false, false,
+		"A line that Kconfig cannot read as an assignment, an 'is not set' comment, a comment or a blank line.",
+		"Write it as CONFIG_NAME=value or '# CONFIG_NAME is not set'.",
+	},
+	[ST_RULE_REMOVED_ALLOCATOR] = {
+		"removed-allocator", ST_LEVEL_WARNING, false, true,
+		"CONFIG_SLOB (removed in 6.4), CONFIG_SLAB (removed in 6.8) or their *_DEPRECATED names are enabled; current kernels ignore the line and build SLUB.",
+		"Run 'slubtiny check --fix' (or 'slubtiny migrate --in-place'): SLOB becomes CONFIG_SLUB=y + CONFIG_SLUB_TINY=y, SLAB becomes CONFIG_SLUB=y.",
+	},
+	[ST_RULE_SLUB_TINY_DEPS] = {
+		"slub-tiny-deps", ST_LEVEL_WARNING, false, false,
+		"CONFIG_SLUB_TINY=y without what it depends on (EXPERT, SLUB, not COMPILE_TEST): Kconfig drops it silently and builds plain SLUB.",
+		"Add CONFIG_EXPERT=y (slubtiny migrate --fix-deps puts it where savedefconfig would).",
+	},
+	[ST_RULE_SLUB_TINY_DISABLES] = {
+		"slub-tiny-disables", ST_LEVEL_WARNING, false, false,
+		"An option that depends on !SLUB_TINY is set to y next to CONFIG_SLUB_TINY=y: one of the two lines does not take effect.",
+		"Remove the option, or drop CONFIG_SLUB_TINY=y if the option matters more.",
+	},
+	[ST_RULE_DUPLICATE] = {
+		"duplicate-assignment", ST_LEVEL_WARNING, false, false,
+		"The same symbol is assigned twice with the same value.",
+		"Delete the later line.",
+	},
+	[ST_RULE_CONFLICT] = {
+		"conflicting-assignment", ST_LEVEL_WARNING, false, false,
+		"The same symbol is assigned twice with different values; the last one wins.",
+		"Keep the line with the value you mean and delete the other.",
+	},
+	[ST_RULE_UNKNOWN_SYMBOL] = {
+		"unknown-symbol", ST_LEVEL_WARNING, true, false,
+		"The kernel tree's Kconfig has no such symbol (needs --srctree).",
+		"Delete the line, or rename the symbol to its current name.",
+	},
+	[ST_RULE_INEFFECTIVE] = {
+		"ineffective-option", ST_LEVEL_WARNING, true, false,
+		"The option does not end up with the value the file sets once Kconfig resolves the file (needs --srctree); the message gives the cause.",
+		"Follow the cause: enable the missing dependency, drop the select that forces it, or drop the line.",
+	},
+	[ST_RULE_HARDENING_NOTICE] = {
+		"hardening-notice", ST_LEVEL_NOTE, false, false,
+		"CONFIG_SLUB_TINY turns off SLAB_FREELIST_RANDOM and SLAB_FREELIST_HARDENED and selects SLAB_MERGE_DEFAULT, which kernel hardening checkers (kernel-hardening-checker, KSPP) flag.",
+		"Expected on a tiny system; turn the notice off with --ignore hardening-notice or in .slubtiny.json.",
+	},
+	[ST_RULE_BAD_SUPPRESSION] = {
+		"bad-suppression", ST_LEVEL_WARNING, false, false,
+		"A '# slubtiny: ignore[...]' comment that is malformed or names no known rule, so it suppresses nothing.",
+		"Use '# slubtiny: ignore[RULE,...]' with ids from 'slubtiny check --help' / the README.",
+	},
+	[ST_RULE_SIZE_BUDGET] = {
+		"size-budget", ST_LEVEL_WARNING, false, false,
+		"A size budget from --budget is exceeded.",
+		"Shrink the object or raise the budget in the budget file.",
+	},
+};
+
+int st_check_rule_find(const char *id, size_t len)
+{
+	int i;
+
+	for (i = 0; i < ST_RULE_COUNT; i++)
+		if (strlen(st_check_rules[i].id) == len &&
+		    !memcmp(st_check_rules[i].id, id, len))
+			return i;
+	return -1;
+}
+
+int st_check_rule_list(bool set[ST_RULE_COUNT], const char *list,
+		       struct st_error *err)
+{
+	const char *p = list, *end;
+	int rule;
+
+	while (*p) {
+		end = strchr(p, ',');
+		if (!end)
+			end = p + strlen(p);
+		if (end == p) {
+			p = *end ? end + 1 : end;
+			continue;
+		}
+		rule = st_check_rule_find(p, end - p);
+		if (rule < 0)
+			return st_err(err, EINVAL, NULL, "unknown rule '%.*s'",
+				      (int)(end - p), p);
+		set[rule] = true;
+		p = *end ? end + 1 : end;
+	}
+	return 0;
+}
+
+void st_check_opts_init(struct st_check_opts *o)
+{
+	int i;
+
+	for (i = 0; i < ST_RULE_COUNT; i++)
+		o->enabled[i] = true;
+}
+
+void st_check_result_init(struct st_check_result *r)
+{
+	memset(r, 0, sizeof(*r));
+}
+
+static void finding_free(struct st_check_finding *f)
+{
+	free(f->file);
+	free(f->sym);
+	free(f->msg);
+	free(f->hint);
+}
+
+void st_check_result_free(struct st_check_result *r)
+{
+	size_t i;
+
+	if (!r)
+		return;
+	for (i = 0; i < r->nr; i++)
+		finding_free(&r->f[i]);
+	free(r->f);
+	memset(r, 0, sizeof(*r));
+}
+
+int st_check_add(struct st_check_result *r, enum st_rule rule, const char *file,
+		 int line, int col, const char *sym, const char *hint,
+		 const char *fmt, ...)
+{
+	struct st_check_finding *f;
+	va_list ap;
+	int n;
+
+	if (r->nr == r->alloc) {
+		size_t a = r->alloc ? 2 * r->alloc : 32;
+
+		f = realloc(r->f, a * sizeof(*f));
+		if (!f)
+			return -ENOMEM;
+		r->f = f;
+		r->alloc = a;
+	}
+	f = &r->f[r->nr];
+	memset(f, 0, sizeof(*f));
+	f->rule = rule;
+	f->level = st_check_rules[rule].level;
+	f->line = line;
+	f->col = line ? (col ? col : 1) : 0;
+	f->file = strdup(file ? file : "");
+	f->sym = sym ? strdup(sym) : NULL;
+	f->hint = hint ? strdup(hint) : NULL;
+	va_start(ap, fmt);
+	n = vasprintf(&f->msg, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		f->msg = NULL;
+	if (!f->file || !f->msg || (sym && !f->sym) || (hint && !f->hint)) {
+		finding_free(f);
+		return -ENOMEM;
+	}
+	r->nr++;
+	return 0;
+}
+
+static int cmp_finding(const void *a, const void *b)
+{
+	const struct st_check_finding *x = a, *y = b;
+	int c = strcmp(x->file, y->file);
+
+	if (c)
+		return c;
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	if (x->col != y->col)
+		return x->col < y->col ? -1 : 1;
+	return (int)x->rule - (int)y->rule;
+}
+
+void st_check_sort(struct st_check_result *r)
+{
+	/* Stable enough: equal keys only come from one rule on one line. */
+	if (r->nr > 1)
+		qsort(r->f, r->nr, sizeof(*r->f), cmp_finding);
+}
+
+size_t st_check_nr_failing(const struct st_check_result *r)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < r->nr; i++)
+		if (r->f[i].level >= ST_LEVEL_WARNING)
+			n++;
+	return n;
+}
+
+/*
+ * The slab symbols the tree-less rules look at. Only the last assignment
+ * of a symbol counts, as in Kconfig.
+ */
+enum key_sym {
+	K_SLOB, K_SLOB_DEPRECATED, K_SLAB, K_SLAB_DEPRECATED,
+	K_SLUB, K_SLUB_TINY, K_EXPERT, K_EMBEDDED, K_COMPILE_TEST,
+	/* everything from here on depends on !SLUB_TINY (Linux 6.12) */
+	K_DISABLED_FIRST,
+	K_SLUB_DEBUG = K_DISABLED_FIRST, K_SLUB_DEBUG_ON, K_SLUB_STATS,
+	K_SLUB_CPU_PARTIAL, K_SLAB_FREELIST_RANDOM, K_SLAB_FREELIST_HARDENED,
+	K_SLAB_BUCKETS, K_RANDOM_KMALLOC_CACHES, K_KASAN,
+	K_COUNT,
+};
+
+static const char *const key_names[K_COUNT] = {
+	[K_SLOB] = "SLOB", [K_SLOB_DEPRECATED] = "SLOB_DEPRECATED",
+	[K_SLAB] = "SLAB", [K_SLAB_DEPRECATED] = "SLAB_DEPRECATED",
+	[K_SLUB] = "SLUB", [K_SLUB_TINY] = "SLUB_TINY", [K_EXPERT] = "EXPERT",
+	[K_EMBEDDED] = "EMBEDDED", [K_COMPILE_TEST] = "COMPILE_TEST",
+	[K_SLUB_DEBUG] = "SLUB_DEBUG", [K_SLUB_DEBUG_ON] = "SLUB_DEBUG_ON",
+	[K_SLUB_STATS] = "SLUB_STATS", [K_SLUB_CPU_PARTIAL] = "SLUB_CPU_PARTIAL",
+	[K_SLAB_FREELIST_RANDOM] = "SLAB_FREELIST_RANDOM",
+	[K_SLAB_FREELIST_HARDENED] = "SLAB_FREELIST_HARDENED",
+	[K_SLAB_BUCKETS] = "SLAB_BUCKETS",
+	[K_RANDOM_KMALLOC_CACHES] = "RANDOM_KMALLOC_CACHES", [K_KASAN] = "KASAN",
+};
+
+/* Why each of the !SLUB_TINY options matters, for the message. */
+static const char *const disabled_why[K_COUNT] = {
+	[K_SLUB_DEBUG] = "SLUB debugging support",
+	[K_SLUB_DEBUG_ON] = "SLUB debugging on by default (needs SLUB_DEBUG)",
+	[K_SLUB_STATS] = "SLUB statistics",
+	[K_SLUB_CPU_PARTIAL] = "per-cpu partial slabs",
+	[K_SLAB_FREELIST_RANDOM] = "freelist randomization (hardening)",
+	[K_SLAB_FREELIST_HARDENED] = "freelist metadata hardening",
+	[K_SLAB_BUCKETS] = "separate kmalloc buckets (hardening, 6.11+)",
+	[K_RANDOM_KMALLOC_CACHES] = "randomized kmalloc caches (hardening, 6.6+)",
+	[K_KASAN] = "KASAN",
+};
+
+/* The last line of each key symbol, or NULL. */
+struct keys {
+	const struct st_dc_line *l[K_COUNT];
+};
+
+/* Every key symbol starts with one of these; a cheap first filter. */
+static int key_lookup(const char *sym)
+{
+	int i;
+
+	switch (sym[0]) {
+	case 'S': case 'E': case 'C': case 'R': case 'K':
+		break;
+	default:
+		return -1;
+	}
+	for (i = 0; i < K_COUNT; i++)
+		if (!strcmp(sym, key_names[i]))
+			return i;
+	return -1;
+}
+
+/* y or m: the line enables the symbol. */
+static bool line_enables(const struct st_dc_line *l)
+{
+	return l && l->kind == ST_DC_ASSIGN && l->val &&
+	       (!strcmp(l->val, "y") || !strcmp(l->val, "m"));
+}
+
+static bool line_disables(const struct st_dc_line *l)
+{
+	return l && (l->kind == ST_DC_NOT_SET ||
+		     (l->kind == ST_DC_ASSIGN && l->val && !strcmp(l->val, "n")));
+}
+
+struct ctx {
+	struct st_check_result *r;
+	const struct st_defconfig *dc;
+	const char *file;
+	const struct st_check_opts *o;
+	uint32_t *mask;		/* per 1-based line: suppressed rules, or NULL */
+	uint32_t file_mask;	/* rules suppressed for the whole file */
+	int err;
+};
+
+static bool suppressed(const struct ctx *c, enum st_rule rule, int line)
+{
+	uint32_t bit = 1u << rule;
+
+	if (c->file_mask & bit)
+		return true;
+	return c->mask && line > 0 && (size_t)line <= c->dc->nr_lines &&
+	       (c->mask[line] & bit);
+}
+
+static void __attribute__((format(printf, 6, 7)))
+report(struct ctx *c, enum st_rule rule, const struct st_dc_line *l,
+       const char *sym, const char *hint, const char *fmt, ...)
+{
+	char msg[768];
+	va_list ap;
+	int line = l ? l->lineno : 0;
+	int ret;
+
+	if (!c->o->enabled[rule])
+		return;
+	if (suppressed(c, rule, line)) {
+		c->r->nr_suppressed++;
+		return;
+	}
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	ret = st_check_add(c->r, rule, c->file, line, 1, sym, hint, "%s", msg);
+	if (ret && !c->err)
+		c->err = ret;
+}
+
+static uint32_t supp_mask(const struct st_supp *s)
+{
+	uint32_t m = 0;
+	int i;
+
+	for (i = 0; i < ST_RULE_COUNT; i++)
+		if (s->rules[i])
+			m |= 1u << i;
+	return m;
+}
+
+struct bad_supp {
+	int line;
+	char why[96];
+};
+
+/*
+ * Read the suppression comments: a line comment covers the next line that
+ * is neither a comment nor blank, so several comments can stack above one
+ * assignment. Malformed ones are collected in *bad for bad-suppression.
+ */
+static int scan_suppressions(struct ctx *c, struct bad_supp **bad, size_t *nbad)
+{
+	const struct st_defconfig *dc = c->dc;
+	uint32_t pending = 0;
+	struct bad_supp *nb;
+	struct st_supp s;
+	size_t i;
+
+	for (i = 0; i < dc->nr_lines; i++) {
+		const struct st_dc_line *l = &dc->lines[i];
+
+		if (l->kind == ST_DC_BLANK)
+			continue;
+		if (l->kind != ST_DC_COMMENT) {
+			if (pending)
+				c->mask[l->lineno] |= pending;
+			pending = 0;
+			continue;
+		}
+		if (!memmem(l->text, l->len, "slubtiny", 8))
+			continue;
+		st_check_parse_suppression(&s, l->text, l->len);
+		switch (s.kind) {
+		case ST_SUPP_NONE:
+			break;
+		case ST_SUPP_FILE:
+			c->file_mask |= supp_mask(&s);
+			break;
+		case ST_SUPP_LINE:
+			if (!c->mask) {
+				c->mask = calloc(dc->nr_lines + 2, sizeof(*c->mask));
+				if (!c->mask)
+					return -ENOMEM;
+			}
+			pending |= supp_mask(&s);
+			break;
+		case ST_SUPP_BAD:
+			nb = realloc(*bad, (*nbad + 1) * sizeof(*nb));
+			if (!nb)
+				return -ENOMEM;
+			*bad = nb;
+			nb[*nbad].line = l->lineno;
+			snprintf(nb[*nbad].why, sizeof(nb[*nbad].why), "%s", s.bad);
+			(*nbad)++;
+			break;
+		}
+	}
+	return 0;
+}
+
+static void report_bad_suppressions(struct ctx *c, const struct bad_supp *bad,
+				    size_t nbad)
+{
+	struct st_dc_line fake = { 0 };
+	size_t i;
+
+	for (i = 0; i < nbad; i++) {
+		fake.lineno = bad[i].line;
+		report(c, ST_RULE_BAD_SUPPRESSION, &fake, NULL,
+		       "write '# slubtiny: ignore[RULE,...]' with known rule ids",
+		       "suppression comment ignored: %s", bad[i].why);
+	}
+}
+
+static void check_syntax(struct ctx *c)
+{
+	const struct st_defconfig *dc = c->dc;
+	struct st_dc_line fake = { 0 };
+	size_t i;
+
+	for (i = 0; i < dc->nr_diags; i++) {
+		const struct st_dc_diag *d = &dc->diags[i];
+		enum st_rule rule;
+		const char *hint = NULL;
+
+		switch (d->kind) {
+		case ST_DC_D_DUPLICATE:
+			rule = ST_RULE_DUPLICATE;
+			hint = "delete this line";
+			break;
+		case ST_DC_D_CONFLICT:
+			rule = ST_RULE_CONFLICT;
+			hint = "keep one of the two lines; Kconfig uses the last";
+			break;
+		default:
+			rule = ST_RULE_SYNTAX;
+			hint = "write CONFIG_NAME=value or '# CONFIG_NAME is not set'";
+			break;
+		}
+		fake.lineno = d->line;
+		report(c, rule, &fake, d->sym[0] ? d->sym : NULL, hint, "%s", d->msg);
+	}
+}
+
+static void check_removed(struct ctx *c, const struct keys *k)
+{
+	static const struct {
+		int key;
+		const char *what;
+		const char *hint;
+	} removed[] = {
+		{ K_SLOB, "SLOB was removed in Linux 6.4",
+		  "replace with CONFIG_SLUB=y and CONFIG_SLUB_TINY=y (needs CONFIG_EXPERT=y); 'slubtiny check --fix' does it" },
+		{ K_SLOB_DEPRECATED, "SLOB was removed in Linux 6.4",
+		  "replace with CONFIG_SLUB=y and CONFIG_SLUB_TINY=y (needs CONFIG_EXPERT=y); 'slubtiny check --fix' does it" },
+		{ K_SLAB, "SLAB was removed in Linux 6.8",
+		  "replace with CONFIG_SLUB=y; 'slubtiny check --fix' does it" },
+		{ K_SLAB_DEPRECATED, "SLAB was removed in Linux 6.8",
+		  "replace with CONFIG_SLUB=y; 'slubtiny check --fix' does it" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(removed) / sizeof(removed[0]); i++) {
+		const struct st_dc_line *l = k->l[removed[i].key];
+
+		if (!line_enables(l))
+			continue;
+		report(c, ST_RULE_REMOVED_ALLOCATOR, l, key_names[removed[i].key],
+		       removed[i].hint,
+		       "CONFIG_%s=%s: %s; newer kernels ignore this line and build SLUB",
+		       key_names[removed[i].key], l->val, removed[i].what);
+	}
+}
+
+/* Is @path a config fragment (*.config), merged on top of other files? */
+static bool is_fragment(const char *path)
+{
+	size_t n = strlen(path);
+
+	return n > 7 && !strcmp(path + n - 7, ".config") && path[n - 8] != '/';
+}
+
+static void check_tiny_deps(struct ctx *c, const struct keys *k)
+{
+	const struct st_dc_line *tiny = k->l[K_SLUB_TINY];
+	const struct st_dc_line *l;
+	const char *frag;
+
+	frag = is_fragment(c->file) ?
+	       " (a fragment: fine only if every file it is merged with sets it)" : "";
+	l = k->l[K_EXPERT];
+	if (!line_enables(l)) {
+		char why[160];
+
+		if (line_disables(l))
+			snprintf(why, sizeof(why), "line %d disables EXPERT", l->lineno);
+		else if (line_enables(k->l[K_EMBEDDED]))
+			snprintf(why, sizeof(why),
+				 "the file sets only CONFIG_EMBEDDED=y (line %d), which does not select EXPERT in current kernels (6.12)",
+				 k->l[K_EMBEDDED]->lineno);
+		else
+			snprintf(why, sizeof(why), "the file does not set CONFIG_EXPERT=y");
+		report(c, ST_RULE_SLUB_TINY_DEPS, tiny, "SLUB_TINY",
+		       "add CONFIG_EXPERT=y ('slubtiny migrate --fix-deps' places it)",
+		       "CONFIG_SLUB_TINY=y has no effect: it depends on EXPERT and %s%s; the kernel builds plain SLUB",
+		       why, frag);
+	}
+	l = k->l[K_COMPILE_TEST];
+	if (line_enables(l))
+		report(c, ST_RULE_SLUB_TINY_DEPS, tiny, "SLUB_TINY",
+		       "drop CONFIG_COMPILE_TEST=y from a config meant to run",
+		       "CONFIG_SLUB_TINY=y has no effect: it depends on !COMPILE_TEST and line %d sets CONFIG_COMPILE_TEST=y",
+		       l->lineno);
+	l = k->l[K_SLUB];
+	if (line_disables(l))
+		report(c, ST_RULE_SLUB_TINY_DEPS, tiny, "SLUB_TINY",
+		       "replace the line with CONFIG_SLUB=y",
+		       "CONFIG_SLUB_TINY=y needs SLUB, but line %d disables CONFIG_SLUB (before Linux 6.8 this drops SLUB_TINY)",
+		       l->lineno);
+}
+
+static void check_tiny_disables(struct ctx *c, const struct keys *k)
+{
+	const struct st_dc_line *tiny = k->l[K_SLUB_TINY];
+	char hint[160];
+	int i;
+
+	for (i = K_DISABLED_FIRST; i < K_COUNT; i++) {
+		const struct st_dc_line *l = k->l[i];
+
+		if (!line_enables(l))
+			continue;
+		snprintf(hint, sizeof(hint),
+			 "delete this line, or CONFIG_SLUB_TINY=y at line %d", tiny->lineno);
+		report(c, ST_RULE_SLUB_TINY_DISABLES, l, key_names[i], hint,
+		       "CONFIG_%s=%s has no effect next to CONFIG_SLUB_TINY=y (line %d): %s depends on !SLUB_TINY",
+		       key_names[i], l->val, tiny->lineno, disabled_why[i]);
+	}
+}
+
+static void check_hardening(struct ctx *c, const struct keys *k)
+{
+	report(c, ST_RULE_HARDENING_NOTICE, k->l[K_SLUB_TINY], "SLUB_TINY",
+	       "expected for a tiny system; --ignore hardening-notice turns this off",
+	       "CONFIG_SLUB_TINY=y turns off SLAB_FREELIST_RANDOM and SLAB_FREELIST_HARDENED and selects SLAB_MERGE_DEFAULT; kernel hardening checkers (kernel-hardening-checker, KSPP) will flag this config");
+}
+
+int st_check_defconfig(struct st_check_result *r, const struct st_defconfig *dc,
+		       const char *file, const struct st_check_opts *o)
+{
+	struct ctx c = { .r = r, .dc = dc, .file = file, .o = o };
+	struct bad_supp *bad = NULL;
+	struct keys k = { { 0 } };
+	size_t i, nbad = 0;
+	int key, ret;
+
+	ret = scan_suppressions(&c, &bad, &nbad);
+	if (ret)
+		goto out;
+	for (i = 0; i < dc->nr_lines; i++) {
+		const struct st_dc_line *l = &dc->lines[i];
+
+		if (!l->sym)
+			continue;
+		key = key_lookup(l->sym);
+		if (key >= 0)
+			k.l[key] = l;
+	}
+	report_bad_suppressions(&c, bad, nbad);
+	check_syntax(&c);
+	check_removed(&c, &k);
+	if (line_enables(k.l[K_SLUB_TINY])) {
+		check_tiny_deps(&c, &k);
+		check_tiny_disables(&c, &k);
+		check_hardening(&c, &k);
+	}
+	ret = c.err;
+out:
+	free(bad);
+	free(c.mask);
+	r->nr_files++;
+	return ret;
+}
+
+void st_check_apply_suppressions(struct st_check_result *r, size_t from,
+				 const struct st_defconfig *dc)
+{
+	struct st_check_opts o;
+	struct ctx c = { .r = r, .dc = dc, .o = &o };
+	struct bad_supp *bad = NULL;
+	size_t i, j, nbad = 0;
+
+	st_check_opts_init(&o);
+	if (scan_suppressions(&c, &bad, &nbad) == 0) {
+		for (i = j = from; i < r->nr; i++) {
+			if (suppressed(&c, r->f[i].rule, r->f[i].line)) {
+				finding_free(&r->f[i]);
+				r->nr_suppressed++;
+				continue;
+			}
+			r->f[j++] = r->f[i];
+		}
+		r->nr = j;
+	}
+	free(bad);
+	free(c.mask);
+}

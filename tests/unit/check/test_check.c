@@ -1,0 +1,350 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests of lib/check: each rule on small in-memory defconfigs, the
+ * suppression comments, .slubtiny.json, budgets and the output formats.
+ * TAP output.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "check/check.h"
+#include "common/error.h"
+#include "defconfig/defconfig.h"
+
+static int nr_test, nr_fail;
+
+static void ok(int cond, const char *fmt, ...)
+{
+	va_list ap;
+
+	nr_test++;
+	if (!cond)
+		nr_fail++;
+	printf("%sok %d - ", cond ? "" : "not ", nr_test);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+}
+
+/* Check @text as file @name with every rule on; returns the result. */
+static struct st_check_result run(const char *name, const char *text,
+				  const char *ignore)
+{
+	struct st_check_result r;
+	struct st_check_opts o;
+	struct st_defconfig *dc;
+
+	st_check_result_init(&r);
+	st_check_opts_init(&o);
+	if (ignore) {
+		bool off[ST_RULE_COUNT] = { 0 };
+
+		st_check_rule_list(off, ignore, NULL);
+		for (int i = 0; i < ST_RULE_COUNT; i++)
+			o.enabled[i] &= !off[i];
+	}
+	if (st_defconfig_parse(&dc, text, strlen(text), name, NULL))
+		abort();
+	if (st_check_defconfig(&r, dc, name, &o))
+		abort();
+	st_defconfig_free(dc);
+	st_check_sort(&r);
+	return r;
+}
+
+/* "rule@line,rule@line" of a result, for compact expectations. */
+static const char *summary(const struct st_check_result *r)
+{
+	static char buf[1024];
+	size_t i, n = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < r->nr && n < sizeof(buf) - 64; i++)
+		n += snprintf(buf + n, sizeof(buf) - n, "%s%s@%d", i ? "," : "",
+			      st_check_rules[r->f[i].rule].id, r->f[i].line);
+	return buf;
+}
+
+static void expect(const char *what, const char *name, const char *text,
+		   const char *ignore, const char *want)
+{
+	struct st_check_result r = run(name, text, ignore);
+	const char *got = summary(&r);
+
+	ok(!strcmp(got, want), "%s: got '%s', want '%s'", what, got, want);
+	st_check_result_free(&r);
+}
+
+static void test_rules(void)
+{
+	expect("clean file", "a_defconfig", "CONFIG_SLUB=y\n# CONFIG_SLOB is not set\n", NULL, "");
+	expect("slob", "a_defconfig", "CONFIG_EXPERT=y\nCONFIG_SLOB=y\n", NULL,
+	       "removed-allocator@2");
+	expect("slab and deprecated", "a_defconfig",
+	       "CONFIG_SLAB=y\nCONFIG_SLOB_DEPRECATED=y\n", NULL,
+	       "removed-allocator@1,removed-allocator@2");
+	expect("slab=m counts", "a_defconfig", "CONFIG_SLAB_DEPRECATED=m\n", NULL,
+	       "removed-allocator@1");
+	expect("slab=n is fine", "a_defconfig", "CONFIG_SLAB=n\n", NULL, "");
+	expect("tiny without expert", "a_defconfig", "CONFIG_SLUB=y\nCONFIG_SLUB_TINY=y\n", NULL,
+	       "slub-tiny-deps@2,hardening-notice@2");
+	expect("tiny with expert", "a_defconfig", "CONFIG_EXPERT=y\nCONFIG_SLUB_TINY=y\n", NULL,
+	       "hardening-notice@2");
+	expect("notice off", "a_defconfig", "CONFIG_EXPERT=y\nCONFIG_SLUB_TINY=y\n",
+	       "hardening-notice", "");
+	expect("expert disabled", "a_defconfig",
+	       "# CONFIG_EXPERT is not set\nCONFIG_SLUB_TINY=y\n", "hardening-notice",
+	       "slub-tiny-deps@2");
+	expect("compile test and slub off", "a_defconfig",
+	       "CONFIG_EXPERT=y\nCONFIG_COMPILE_TEST=y\n# CONFIG_SLUB is not set\nCONFIG_SLUB_TINY=y\n",
+	       "hardening-notice", "slub-tiny-deps@4,slub-tiny-deps@4");
+	expect("tiny disabled at the end", "a_defconfig",
+	       "CONFIG_SLUB_TINY=y\n# CONFIG_SLUB_TINY is not set\nCONFIG_SLUB_DEBUG=y\n", NULL,
+	       "conflicting-assignment@2");
+	expect("disables", "a_defconfig",
+	       "CONFIG_EXPERT=y\nCONFIG_SLUB_TINY=y\nCONFIG_SLUB_DEBUG=y\nCONFIG_SLAB_FREELIST_RANDOM=y\n"
+	       "CONFIG_SLAB_FREELIST_HARDENED=y\nCONFIG_SLUB_STATS=y\nCONFIG_SLUB_CPU_PARTIAL=y\n"
+	       "# CONFIG_KASAN is not set\n", "hardening-notice",
+	       "slub-tiny-disables@3,slub-tiny-disables@4,slub-tiny-disables@5,"
+	       "slub-tiny-disables@6,slub-tiny-disables@7");
+	expect("disables need tiny", "a_defconfig", "CONFIG_SLUB_DEBUG=y\n", NULL, "");
+	expect("duplicate and conflict", "a_defconfig",
+	       "CONFIG_A=y\nCONFIG_B=y\nCONFIG_A=y\n# CONFIG_B is not set\n", NULL,
+	       "duplicate-assignment@3,conflicting-assignment@4");
+	expect("syntax", "a_defconfig", "CONFIG_A=y\nfoo bar\nCONFIG_B=\n", NULL,
+	       "syntax@2,syntax@3");
+	expect("fragment note", "tiny.config", "CONFIG_SLUB_TINY=y\n", "hardening-notice",
+	       "slub-tiny-deps@1");
+}
+
+static void test_messages(void)
+{
+	struct st_check_result r = run("x_defconfig",
+		"CONFIG_EMBEDDED=y\nCONFIG_SLUB_TINY=y\nCONFIG_SLOB=y\n", "hardening-notice");
+
+	ok(r.nr == 2, "two findings");
+	if (r.nr != 2)
+		return;
+	ok(strstr(r.f[0].msg, "CONFIG_EMBEDDED=y (line 1)") != NULL,
+	   "slub-tiny-deps names EMBEDDED: %s", r.f[0].msg);
+	ok(r.f[0].hint && strstr(r.f[0].hint, "CONFIG_EXPERT=y"), "hint adds EXPERT");
+	ok(!strcmp(r.f[1].sym, "SLOB") && strstr(r.f[1].msg, "6.4"), "slob message: %s",
+	   r.f[1].msg);
+	ok(st_check_nr_failing(&r) == 2, "warnings fail");
+	st_check_result_free(&r);
+	r = run("x_defconfig", "CONFIG_EXPERT=y\nCONFIG_SLUB_TINY=y\n", NULL);
+	ok(r.nr == 1 && st_check_nr_failing(&r) == 0, "a note alone does not fail");
+	st_check_result_free(&r);
+}
+
+static void test_suppress_parse(void)
+{
+	struct st_supp s;
+	static const struct {
+		const char *text;
+		enum st_supp_kind kind;
+		int rule;	/* one rule that must be set, -1 none, -2 all */
+	} cases[] = {
+		{ "# slubtiny: ignore[removed-allocator]", ST_SUPP_LINE, ST_RULE_REMOVED_ALLOCATOR },
+		{ "#slubtiny:ignore[ syntax , duplicate-assignment ] why", ST_SUPP_LINE, ST_RULE_SYNTAX },
+		{ "# slubtiny: ignore-file[hardening-notice]", ST_SUPP_FILE, ST_RULE_HARDENING_NOTICE },
+		{ "# slubtiny: ignore", ST_SUPP_LINE, -2 },
+		{ "# slubtiny: ignore because", ST_SUPP_LINE, -2 },
+		{ "# slubtiny: ignore[nope]", ST_SUPP_BAD, -1 },
+		{ "# slubtiny: ignore[]", ST_SUPP_BAD, -1 },
+		{ "# slubtiny: ignore[syntax", ST_SUPP_BAD, -1 },
+		{ "# slubtiny: ignore[syntax]x", ST_SUPP_BAD, -1 },
+		{ "# slubtiny: frob", ST_SUPP_BAD, -1 },
+		{ "# slubtiny: ignorex", ST_SUPP_BAD, -1 },
+		{ "# CONFIG_SLOB is not set", ST_SUPP_NONE, -1 },
+		{ "CONFIG_A=y", ST_SUPP_NONE, -1 },
+		{ "", ST_SUPP_NONE, -1 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		bool good;
+
+		st_check_parse_suppression(&s, cases[i].text, strlen(cases[i].text));
+		good = s.kind == cases[i].kind;
+		if (cases[i].rule >= 0)
+			good &= s.rules[cases[i].rule];
+		if (cases[i].rule == -2)
+			good &= s.rules[0] && s.rules[ST_RULE_COUNT - 1];
+		ok(good, "suppression '%s' -> kind %d (%s)", cases[i].text, s.kind, s.bad);
+	}
+	/* the length bounds the parse: no terminating NUL needed */
+	st_check_parse_suppression(&s, "# slubtiny: ignore[syntax]garbage", 26);
+	ok(s.kind == ST_SUPP_LINE && s.rules[ST_RULE_SYNTAX], "parse stops at len");
+}
+
+static void test_suppress_apply(void)
+{
+	expect("line suppression", "a_defconfig",
+	       "# slubtiny: ignore[removed-allocator]\n\n# why: legacy board\nCONFIG_SLOB=y\nCONFIG_SLAB=y\n",
+	       NULL, "removed-allocator@5");
+	expect("suppression of another rule", "a_defconfig",
+	       "# slubtiny: ignore[syntax]\nCONFIG_SLOB=y\n", NULL, "removed-allocator@2");
+	expect("file suppression", "a_defconfig",
+	       "CONFIG_SLOB=y\n# slubtiny: ignore-file[removed-allocator]\nCONFIG_SLAB=y\n", NULL, "");
+	expect("bad suppression", "a_defconfig",
+	       "# slubtiny: ignore[slob]\nCONFIG_SLOB=y\n", NULL,
+	       "bad-suppression@1,removed-allocator@2");
+	{
+		struct st_check_result r = run("a_defconfig",
+			"# slubtiny: ignore\nCONFIG_SLOB=y\n", NULL);
+
+		ok(r.nr == 0 && r.nr_suppressed == 1, "suppressed count %zu", r.nr_suppressed);
+		st_check_result_free(&r);
+	}
+}
+
+static void test_config(void)
+{
+	struct st_check_config c;
+	struct st_error e = { 0 };
+	const char *good = "{\"select\":[\"removed-allocator\",\"syntax\"],"
+			   "\"ignore\":[\"hardening-notice\"],\"srctree\":\"linux\","
+			   "\"arch\":\"arm\",\"budget\":\"/abs/b.json\"}";
+	int ret;
+
+	ret = st_check_config_parse(&c, good, strlen(good), "repo/.slubtiny.json", &e);
+	ok(!ret && c.has_select && c.select[ST_RULE_SYNTAX] && !c.select[ST_RULE_DUPLICATE] &&
+	   c.ignore[ST_RULE_HARDENING_NOTICE], "config rules");
+	ok(!ret && !strcmp(c.srctree, "repo/linux") && !strcmp(c.arch, "arm") &&
+	   !strcmp(c.budget, "/abs/b.json"), "config paths resolve against the file");
+	st_check_config_free(&c);
+	static const char *const bad[] = {
+		"", "[]", "{\"selct\":[]}", "{\"select\":[\"nope\"]}", "{\"select\":\"syntax\"}",
+		"{\"srctree\":1}", "{\"srctree\":\"\"}", "{\"ignore\":[1]}", "{",
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		st_error_clear(&e);
+		ret = st_check_config_parse(&c, bad[i], strlen(bad[i]), ".slubtiny.json", &e);
+		ok(ret < 0 && e.msg[0], "bad config '%s': %s", bad[i], e.msg);
+		st_check_config_free(&c);
+	}
+}
+
+static void test_budget(void)
+{
+	const char *doc = "{\"budgets\":["
+		"{\"object\":\"obj.o\",\"max\":{\"text\":100,\"bss\":0},"
+		" \"baseline\":\"old.o\",\"growth\":{\"total\":\"10%\",\"data\":5}},"
+		"{\"variant\":\"slub_tiny\",\"arch\":\"arm\",\"max\":{\"total\":1000}}]}";
+	struct st_budget_sizes cur = { { 120, 20, 0, 140 } }, base = { { 100, 10, 0, 110 } };
+	struct st_check_result r;
+	struct st_error e = { 0 };
+	struct st_budget b;
+	int ret;
+
+	ret = st_budget_parse(&b, doc, strlen(doc), "ci/budget.json", &e);
+	ok(!ret && b.nr == 2, "budget parses (%s)", e.msg);
+	if (ret)
+		return;
+	ok(!strcmp(b.e[0].object, "ci/obj.o") && !strcmp(b.e[0].baseline, "ci/old.o"),
+	   "object paths resolve against the budget file");
+	ok(b.e[0].growth[ST_BF_TOTAL].percent && b.e[0].growth[ST_BF_TOTAL].value == 10,
+	   "percent growth");
+	st_check_result_init(&r);
+	st_budget_judge(&r, &b, &b.e[0], "ci/obj.o", &cur, &base);
+	/* text 120 > 100; data +10 > 5; total +27.3% > 10% */
+	ok(r.nr == 3, "three limits blown (%zu)", r.nr);
+	ok(r.nr == 3 && strstr(r.f[0].msg, "text is 120 bytes, over its budget of 100 bytes by 20"),
+	   "max message: %s", r.nr ? r.f[0].msg : "");
+	ok(r.nr == 3 && strstr(r.f[2].msg, "grew from 110 to 140") && strstr(r.f[2].msg, "10.00%"),
+	   "growth message: %s", r.nr == 3 ? r.f[2].msg : "");
+	st_check_result_free(&r);
+	st_check_result_init(&r);
+	st_budget_judge(&r, &b, &b.e[0], "ci/obj.o", &base, &base);
+	ok(r.nr == 0, "nothing fails at exactly the limits (%zu)", r.nr);
+	st_check_result_free(&r);
+	st_budget_free(&b);
+	static const char *const bad[] = {
+		"{}", "{\"budgets\":{}}", "{\"budgets\":[{}]}",
+		"{\"budgets\":[{\"object\":\"a\"}]}",
+		"{\"budgets\":[{\"object\":\"a\",\"variant\":\"b\",\"max\":{\"text\":1}}]}",
+		"{\"budgets\":[{\"object\":\"a\",\"max\":{\"txt\":1}}]}",
+		"{\"budgets\":[{\"object\":\"a\",\"max\":{\"text\":\"5%\"}}]}",
+		"{\"budgets\":[{\"object\":\"a\",\"max\":{\"text\":-1}}]}",
+		"{\"budgets\":[{\"object\":\"a\",\"growth\":{\"text\":1}}]}",
+		"{\"budgets\":[{\"object\":\"a\",\"baseline\":\"b\",\"growth\":{\"text\":\"x%\"}}]}",
+		"{\"budgets\":[{\"object\":\"a\",\"arch\":\"arm\",\"max\":{\"text\":1}}]}",
+		"{\"budgets\":[],\"x\":1}",
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		st_error_clear(&e);
+		ret = st_budget_parse(&b, bad[i], strlen(bad[i]), "b.json", &e);
+		ok(ret < 0 && e.msg[0], "bad budget %zu: %s", i, e.msg);
+		st_budget_free(&b);
+	}
+}
+
+static char *render(const struct st_check_result *r, enum st_check_format fmt)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f || st_check_render(f, r, fmt, false, false))
+		abort();
+	fclose(f);
+	return buf;
+}
+
+static void test_render(void)
+{
+	struct st_check_result r = run("dir, x/a%b_defconfig",
+		"CONFIG_EXPERT=y\nCONFIG_SLUB_TINY=y\nCONFIG_SLAB=y\n", NULL);
+	cJSON *j;
+	char *s;
+
+	s = render(&r, ST_FMT_TEXT);
+	ok(strstr(s, "dir, x/a%b_defconfig:3:1: warning: CONFIG_SLAB=y: SLAB was removed in Linux 6.8") &&
+	   strstr(s, " [removed-allocator]\n") &&
+	   strstr(s, "dir, x/a%b_defconfig:3:1: note: fix: replace with CONFIG_SLUB=y") &&
+	   strstr(s, "dir, x/a%b_defconfig:2:1: note: CONFIG_SLUB_TINY=y turns off"),
+	   "text format");
+	if (nr_fail)
+		fputs(s, stderr);
+	free(s);
+	s = render(&r, ST_FMT_GITHUB);
+	ok(strstr(s, "::warning file=dir%2C x/a%25b_defconfig,line=3,col=1,title=removed-allocator::CONFIG_SLAB=y: SLAB") &&
+	   strstr(s, "::notice file=") && strstr(s, "%0Afix: "),
+	   "github format");
+	if (nr_fail)
+		fputs(s, stderr);
+	free(s);
+	s = render(&r, ST_FMT_JSON);
+	j = cJSON_Parse(s);
+	ok(j && cJSON_GetArraySize(cJSON_GetObjectItem(j, "findings")) == 2 &&
+	   cJSON_GetObjectItem(cJSON_GetObjectItem(j, "summary"), "failing")->valueint == 1,
+	   "json format");
+	cJSON_Delete(j);
+	free(s);
+	s = render(&r, ST_FMT_SARIF);
+	j = cJSON_Parse(s);
+	ok(j && !strcmp(cJSON_GetObjectItem(j, "version")->valuestring, "2.1.0") &&
+	   strstr(s, "\"uri\":\"dir%2C%20x/a%25b_defconfig\""), "sarif format");
+	cJSON_Delete(j);
+	free(s);
+	st_check_result_free(&r);
+}
+
+int main(void)
+{
+	test_rules();
+	test_messages();
+	test_suppress_parse();
+	test_suppress_apply();
+	test_config();
+	test_budget();
+	test_render();
+	printf("1..%d\n", nr_test);
+	return nr_fail ? 1 : 0;
+}
