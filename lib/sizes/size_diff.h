@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef ST_SIZE_DIFF_H
+#define ST_SIZE_DIFF_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct st_elf_file;
+struct st_error;
+
+/*
+ * The semantics of Linux 6.12 scripts/bloat-o-meter over the symbols that
+ * `nm --size-sort` would list: per table, the symbols whose nm letter is in
+ * the table's set are summed by name (after dropping every ".NUMBER" and a
+ * few generated names) and compared. Computation only; the printers below
+ * render a result and never compute.
+ */
+enum st_sd_mode {
+	ST_SD_DEFAULT,	/* one table "Function" over tTdDbBrRvVwW */
+	ST_SD_CATEGORIES,	/* -c: Function tTwW, Data dDbBvV, RO Data rR */
+	ST_SD_DATA,	/* -d: Data dDbBrRvV */
+	ST_SD_TEXT,	/* -t: Function tTwW */
+};
+
+/* Sums can exceed 64 bits on hostile input; Python's ints do not overflow. */
+typedef __int128 st_sd_int;
+
+struct st_sd_row {
+	const char *name;	/* after .NUMBER folding; owned by the result */
+	st_sd_int old_size;	/* valid when in_old */
+	st_sd_int new_size;	/* valid when in_new */
+	st_sd_int delta;
+	bool in_old, in_new;
+	char types[16];		/* distinct nm letters seen for the name, old then new */
+};
+
+struct st_sd_table {
+	const char *title;	/* "Function", "Data", "RO Data" */
+	const char *letters;	/* the nm letters counted */
+	unsigned long add, remove, grow, shrink;
+	st_sd_int up, down;	/* bytes, both >= 0; printed as up/-down */
+	st_sd_int old_total, new_total;
+	struct st_sd_row *rows;	/* delta != 0 only, in bloat-o-meter's order */
+	size_t nrows;
+};
+
+struct st_size_diff {
+	enum st_sd_mode mode;
+	struct st_sd_table tables[3];
+	size_t ntables;
+	void *priv;		/* name storage */
+};
+
+/* Fills @res (caller-owned struct); free with st_size_diff_free(). */
+int st_size_diff(const struct st_elf_file *oldf, const struct st_elf_file *newf,
+		 enum st_sd_mode mode, struct st_size_diff *res, struct st_error *e);
+void st_size_diff_free(struct st_size_diff *res);
+/* True when some table's totals differ (for --exit-code). */
+bool st_size_diff_changed(const struct st_size_diff *res);
+
+/* Byte-identical to bloat-o-meter's stdout. Returns 0 or -EIO. */
+int st_size_diff_print_text(FILE *f, const struct st_size_diff *res);
+/* One JSON object (schema in README.md "size-diff and size"). */
+int st_size_diff_print_json(FILE *f, const struct st_size_diff *res,
+			    const char *oldname, const char *newname, bool pretty);
+
+/* Decimal rendering of an st_sd_int into @buf (>= 42 bytes); returns buf. */
+char *st_sd_int_str(char *buf, st_sd_int v);
+
+#endif

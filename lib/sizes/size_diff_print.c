@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Renderers of a struct st_size_diff: the exact text of bloat-o-meter, and
+ * JSON. They only format; st_size_diff() computed everything.
+ */
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sizes/size_diff.h"
+
+/* Python pads "%-40s" by code points: count bytes that start a character. */
+static size_t text_width(const char *s)
+{
+	size_t w = 0;
+
+	for (; *s; s++)
+		w += ((unsigned char)*s & 0xc0) != 0x80;
+	return w;
+}
+
+static void put_padded(FILE *f, const char *s, size_t width)
+{
+	size_t w = text_width(s);
+
+	fputs(s, f);
+	for (; w < width; w++)
+		putc(' ', f);
+}
+
+static void print_table(FILE *f, const struct st_sd_table *t)
+{
+	char a[48], b[48], c[48], d[48], u[48], n[48];
+	st_sd_int pct_num = t->new_total - t->old_total;
+	double pct = 0;
+	size_t i;
+
+	fprintf(f, "add/remove: %lu/%lu grow/shrink: %lu/%lu up/down: %s/%s (%s)\n",
+		t->add, t->remove, t->grow, t->shrink, st_sd_int_str(u, t->up),
+		st_sd_int_str(d, -t->down), st_sd_int_str(n, t->up - t->down));
+	put_padded(f, t->title, 40);
+	fprintf(f, " %7s %7s %7s\n", "old", "new", "delta");
+	for (i = 0; i < t->nrows; i++) {
+		const struct st_sd_row *r = &t->rows[i];
+
+		put_padded(f, r->name, 40);
+		st_sd_int_str(c + 1, r->delta);
+		c[0] = '+';
+		fprintf(f, " %7s %7s %7s\n",
+			r->in_old ? st_sd_int_str(a, r->old_size) : "-",
+			r->in_new ? st_sd_int_str(b, r->new_size) : "-",
+			r->delta > 0 ? c : c + 1);
+	}
+	/* Python: (ntot - otot) * 100.0 / otot, each int converted to a double */
+	if (t->old_total)
+		pct = (double)pct_num * 100.0 / (double)t->old_total;
+	fprintf(f, "Total: Before=%s, After=%s, chg %+.2f%%\n",
+		st_sd_int_str(a, t->old_total), st_sd_int_str(b, t->new_total), pct);
+}
+
+int st_size_diff_print_text(FILE *f, const struct st_size_diff *res)
+{
+	size_t i;
+
+	for (i = 0; i < res->ntables; i++)
+		print_table(f, &res->tables[i]);
+	return ferror(f) ? -EIO : 0;
+}
+
+static const char *mode_name(enum st_sd_mode m)
+{
+	switch (m) {
+	case ST_SD_CATEGORIES:
+		return "categories";
+	case ST_SD_DATA:
+		return "data";
+	case ST_SD_TEXT:
+		return "text";
+	default:
+		return "default";
+	}
+}
+
+static cJSON *num(st_sd_int v)
+{
+	return cJSON_CreateNumber((double)v);
+}
+
+static cJSON *table_json(const struct st_sd_table *t)
+{
+	cJSON *o = cJSON_CreateObject(), *rows, *tot;
+	size_t i;
+
+	if (!o)
+		return NULL;
+	cJSON_AddStringToObject(o, "class", t->title);
+	cJSON_AddStringToObject(o, "types", t->letters);
+	cJSON_AddNumberToObject(o, "add", t->add);
+	cJSON_AddNumberToObject(o, "remove", t->remove);
+	cJSON_AddNumberToObject(o, "grow", t->grow);
+	cJSON_AddNumberToObject(o, "shrink", t->shrink);
+	cJSON_AddItemToObject(o, "up", num(t->up));
+	cJSON_AddItemToObject(o, "down", num(-t->down));
+	cJSON_AddItemToObject(o, "net", num(t->up - t->down));
+	rows = cJSON_AddArrayToObject(o, "symbols");
+	tot = cJSON_AddObjectToObject(o, "total");
+	if (!rows || !tot) {
+		cJSON_Delete(o);
+		return NULL;
+	}
+	for (i = 0; i < t->nrows; i++) {
+		const struct st_sd_row *r = &t->rows[i];
+		cJSON *s = cJSON_CreateObject();
+
+		if (!s) {
+			cJSON_Delete(o);
+			return NULL;
+		}
+		cJSON_AddItemToArray(rows, s);
+		cJSON_AddStringToObject(s, "name", r->name);
+		cJSON_AddStringToObject(s, "type", r->types);
+		cJSON_AddItemToObject(s, "old", r->in_old ? num(r->old_size) : cJSON_CreateNull());
+		cJSON_AddItemToObject(s, "new", r->in_new ? num(r->new_size) : cJSON_CreateNull());
+		cJSON_AddItemToObject(s, "delta", num(r->delta));
+	}
+	cJSON_AddItemToObject(tot, "before", num(t->old_total));
+	cJSON_AddItemToObject(tot, "after", num(t->new_total));
+	cJSON_AddNumberToObject(tot, "change_percent", t->old_total ?
+		(double)(t->new_total - t->old_total) * 100.0 / (double)t->old_total : 0.0);
+	return o;
+}
+
+int st_size_diff_print_json(FILE *f, const struct st_size_diff *res,
+			    const char *oldname, const char *newname, bool pretty)
+{
+	cJSON *root = cJSON_CreateObject(), *tabs;
+	char *s;
+	size_t i;
+	int ret = 0;
+
+	if (!root)
+		return -ENOMEM;
+	cJSON_AddStringToObject(root, "old", oldname);
+	cJSON_AddStringToObject(root, "new", newname);
+	cJSON_AddStringToObject(root, "mode", mode_name(res->mode));
+	cJSON_AddBoolToObject(root, "changed", st_size_diff_changed(res));
+	tabs = cJSON_AddArrayToObject(root, "tables");
+	for (i = 0; tabs && i < res->ntables; i++) {
+		cJSON *t = table_json(&res->tables[i]);
+
+		if (!t) {
+			tabs = NULL;
+			break;
+		}
+		cJSON_AddItemToArray(tabs, t);
+	}
+	s = tabs ? (pretty ? cJSON_Print(root) : cJSON_PrintUnformatted(root)) : NULL;
+	cJSON_Delete(root);
+	if (!s)
+		return -ENOMEM;
+	if (fputs(s, f) == EOF || putc('\n', f) == EOF)
+		ret = -EIO;
+	cJSON_free(s);
+	return ret;
+}

@@ -1,0 +1,99 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# Differential test for one fixture architecture:
+#   sizes.sh ARCH TOOLPREFIX FIXTUREDIR
+# Runs the real scripts/bloat-o-meter of Linux 6.12 (extracted from the
+# Debian linux-source-6.12 tarball into the build dir), the real nm and the
+# real size on every fixture pair/file and compares their stdout byte for
+# byte with slubtiny size-diff / size and the st-nm helper. Prints one line
+# per mismatch and a count; exit 77 when a reference is missing.
+set -u
+arch=$1 pre=$2 dir=$3
+: "${SLUBTINY:?}" "${ST_BUILDDIR:?}"
+stnm=$ST_BUILDDIR/tests/diff/sizes/st-nm
+tarball=/usr/src/linux-source-6.12.tar.xz
+refdir=$ST_BUILDDIR/tests/diff/sizes/ref
+bom=$refdir/bloat-o-meter
+python=${ST_PYTHON:-python3}
+
+skip() { echo "SKIP: $*"; exit 77; }
+
+# One extraction for all tests running in parallel: mkdir is the lock.
+get_bom() {
+	[ -s "$bom" ] && return 0
+	[ -r "$tarball" ] || skip "$tarball missing (Debian package linux-source-6.12)"
+	mkdir -p "$refdir"
+	if mkdir "$refdir/lock" 2>/dev/null; then
+		tmp=$refdir/tmp.$$
+		mkdir -p "$tmp"
+		tar -C "$tmp" -xJf "$tarball" --wildcards '*/scripts/bloat-o-meter' &&
+			mv "$(find "$tmp" -name bloat-o-meter | head -1)" "$bom"
+		rm -rf "$tmp" "$refdir/lock"
+	else
+		i=0
+		while [ -d "$refdir/lock" ] && [ $i -lt 600 ]; do sleep 0.2; i=$((i + 1)); done
+	fi
+	[ -s "$bom" ] || skip "could not extract bloat-o-meter"
+}
+
+get_bom
+[ -s "$dir/pairs" ] || skip "fixtures for $arch were not built (compiler missing)"
+
+# bloat-o-meter runs plain "nm": point it at the binutils for this arch.
+bin=$ST_BUILDDIR/tests/diff/sizes/bin-$arch
+mkdir -p "$bin"
+for t in nm size; do
+	real=$(command -v "${pre}$t" || true)
+	[ -n "$real" ] || skip "${pre}$t missing"
+	ln -sf "$real" "$bin/$t"
+done
+PATH=$bin:$PATH
+export PATH LC_ALL=C
+
+cd "$dir" || exit 1
+pass=0 fail=0
+out=$ST_BUILDDIR/tests/diff/sizes/out-$arch
+mkdir -p "$out"
+
+cmp_out() { # what ref-file our-file
+	if cmp -s "$2" "$3"; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		echo "MISMATCH [$arch] $1"
+		diff "$2" "$3" | head -10
+	fi
+}
+
+while read -r old new; do
+	for m in "" -c -d -t; do
+		"$python" "$bom" $m "$old" "$new" >"$out/ref" 2>/dev/null
+		"$SLUBTINY" size-diff $m "$old" "$new" >"$out/our" 2>"$out/err"
+		cmp_out "size-diff $m $old $new" "$out/ref" "$out/our"
+	done
+done <pairs
+
+while read -r f; do
+	for o in "" -A -t "-A -t"; do
+		size $o "$f" >"$out/ref" 2>/dev/null
+		"$SLUBTINY" size $o "$f" >"$out/our" 2>"$out/err"
+		cmp_out "size $o $f" "$out/ref" "$out/our"
+	done
+	nm --size-sort "$f" >"$out/ref" 2>/dev/null
+	"$stnm" --size-sort "$f" >"$out/our" 2>"$out/err"
+	cmp_out "nm --size-sort $f" "$out/ref" "$out/our"
+	case $f in lto-*) continue ;; esac
+	# every symbol plain nm lists, with its letter
+	nm "$f" 2>/dev/null | sed -n 's/^[0-9a-f ]\{8,16\} \(. .*\)/\1/p' | sort >"$out/ref"
+	"$stnm" "$f" 2>"$out/err" | grep -v '^$' | grep -v ':$' | sort >"$out/our"
+	cmp_out "nm $f" "$out/ref" "$out/our"
+done <files
+
+# size with every file of the arch at once: header once, -t totals
+set -- $(cat files)
+size -t "$@" >"$out/ref" 2>/dev/null
+"$SLUBTINY" size -t "$@" >"$out/our" 2>"$out/err"
+cmp_out "size -t (all files)" "$out/ref" "$out/our"
+
+echo "$arch: $pass comparisons identical, $fail different"
+[ $fail = 0 ]
