@@ -34,7 +34,8 @@ struct st_fp_run {
 	double ops, page_size;
 	double peak_pages, final_pages, final_slab_pages, timed_peak_pages, leak_pages;
 	double requested_bytes, usable_bytes, held_bytes;
-	double wall_ns, ops_per_s;
+	double wall_ns, ops_per_s;	/* fastest pass, wall clock */
+	double cpu_ns, ops_per_cpu_s;	/* least CPU time of a pass */
 	struct st_fp_class *classes;	/* at the pages peak */
 	size_t nr_classes;
 	struct st_fp_cache *caches;	/* at the end of the trace */
@@ -46,7 +47,7 @@ struct st_fp_run {
 /* A ratio of two variants on one trace, with the kernel's where known. */
 struct st_fp_ratio {
 	const char *trace;
-	const char *what;	/* "peak_pages", "final_pages", "ops_per_s" */
+	const char *what;	/* "peak_pages", "final_pages", "ops_per_s", "ops_per_cpu_s" */
 	const char *num, *den;	/* variants */
 	double value;
 	double kernel;		/* 0 when the kernel has no such figure */

@@ -31,16 +31,18 @@ static void text_runs(const struct st_fp_report *r, const char *trace, FILE *f)
 	const struct st_fp_run *x;
 	size_t i;
 
-	fprintf(f, "  %-10s %7s %8s %8s %8s %12s %10s %12s %5s\n", "variant", "threads",
-		"peak pg", "final pg", "slab pg", "requested kB", "held kB", "ops/s", "leak");
+	fprintf(f, "  %-10s %7s %8s %8s %8s %12s %10s %12s %12s %5s\n", "variant", "threads",
+		"peak pg", "final pg", "slab pg", "requested kB", "held kB", "ops/s",
+		"ops/cpu-s", "leak");
 	for (i = 0; i < r->nr_runs; i++) {
 		x = &r->runs[i];
 		if (strcmp(x->trace, trace))
 			continue;
-		fprintf(f, "  %-10s %7u %8.0f %8.0f %8.0f %12.1f %10.1f %12.0f %5.0f%s\n",
+		fprintf(f, "  %-10s %7u %8.0f %8.0f %8.0f %12.1f %10.1f %12.0f %12.0f %5.0f%s\n",
 			x->variant, x->threads, x->peak_pages, x->final_pages,
 			x->final_slab_pages, x->requested_bytes / 1024, x->held_bytes / 1024,
-			x->ops_per_s, x->leak_pages, x->rss ? "  (pages: RSS delta)" : "");
+			x->ops_per_s, x->ops_per_cpu_s, x->leak_pages,
+			x->rss ? "  (pages: RSS delta)" : "");
 	}
 }
 
@@ -209,6 +211,8 @@ static cJSON *run_json(const struct st_fp_run *x)
 	    !cJSON_AddNumberToObject(o, "leak_pages", x->leak_pages) ||
 	    !cJSON_AddNumberToObject(o, "ops", x->ops) ||
 	    !cJSON_AddNumberToObject(o, "wall_ns", x->wall_ns) ||
+	    !cJSON_AddNumberToObject(o, "cpu_ns", x->cpu_ns) ||
+	    !cJSON_AddNumberToObject(o, "ops_per_cpu_s", x->ops_per_cpu_s) ||
 	    !cJSON_AddNumberToObject(o, "page_size", x->page_size) ||
 	    !cJSON_AddItemToObject(o, "classes_at_peak", classes_json(x)) ||
 	    !cJSON_AddItemToObject(o, "caches_final", caches_json(x)) ||

@@ -185,6 +185,8 @@ int st_fp_run_parse(const char *json, struct st_fp_run *run)
 	run->held_bytes = num(o, "held_bytes");
 	run->wall_ns = num(o, "wall_ns");
 	run->ops_per_s = num(o, "ops_per_s");
+	run->cpu_ns = num(o, "cpu_ns");
+	run->ops_per_cpu_s = num(o, "ops_per_cpu_s");
 	err = parse_classes(cJSON_GetObjectItemCaseSensitive(o, "classes_at_peak"), run);
 	if (!err)
 		err = parse_caches(cJSON_GetObjectItemCaseSensitive(o, "caches_final"), run);
@@ -278,6 +280,8 @@ static double field(const struct st_fp_run *run, const char *what)
 		return run->peak_pages;
 	if (!strcmp(what, "final_pages"))
 		return run->final_pages;
+	if (!strcmp(what, "ops_per_cpu_s"))
+		return run->ops_per_cpu_s;
 	return run->ops_per_s;
 }
 
@@ -297,6 +301,7 @@ static const struct cmp_desc {
 	{ "final_pages", "slob", "slub_tiny",
 	  (double)ST_FP_KERNEL_SLOB_KB / ST_FP_KERNEL_SLUB_TINY_KB, NULL },
 	{ "ops_per_s", "slub", "slub_tiny", 0, ">= 1.5" },
+	{ "ops_per_cpu_s", "slub", "slub_tiny", 0, NULL },
 };
 
 static bool check(const char *expect, double v)
@@ -419,8 +424,15 @@ int st_fp_measure(struct st_fp_report *r, const char *dir, char *const *variants
 			return err;
 		variants = found;
 	}
-	for (i = 0; i < nr_paths && !err; i++)
-		err = measure_one(r, dir, variants, paths[i], paths[i], threads, time_ms, e);
+	for (i = 0; i < nr_paths && !err; i++) {
+		struct st_trace *t = NULL;
+
+		/* parse here first: the errors are ours to report, FILE:LINE */
+		err = st_trace_load(paths[i], &t, e);
+		st_trace_delete(t);
+		if (!err)
+			err = measure_one(r, dir, variants, paths[i], paths[i], threads, time_ms, e);
+	}
 	for (i = 0; !nr_paths && st_trace_shapes[i] && !err; i++) {
 		err = gen_temp(st_trace_shapes[i], tmp, sizeof(tmp), e);
 		if (err)

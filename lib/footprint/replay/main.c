@@ -120,6 +120,9 @@ static cJSON *result_json(const struct st_trace *t, const char *name, unsigned i
 	    !cJSON_AddNumberToObject(o, "wall_ns", tm->best_ns) ||
 	    !cJSON_AddNumberToObject(o, "reps", tm->reps) ||
 	    !cJSON_AddNumberToObject(o, "ops_per_s", secs > 0 ? t->nr_ops / secs : 0) ||
+	    !cJSON_AddNumberToObject(o, "cpu_ns", tm->best_cpu_ns) ||
+	    !cJSON_AddNumberToObject(o, "ops_per_cpu_s",
+				     tm->best_cpu_ns ? t->nr_ops / (tm->best_cpu_ns / 1e9) : 0) ||
 	    !cJSON_AddNumberToObject(o, "timed_peak_pages", tm->timed_peak_pages) ||
 	    !cJSON_AddNumberToObject(o, "leak_pages", leak) ||
 	    !cJSON_AddItemToObject(o, "blocks_final", ulong_array(m->blocks, m->nr_orders)) ||

@@ -1,0 +1,62 @@
+#!/bin/sh
+# slubtiny footprint end to end: gen, errors, every variant on the gcc
+# recording (no page leaks), the JSON schema, the SVG, and the page-count
+# expectations of issue 7 on the boot trace (deterministic: one thread,
+# counted pages; the throughput expectation is timing and is not tested
+# here, see README.md ## footprint).
+#
+#	cli.sh GCC_TRACE
+set -u
+gcc_trace=$1
+tmp=${ST_BUILDDIR:-/tmp}/footprint-cli.$$
+mkdir -p "$tmp" || exit 1
+trap 'rm -rf "$tmp"' EXIT
+n=0 fail=0
+t() { # description, status (0 = ok)
+	n=$((n + 1))
+	if [ "$2" = 0 ]; then echo "ok $n - $1"; else echo "not ok $n - $1"; fail=1; fi
+}
+
+"$SLUBTINY" footprint gen boot >"$tmp/boot.txt"
+t "gen boot writes a text trace" $([ "$(head -1 "$tmp/boot.txt")" = "slubtrace 1" ]; echo $?)
+"$SLUBTINY" footprint gen net --binary --seed 7 >"$tmp/net.bin"
+t "gen --binary writes the binary magic" $([ "$(head -c 4 "$tmp/net.bin")" = SLTB ]; echo $?)
+"$SLUBTINY" footprint gen nope >/dev/null 2>"$tmp/err"
+t "unknown shape: exit 2" $([ $? = 2 ] && grep -q '^slubtiny: nope: unknown trace shape' "$tmp/err"; echo $?)
+
+printf 'slubtrace 1\nkmalloc 1 8\nfree 2\n' >"$tmp/bad.trace"
+"$SLUBTINY" footprint --variant glibc --trace "$tmp/bad.trace" >/dev/null 2>"$tmp/err"
+t "bad trace: exit 2, slubtiny: FILE:LINE: problem" \
+	$([ $? = 2 ] && grep -q "^slubtiny: $tmp/bad.trace:3: object 2 was never allocated\$" "$tmp/err"; echo $?)
+"$SLUBTINY" footprint --variant nosuch --trace "$tmp/boot.txt" >/dev/null 2>"$tmp/err"
+t "unknown variant: exit 2" $([ $? = 2 ] && grep -q 'no such variant' "$tmp/err"; echo $?)
+
+# every variant on the recording of gcc: runs, and gives every page back
+"$SLUBTINY" footprint --trace "$gcc_trace" --time-ms 1 --json >"$tmp/gcc.json" 2>"$tmp/err"
+st=$?
+t "gcc recording replays on every variant" $([ $st -le 1 ] && [ -s "$tmp/gcc.json" ]; echo $?)
+runs=$(grep -o '"leak_pages":[0-9]*' "$tmp/gcc.json" | wc -l)
+leaks=$(grep -o '"leak_pages":[0-9]*' "$tmp/gcc.json" | grep -vc '"leak_pages":0$')
+t "one run per variant ($runs), no leaked pages ($leaks)" $([ "$runs" -ge 2 ] && [ "$leaks" = 0 ]; echo $?)
+for k in trace variant threads peak_pages final_pages requested_bytes held_bytes ops_per_s; do
+	grep -q "^{\"runs\":\[{.*\"$k\":" "$tmp/gcc.json" || { t "JSON run has $k" 1; continue; }
+done
+t "JSON runs have the schema's keys" 0
+
+# the built-in traces on the three allocators: on boot, peak pages as
+# issue 7 expects
+"$SLUBTINY" footprint --variant slub --variant slub_tiny --variant slob \
+	--time-ms 1 --json --svg "$tmp/all.svg" >"$tmp/all.json" 2>"$tmp/err"
+st=$?
+t "built-in traces on slub, slub_tiny, slob" $([ $st -le 1 ]; echo $?)
+r1=$(grep -o '{"trace":"boot","what":"peak_pages","num":"slub_tiny","den":"slub"[^}]*}' "$tmp/all.json")
+r2=$(grep -o '{"trace":"boot","what":"peak_pages","num":"slob","den":"slub_tiny"[^}]*}' "$tmp/all.json")
+echo "# $r1"
+echo "# $r2"
+t "boot: SLUB_TINY peak pages < SLUB" $(echo "$r1" | grep -q '"expect":"< 1","holds":true'; echo $?)
+t "boot: SLOB peak pages <= SLUB_TINY" $(echo "$r2" | grep -q '"expect":"<= 1","holds":true'; echo $?)
+t "--svg: one chart, a panel per trace, a line per variant" \
+	$([ "$(head -c 4 "$tmp/all.svg")" = "<svg" ] &&
+	 [ "$(grep -c '<polyline' "$tmp/all.svg")" = 9 ]; echo $?)
+echo "1..$n"
+exit $fail
