@@ -34,6 +34,8 @@ extern const char *const rb_backend;	/* "slab" or "glibc" */
 extern const bool rb_smp;		/* may several threads call in? */
 extern const bool rb_has_pages;		/* page counters (else RSS) */
 
+/* A kernel boot parameter (slub_max_order=1, ...), before rb_init(). */
+int rb_boot_param(const char *param);
 int rb_init(void);
 void rb_exit(void);
 const char *rb_variant(void);

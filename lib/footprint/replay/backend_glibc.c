@@ -54,6 +54,11 @@ static unsigned long hwm_pages(void)
 	return kb * 1024 / page_size;
 }
 
+int rb_boot_param(const char *param)
+{
+	return -EINVAL;
+}
+
 int rb_init(void)
 {
 	page_size = sysconf(_SC_PAGESIZE);

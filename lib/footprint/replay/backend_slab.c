@@ -15,6 +15,11 @@ const bool rb_smp = false;
 #endif
 const bool rb_has_pages = true;
 
+int rb_boot_param(const char *param)
+{
+	return st_slab_boot_param(param);
+}
+
 int rb_init(void)
 {
 	return st_slab_init();

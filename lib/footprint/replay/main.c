@@ -6,7 +6,11 @@
  * these per variant: the variants share symbol names, so one process can
  * hold only one of them.
  *
- *	st-replay-VARIANT [--threads N] [--name NAME] [--time-ms MS] TRACE
+ *	st-replay-VARIANT [--threads N] [--name NAME] [--time-ms MS]
+ *			  [--param KERNEL_PARAM]... TRACE
+ *
+ * --param passes a boot parameter to the allocator (slub_max_order=1,
+ * slab_nomerge, ...), for experiments.
  */
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -137,8 +141,8 @@ static cJSON *result_json(const struct st_trace *t, const char *name, unsigned i
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: st-replay-%s [--threads N] [--name NAME] [--time-ms MS] TRACE\n",
-		rb_variant());
+	fprintf(stderr, "usage: st-replay-%s [--threads N] [--name NAME] [--time-ms MS] "
+		"[--param KERNEL_PARAM]... TRACE\n", rb_variant());
 	return 2;
 }
 
@@ -155,14 +159,18 @@ int main(int argc, char **argv)
 	int i, err;
 
 	for (i = 1; i < argc - 1; i++) {
-		if (!strcmp(argv[i], "--threads"))
+		if (!strcmp(argv[i], "--threads")) {
 			threads = atoi(argv[++i]);
-		else if (!strcmp(argv[i], "--name"))
+		} else if (!strcmp(argv[i], "--name")) {
 			name = argv[++i];
-		else if (!strcmp(argv[i], "--time-ms"))
+		} else if (!strcmp(argv[i], "--time-ms")) {
 			ms = atoi(argv[++i]);
-		else
+		} else if (!strcmp(argv[i], "--param")) {
+			if (rb_boot_param(argv[++i]))
+				return usage();
+		} else {
 			return usage();
+		}
 	}
 	if (i != argc - 1 || threads > ST_TRACE_MAX_THREADS)
 		return usage();

@@ -33,7 +33,7 @@ static void same(const struct st_trace *a, const struct st_trace *b)
 	size_t i;
 
 	if (a->nr_ops != b->nr_ops || a->nr_caches != b->nr_caches || a->nr_ids != b->nr_ids ||
-	    memcmp(a->ops, b->ops, a->nr_ops * sizeof(*a->ops)))
+	    (a->nr_ops && memcmp(a->ops, b->ops, a->nr_ops * sizeof(*a->ops))))
 		abort();
 	for (i = 0; i < a->nr_caches; i++) {
 		if (strcmp(a->caches[i].name, b->caches[i].name) ||
