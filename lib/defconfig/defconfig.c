@@ -402,7 +402,8 @@ int st_defconfig_parse(struct st_defconfig **out, const char *buf, size_t len,
 	}
 	if (find_duplicates(dc))
 		goto oom;
-	qsort(dc->diags, dc->nr_diags, sizeof(*dc->diags), cmp_diag);
+	if (dc->nr_diags)
+		qsort(dc->diags, dc->nr_diags, sizeof(*dc->diags), cmp_diag);
 	*out = dc;
 	return 0;
 oom:
@@ -491,7 +492,8 @@ int st_defconfig_dup(struct st_defconfig **out, const struct st_defconfig *dc)
 	for (i = 0; i < dc->nr_lines; i++, n->nr_lines++)
 		if (line_copy(&n->lines[i], &dc->lines[i]))
 			goto oom;
-	memcpy(n->diags, dc->diags, dc->nr_diags * sizeof(*n->diags));
+	if (dc->nr_diags)
+		memcpy(n->diags, dc->diags, dc->nr_diags * sizeof(*n->diags));
 	n->nr_diags = dc->nr_diags;
 	n->alloc_diags = dc->nr_diags + 1;
 	n->nr_errors = dc->nr_errors;

@@ -499,7 +499,8 @@ static int findings(struct st_migration *m, struct st_kver target)
 	if (!ret)
 		ret = slab_findings(re, target, m);
 	st_defconfig_free(re);
-	qsort(m->findings, m->nr_findings, sizeof(*m->findings), cmp_finding);
+	if (m->nr_findings)
+		qsort(m->findings, m->nr_findings, sizeof(*m->findings), cmp_finding);
 	return ret;
 }
 
