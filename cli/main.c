@@ -28,8 +28,8 @@ const struct cmd st_commands[] = {
 	{ "build", cmd_build, "build the bundled allocator variants for each architecture",
 	  "[--variant V]... [--arch A]... [-j N] [--builddir DIR] [--json]" },
 	{ "report", cmd_report, "size table and diffs of every allocator variant and architecture",
-	  "[--baseline VARIANT] [--json] [--html FILE] [--markdown] [--attribute] "
-	  "[--objects NAME=PATH...]" },
+	  "[--baseline VARIANT] [--variant V]... [--arch A]... [-j N] [--builddir DIR] "
+	  "[--json | --markdown] [--html FILE] [--attribute] [--objects NAME=PATH...]" },
 	{ "footprint", cmd_footprint, "replay allocation traces on each variant: pages held and speed",
 	  "[gen SHAPE [--binary] [--seed N] [--scale N]] [--variant V]... [--trace FILE]... "
 	  "[--threads N] [--time-ms MS] [--json] [--svg FILE]" },

@@ -1,10 +1,233 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * slubtiny report: build what is needed, then the size table, the diffs
+ * against the baseline and, with --attribute, what each option costs.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "build/build.h"
+#include "build_opts.h"
 #include "cli.h"
+#include "common/error.h"
+#include "report/report.h"
+
+enum {
+	OPT_BASELINE = OPT_FIRST_FREE,
+	OPT_HTML,
+	OPT_MARKDOWN,
+	OPT_ATTRIBUTE,
+	OPT_OBJECTS,
+};
+
+static const struct option long_opts[] = {
+	{ "baseline", required_argument, NULL, OPT_BASELINE },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "html", required_argument, NULL, OPT_HTML },
+	{ "markdown", no_argument, NULL, OPT_MARKDOWN },
+	{ "attribute", no_argument, NULL, OPT_ATTRIBUTE },
+	{ "objects", no_argument, NULL, OPT_OBJECTS },
+	{ "variant", required_argument, NULL, OPT_VARIANT },
+	{ "arch", required_argument, NULL, OPT_ARCH },
+	{ "jobs", required_argument, NULL, 'j' },
+	{ "builddir", required_argument, NULL, OPT_BUILDDIR },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct report_args {
+	struct build_args b;
+	const char *baseline;
+	const char *html;
+	bool markdown;
+	bool attribute;
+	bool objects;
+};
+
+static int parse(struct report_args *ra, int argc, char **argv)
+{
+	int opt;
+
+	optind = 1;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":j:", long_opts, NULL)) != -1) {
+		switch (opt) {
+		case OPT_BASELINE:
+			ra->baseline = optarg;
+			break;
+		case OPT_JSON:
+			st_out.json = true;
+			break;
+		case OPT_HTML:
+			ra->html = optarg;
+			break;
+		case OPT_MARKDOWN:
+			ra->markdown = true;
+			break;
+		case OPT_ATTRIBUTE:
+			ra->attribute = true;
+			break;
+		case OPT_OBJECTS:
+			ra->objects = true;
+			break;
+		case '?':
+		case ':':
+			p_err("report: %s option '%s'; see 'slubtiny report --help'",
+			      opt == '?' ? "unknown" : "missing argument for", argv[optind - 1]);
+			return -1;
+		default:
+			if (build_args_opt(&ra->b, opt, optarg) != 1)
+				return -1;
+		}
+	}
+	if (st_out.json && ra->markdown) {
+		p_err("report: --json and --markdown exclude each other");
+		return -1;
+	}
+	if (!ra->objects && optind < argc) {
+		p_err("report: unexpected argument '%s' (NAME=PATH needs --objects)", argv[optind]);
+		return -1;
+	}
+	if (ra->objects && argc - optind < 2) {
+		p_err("report: --objects needs at least two NAME=PATH arguments");
+		return -1;
+	}
+	if (ra->objects && ra->attribute) {
+		p_err("report: --attribute works on the bundled variants, not on --objects");
+		return -1;
+	}
+	return 0;
+}
+
+/* NAME=PATH, or a bare PATH named after itself. */
+static int objects_report(struct st_report **r, const struct report_args *ra,
+			  int argc, char **argv, struct st_error *e)
+{
+	size_t n = argc - optind, i;
+	const char **names = calloc(n, sizeof(*names)), **paths = calloc(n, sizeof(*paths));
+	char **own = calloc(n, sizeof(*own));
+	int ret = -ENOMEM;
+
+	if (!names || !paths || !own)
+		goto out;
+	for (i = 0; i < n; i++) {
+		const char *a = argv[optind + i], *eq = strchr(a, '=');
+
+		if (eq && eq > a) {
+			own[i] = strndup(a, eq - a);
+			if (!own[i])
+				goto out;
+			names[i] = own[i];
+			paths[i] = eq + 1;
+		} else {
+			names[i] = paths[i] = a;
+		}
+	}
+	ret = st_report_from_objects(r, names, paths, n, ra->baseline, e);
+out:
+	for (i = 0; own && i < n; i++)
+		free(own[i]);
+	free(own);
+	free(names);
+	free(paths);
+	return ret;
+}
+
+static int write_html(const struct st_report *r, const char *path)
+{
+	FILE *f = fopen(path, "we");
+	int ret;
+
+	if (!f) {
+		p_err("%s: %s", path, strerror(errno));
+		return ST_EXIT_ERROR;
+	}
+	ret = st_report_print_html(f, r);
+	if (fclose(f) && !ret)
+		ret = -errno;
+	if (ret) {
+		p_err("%s: %s", path, strerror(-ret));
+		return ST_EXIT_ERROR;
+	}
+	return ST_EXIT_OK;
+}
+
+static int render(const struct st_report *r, const struct report_args *ra)
+{
+	int ret;
+
+	if (ra->html && write_html(r, ra->html))
+		return ST_EXIT_ERROR;
+	if (st_out.json)
+		ret = st_report_print_json(stdout, r, st_out.pretty);
+	else if (ra->markdown)
+		ret = st_report_print_markdown(stdout, r);
+	else
+		ret = st_report_print_text(stdout, r);
+	if (ret == -ENOMEM) {
+		p_err("out of memory");
+		return ST_EXIT_ERROR;
+	}
+	/* A write error on stdout is reported by main(). */
+	return ST_EXIT_OK;
+}
+
+/* Build the variants (nothing is rebuilt when up to date) and make the report. */
+static int build_report(struct st_report **r, struct st_build_result **res,
+			struct report_args *ra, struct st_error *e)
+{
+	const char *py = getenv("SLUBTINY_PYTHON");
+	int ret;
+
+	ra->b.o.quiet = true;
+	if (py && *py)
+		ra->b.o.python = py;
+	ret = st_build_run(&ra->b.o, res, e);
+	build_progress_end(&ra->b);
+	if (ret)
+		return ret;
+	ret = st_report_from_build(r, *res, ra->baseline, e);
+	if (ret || !ra->attribute)
+		return ret;
+	ret = st_report_attribute(*r, &ra->b.o, *res, e);
+	build_progress_end(&ra->b);
+	return ret;
+}
 
 int cmd_report(int argc, char **argv)
 {
+	struct report_args ra = { .baseline = NULL };
+	struct st_build_result *res = NULL;
+	struct st_report *r = NULL;
+	struct st_error e = { 0 };
+	int ret, status = ST_EXIT_ERROR;
+
 	if (st_wants_help(argc, argv, "report"))
 		return ST_EXIT_OK;
-	p_err("report: not implemented yet");
-	return ST_EXIT_ERROR;
+	build_args_init(&ra.b);
+	if (parse(&ra, argc, argv))
+		return ST_EXIT_ERROR;
+	if (ra.objects) {
+		ret = objects_report(&r, &ra, argc, argv, &e);
+	} else {
+		if (!ra.baseline)
+			ra.baseline = "slub";
+		status = build_args_finish(&ra.b);
+		if (status)
+			goto out;
+		ret = build_report(&r, &res, &ra, &e);
+	}
+	if (ret) {
+		p_lib_err(&e, NULL, ret);
+		status = ST_EXIT_ERROR;
+		goto out;
+	}
+	status = render(r, &ra);
+out:
+	st_report_free(r);
+	st_build_result_free(res);
+	build_args_free(&ra.b);
+	return status;
 }

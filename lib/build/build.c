@@ -325,6 +325,7 @@ struct cstate {
 	char *obj;
 	uint64_t key;
 	struct st_job *job;
+	char **arch_cflags;	/* shared with the unit's other sources */
 };
 
 struct lstate {
@@ -332,6 +333,7 @@ struct lstate {
 	struct vstate *vs;
 	struct st_toolchain *t;
 	uint64_t tc_hash;
+	char **arch_cflags;
 	struct cstate **cs;
 	size_t ncs;
 	char *out;
@@ -479,6 +481,7 @@ static uint64_t tc_hash(const struct st_toolchain *t)
 
 	for (w = t->cc; *w; w++)
 		h = hash_str(h, *w);
+	h = hash_str(h, t->cflags ? t->cflags : "");
 	return hash_str(h, t->version ? t->version : "");
 }
 
@@ -570,6 +573,7 @@ static int cc_prepare(struct st_job *j)
 		return ST_JOB_UPTODATE;
 	unstamp(cs->obj);
 	args(&a, cs->t->cc);
+	args(&a, cs->arch_cflags);
 	args(&a, c->cflags);
 	arg(&a, "-std=gnu11");
 	arg(&a, "-D_GNU_SOURCE");
@@ -827,6 +831,9 @@ static int setup_unit(struct run *r, size_t vi, size_t ti, struct st_error *e)
 		return 0;
 	ls->t = t;
 	ls->tc_hash = tc_hash(t);
+	ls->arch_cflags = words(t->cflags ? t->cflags : "");
+	if (!ls->arch_cflags)
+		return st_err(e, ENOMEM, NULL, "out of memory");
 	file_name(name, sizeof(name), vs->v->name);
 	pathf(dir, sizeof(dir), "%s/%s/%s", c->builddir, t->arch, name);
 	ret = mkdir_p(dir);
@@ -850,6 +857,7 @@ static int setup_unit(struct run *r, size_t vi, size_t ti, struct st_error *e)
 		cs->vs = vs;
 		cs->t = t;
 		cs->tc_hash = ls->tc_hash;
+		cs->arch_cflags = ls->arch_cflags;
 		cs->src = si;
 		if (asprintf(&cs->obj, "%s/%.*s.o", dir, (int)(strlen(c->srcs[si]) - 2),
 			     c->srcs[si]) < 0)
@@ -917,6 +925,9 @@ static void run_free(struct run *r)
 	for (i = 0; r->ls && i < n; i++) {
 		free(r->ls[i].out);
 		free(r->ls[i].cs);
+		for (size_t k = 0; r->ls[i].arch_cflags && r->ls[i].arch_cflags[k]; k++)
+			free(r->ls[i].arch_cflags[k]);
+		free(r->ls[i].arch_cflags);
 	}
 	free(r->cs);
 	free(r->ls);

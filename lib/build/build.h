@@ -31,6 +31,7 @@ struct st_toolchain {
 	char *pkg;		/* Debian package providing the compiler */
 	char **cc;		/* compiler argv words (CC may hold several), NULL-terminated */
 	char *version;		/* first line of `cc --version` */
+	char *cflags;		/* arch flags always passed (e.g. -mcx16 on x86_64), may be "" */
 	bool found;
 	char *reason;		/* why it is skipped (!found) */
 };

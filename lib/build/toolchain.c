@@ -26,8 +26,10 @@ static const struct arch_def {
 	const char *prefix;
 	const char *pkg;
 	const char *uname;	/* uname -m of a host that is this arch */
+	const char *cflags;	/* always passed: what lib/slab's own build passes */
 } arch_defs[] = {
-	{ "x86_64", "x86_64-linux-gnu-", "gcc-x86-64-linux-gnu", "x86_64" },
+	/* cmpxchg16b for SLUB's freelist + tid double-word cmpxchg, as meson does */
+	{ "x86_64", "x86_64-linux-gnu-", "gcc-x86-64-linux-gnu", "x86_64", "-mcx16" },
 	{ "i686", "i686-linux-gnu-", "gcc-i686-linux-gnu", "i686" },
 	{ "arm", "arm-linux-gnueabi-", "gcc-arm-linux-gnueabi", "armv7l" },
 	{ "aarch64", "aarch64-linux-gnu-", "gcc-aarch64-linux-gnu", "aarch64" },
@@ -193,6 +195,7 @@ static void tc_clear(struct st_toolchain *t)
 	free(t->cc);
 	free(t->version);
 	free(t->reason);
+	free(t->cflags);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -203,6 +206,50 @@ void st_toolchains_free(struct st_toolchain *tcs, size_t n)
 	for (i = 0; tcs && i < n; i++)
 		tc_clear(&tcs[i]);
 	free(tcs);
+}
+
+/*
+ * lib/slab is hosted C: it includes libc headers. A bare-metal compiler
+ * (Debian's or1k-elf has no C library) cannot build it; say so up front
+ * rather than failing every job. Only *-elf- prefixes are probed.
+ */
+static int probe_libc(struct st_toolchain *t)
+{
+	static const char test[] = "#include <errno.h>\n#include <stdlib.h>\nint x;\n";
+	char **argv, *dash;
+	struct st_child c;
+	size_t n, i;
+	int ret;
+
+	dash = strstr(t->prefix, "-elf-");
+	if (!dash || dash[5])
+		return 0;
+	for (n = 0; t->cc[n]; n++)
+		;
+	argv = calloc(n + 5, sizeof(*argv));
+	if (!argv)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		argv[i] = t->cc[i];
+	argv[n] = "-fsyntax-only";
+	argv[n + 1] = "-xc";
+	argv[n + 2] = "-";
+	ret = st_spawn(&c, argv, NULL, NULL, ST_SPAWN_STDIN | ST_SPAWN_QUIET);
+	free(argv);
+	if (ret)
+		return ret;
+	if (write(c.in_fd, test, sizeof(test) - 1) < 0)
+		ret = -errno;
+	ret = st_child_wait(&c);
+	if (ret < 0)
+		return ret;
+	if (ret) {
+		t->found = false;
+		if (asprintf(&t->reason, "%s has no C library headers (bare-metal compiler; "
+			     "lib/slab needs libc)", t->cc[0]) < 0)
+			t->reason = NULL;
+	}
+	return 0;
 }
 
 /* Ask the compiler who it is; a compiler that cannot say is not usable. */
@@ -239,19 +286,21 @@ static int probe(struct st_toolchain *t)
 		*nl = '\0';
 	t->version = out;
 	t->found = true;
-	return 0;
+	return probe_libc(t);
 }
 
 /* The arch a CROSS_COMPILE prefix builds for: the table entry, else its first word. */
-static char *arch_of_prefix(const char *prefix, const char **pkg)
+static char *arch_of_prefix(const char *prefix, const char **pkg, const char **cflags)
 {
 	size_t i;
 	const char *dash;
 
 	*pkg = "";
+	*cflags = NULL;
 	for (i = 0; i < NARCH; i++) {
 		if (!strcmp(prefix, arch_defs[i].prefix)) {
 			*pkg = arch_defs[i].pkg;
+			*cflags = arch_defs[i].cflags;
 			return strdup(arch_defs[i].arch);
 		}
 	}
@@ -280,7 +329,8 @@ static int fill(struct st_toolchain *t, const struct arch_def *d, bool host, con
 	t->arch = strdup(d->arch);
 	t->prefix = strdup(host ? "" : d->prefix);
 	t->pkg = strdup(host ? "gcc" : d->pkg);
-	if (!t->arch || !t->prefix || !t->pkg)
+	t->cflags = strdup(d->cflags ? d->cflags : "");
+	if (!t->arch || !t->prefix || !t->pkg || !t->cflags)
 		return -ENOMEM;
 	if (host && cc && *cc)
 		snprintf(buf, sizeof(buf), "%s", cc);
@@ -302,18 +352,19 @@ static int cross_only(const struct st_build_opts *o, struct st_toolchain **out, 
 		      struct st_error *e)
 {
 	struct st_toolchain *t = calloc(1, sizeof(*t));
-	const char *pkg;
+	const char *pkg, *cflags;
 	char buf[256];
 	int ret;
 
 	if (!t)
 		return st_err(e, ENOMEM, NULL, "out of memory");
-	t->arch = arch_of_prefix(o->cross_compile, &pkg);
+	t->arch = arch_of_prefix(o->cross_compile, &pkg, &cflags);
+	t->cflags = strdup(cflags ? cflags : "");
 	t->prefix = strdup(o->cross_compile);
 	t->pkg = strdup(*pkg ? pkg : "a cross compiler");
 	snprintf(buf, sizeof(buf), "%sgcc", o->cross_compile);
 	t->cc = split_words(o->cc && *o->cc ? o->cc : buf);
-	if (!t->arch || !t->prefix || !t->pkg || !t->cc) {
+	if (!t->arch || !t->prefix || !t->pkg || !t->cc || !t->cflags) {
 		st_toolchains_free(t, 1);
 		return st_err(e, ENOMEM, NULL, "out of memory");
 	}

@@ -1,0 +1,437 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Text, Markdown and JSON renderers of a struct st_report. They print what
+ * the model holds; the symbol tables are lib/sizes' bloat-o-meter renderer
+ * over the first rows of each diff.
+ */
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/report.h"
+#include "sizes/size_diff.h"
+
+/* Percent change of @delta over @base, as text ("-31.2%"); "" without a base. */
+static const char *pct(char *buf, size_t len, int64_t delta, uint64_t base)
+{
+	if (!base) {
+		snprintf(buf, len, "-");
+		return buf;
+	}
+	snprintf(buf, len, "%+.1f%%", (double)delta * 100.0 / (double)base);
+	return buf;
+}
+
+static const char *delta_str(char *buf, size_t len, const struct st_report_cell *c, size_t v)
+{
+	if (!c->object || !c->has_base)
+		snprintf(buf, len, "-");
+	else if (!v)
+		snprintf(buf, len, "(baseline)");
+	else
+		snprintf(buf, len, "%+" PRId64, c->delta_total);
+	return buf;
+}
+
+/*
+ * bloat-o-meter's lines for @d, the symbol rows cut to the @top largest
+ * changes (kept in bloat-o-meter's order).
+ */
+static int print_diff_top(FILE *f, const struct st_size_diff *d, unsigned int top)
+{
+	struct st_sd_row *rows[3] = { NULL };
+	struct st_size_diff cut = *d;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < cut.ntables; i++) {
+		if (!top || cut.tables[i].nrows <= top)
+			continue;
+		rows[i] = st_report_top(&d->tables[i], top, &cut.tables[i].nrows);
+		if (!rows[i]) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		cut.tables[i].rows = rows[i];
+	}
+	ret = st_size_diff_print_text(f, &cut);
+out:
+	for (i = 0; i < 3; i++)
+		free(rows[i]);
+	return ret;
+}
+
+static size_t hidden_rows(const struct st_size_diff *d, unsigned int top)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < d->ntables; i++)
+		if (top && d->tables[i].nrows > top)
+			n += d->tables[i].nrows - top;
+	return n;
+}
+
+static void text_sizes(FILE *f, const struct st_report *r)
+{
+	char d[32], p[32];
+	size_t a, v;
+
+	fprintf(f, "%-9s %-12s %9s %9s %9s %9s %11s %8s\n", "arch", "variant", "text", "data",
+		"bss", "total", "delta", "");
+	for (a = 0; a < r->narches; a++) {
+		for (v = 0; v < r->nvariants; v++) {
+			const struct st_report_cell *c = st_report_cell(r, v, a);
+
+			if (!c->object) {
+				fprintf(f, "%-9s %-12s failed: %s\n", c->arch, c->variant,
+					c->error ? c->error : "not built");
+				continue;
+			}
+			fprintf(f, "%-9s %-12s %9" PRIu64 " %9" PRIu64 " %9" PRIu64 " %9" PRIu64
+				" %11s %8s\n", c->arch, c->variant, c->text, c->data, c->bss,
+				c->total, delta_str(d, sizeof(d), c, v),
+				v && c->has_base ? pct(p, sizeof(p), c->delta_total,
+						       st_report_cell(r, 0, a)->total) : "");
+		}
+	}
+}
+
+/* The compact view: text size per arch and variant, change vs the baseline. */
+static void text_matrix(FILE *f, const struct st_report *r)
+{
+	char p[32];
+	size_t a, v;
+
+	fprintf(f, "%-9s", "text");
+	for (v = 0; v < r->nvariants; v++)
+		fprintf(f, " %18s", r->variants[v]);
+	fputc('\n', f);
+	for (a = 0; a < r->narches; a++) {
+		const struct st_report_cell *b = st_report_cell(r, 0, a);
+
+		fprintf(f, "%-9s", r->arches[a]);
+		for (v = 0; v < r->nvariants; v++) {
+			const struct st_report_cell *c = st_report_cell(r, v, a);
+			char cell[48];
+
+			if (!c->object)
+				snprintf(cell, sizeof(cell), "-");
+			else if (!v || !c->has_base)
+				snprintf(cell, sizeof(cell), "%" PRIu64, c->text);
+			else
+				snprintf(cell, sizeof(cell), "%" PRIu64 " %8s", c->text,
+					 pct(p, sizeof(p), c->delta_text, b->text));
+			fprintf(f, " %18s", cell);
+		}
+		fputc('\n', f);
+	}
+}
+
+static void text_attrs(FILE *f, const struct st_report *r)
+{
+	size_t i;
+
+	fprintf(f, "\nWhat each option costs (%s with one option toggled, Kconfig-resolved):\n",
+		r->baseline);
+	fprintf(f, "%-9s %-24s %-9s %8s %8s %8s %8s  %s\n", "arch", "option", "change", "text",
+		"data", "bss", "total", "towards");
+	for (i = 0; i < r->nattrs; i++) {
+		const struct st_report_attr *t = &r->attrs[i];
+		char ch[64];
+
+		snprintf(ch, sizeof(ch), "%s->%s", t->from, t->to);
+		if (!t->built) {
+			fprintf(f, "%-9s %-24s %-9s not built: %s\n", t->arch, t->option, ch,
+				t->error ? t->error : "?");
+			continue;
+		}
+		fprintf(f, "%-9s %-24s %-9s %+8" PRId64 " %+8" PRId64 " %+8" PRId64 " %+8" PRId64
+			"  %s", t->arch, t->option, ch, t->text, t->data, t->bss, t->total,
+			t->towards);
+		if (t->with)
+			fprintf(f, " (with %s)", t->with);
+		if (!t->applied)
+			fprintf(f, " (Kconfig keeps %s=%s)", t->option, t->resolved);
+		if (t->changed && *t->changed)
+			fprintf(f, " (also changes %s)", t->changed);
+		fputc('\n', f);
+	}
+}
+
+int st_report_print_text(FILE *f, const struct st_report *r)
+{
+	size_t a, v, i;
+
+	fprintf(f, "Slab allocator variants: sizes in bytes (binutils size), "
+		   "delta = total vs %s on the same arch\n\n", r->baseline ? r->baseline : "-");
+	text_sizes(f, r);
+	fputc('\n', f);
+	text_matrix(f, r);
+	for (i = 0; i < r->nskipped; i++)
+		fprintf(f, "%sskipped %s: %s\n", i ? "" : "\n", r->skipped[i].arch,
+			r->skipped[i].reason);
+	for (v = 1; v < r->nvariants; v++) {
+		fprintf(f, "\n%s vs %s (bloat-o-meter):\n", r->variants[v], r->baseline);
+		for (a = 0; a < r->narches; a++) {
+			const struct st_report_cell *c = st_report_cell(r, v, a);
+			const struct st_sd_table *t;
+			char u[48], d[48], n[48];
+
+			if (!c->has_diff)
+				continue;
+			t = &c->diff.tables[0];
+			fprintf(f, "  %-9s add/remove: %lu/%lu grow/shrink: %lu/%lu up/down: %s/%s (%s)\n",
+				c->arch, t->add, t->remove, t->grow, t->shrink,
+				st_sd_int_str(u, t->up), st_sd_int_str(d, -t->down),
+				st_sd_int_str(n, t->up - t->down));
+		}
+		/* The symbol table of the first arch (the host when it was built). */
+		for (a = 0; a < r->narches; a++) {
+			const struct st_report_cell *c = st_report_cell(r, v, a);
+
+			if (!c->has_diff)
+				continue;
+			fprintf(f, "%s:\n", c->arch);
+			print_diff_top(f, &c->diff, r->top);
+			if (hidden_rows(&c->diff, r->top))
+				fprintf(f, "(%zu more symbols: slubtiny size-diff %s %s)\n",
+					hidden_rows(&c->diff, r->top),
+					st_report_cell(r, 0, a)->object, c->object);
+			break;
+		}
+	}
+	if (r->nattrs)
+		text_attrs(f, r);
+	return ferror(f) ? -EIO : 0;
+}
+
+int st_report_print_markdown(FILE *f, const struct st_report *r)
+{
+	char p[32], d[32];
+	size_t a, v, i;
+
+	fprintf(f, "### Slab allocator sizes (bytes, baseline `%s`)\n\n", r->baseline);
+	fprintf(f, "| arch | variant | text | data | bss | total | delta | %% |\n");
+	fprintf(f, "|---|---|--:|--:|--:|--:|--:|--:|\n");
+	for (a = 0; a < r->narches; a++) {
+		for (v = 0; v < r->nvariants; v++) {
+			const struct st_report_cell *c = st_report_cell(r, v, a);
+
+			if (!c->object) {
+				fprintf(f, "| %s | %s | failed | | | | | |\n", c->arch, c->variant);
+				continue;
+			}
+			fprintf(f, "| %s | %s | %" PRIu64 " | %" PRIu64 " | %" PRIu64 " | %" PRIu64
+				" | %s | %s |\n", c->arch, c->variant, c->text, c->data, c->bss,
+				c->total, delta_str(d, sizeof(d), c, v),
+				v && c->has_base ? pct(p, sizeof(p), c->delta_total,
+						       st_report_cell(r, 0, a)->total) : "");
+		}
+	}
+	for (i = 0; i < r->nskipped; i++)
+		fprintf(f, "%s- skipped `%s`: %s\n", i ? "" : "\n", r->skipped[i].arch,
+			r->skipped[i].reason);
+	for (v = 1; v < r->nvariants; v++) {
+		for (a = 0; a < r->narches; a++) {
+			const struct st_report_cell *c = st_report_cell(r, v, a);
+
+			if (!c->has_diff)
+				continue;
+			fprintf(f, "\n#### `%s` vs `%s` on %s (bloat-o-meter)\n\n```\n",
+				r->variants[v], r->baseline, c->arch);
+			print_diff_top(f, &c->diff, r->top);
+			fprintf(f, "```\n");
+			break;
+		}
+	}
+	if (r->nattrs) {
+		fprintf(f, "\n#### What each option costs (`%s` with one option toggled)\n\n",
+			r->baseline);
+		fprintf(f, "| arch | option | change | text | data | bss | total | towards |\n");
+		fprintf(f, "|---|---|---|--:|--:|--:|--:|---|\n");
+		for (i = 0; i < r->nattrs; i++) {
+			const struct st_report_attr *t = &r->attrs[i];
+
+			if (!t->built)
+				continue;
+			fprintf(f, "| %s | `%s` | %s→%s%s%s%s | %+" PRId64 " | %+" PRId64 " | %+"
+				PRId64 " | %+" PRId64 " | %s |\n", t->arch, t->option, t->from, t->to,
+				t->applied ? "" : " (kept by Kconfig)", t->with ? " with " : "",
+				t->with ? t->with : "", t->text, t->data, t->bss, t->total,
+				t->towards);
+		}
+	}
+	return ferror(f) ? -EIO : 0;
+}
+
+/* JSON numbers: sizes fit a double exactly (< 2^53). */
+static cJSON *json_table(const struct st_sd_table *t, unsigned int top)
+{
+	cJSON *o = cJSON_CreateObject(), *rows, *row;
+	struct st_sd_row *top_rows = NULL;
+	size_t i, ntop;
+
+	if (!o)
+		return NULL;
+	if (!cJSON_AddStringToObject(o, "title", t->title) ||
+	    !cJSON_AddNumberToObject(o, "add", t->add) ||
+	    !cJSON_AddNumberToObject(o, "remove", t->remove) ||
+	    !cJSON_AddNumberToObject(o, "grow", t->grow) ||
+	    !cJSON_AddNumberToObject(o, "shrink", t->shrink) ||
+	    !cJSON_AddNumberToObject(o, "up", (double)t->up) ||
+	    !cJSON_AddNumberToObject(o, "down", -(double)t->down) ||
+	    !cJSON_AddNumberToObject(o, "old_total", (double)t->old_total) ||
+	    !cJSON_AddNumberToObject(o, "new_total", (double)t->new_total) ||
+	    !cJSON_AddNumberToObject(o, "symbols_changed", t->nrows) ||
+	    !(rows = cJSON_AddArrayToObject(o, "top")))
+		goto fail;
+	top_rows = st_report_top(t, top, &ntop);
+	if (!top_rows && t->nrows)
+		goto fail;
+	for (i = 0; i < ntop; i++) {
+		const struct st_sd_row *s = &top_rows[i];
+
+		row = cJSON_CreateObject();
+		if (!row || !cJSON_AddItemToArray(rows, row) ||
+		    !cJSON_AddStringToObject(row, "name", s->name) ||
+		    !(s->in_old ? cJSON_AddNumberToObject(row, "old", (double)s->old_size)
+				: cJSON_AddNullToObject(row, "old")) ||
+		    !(s->in_new ? cJSON_AddNumberToObject(row, "new", (double)s->new_size)
+				: cJSON_AddNullToObject(row, "new")) ||
+		    !cJSON_AddNumberToObject(row, "delta", (double)s->delta))
+			goto fail;
+	}
+	free(top_rows);
+	return o;
+fail:
+	free(top_rows);
+	cJSON_Delete(o);
+	return NULL;
+}
+
+static int json_cell(cJSON *arr, const struct st_report_cell *c, unsigned int top)
+{
+	cJSON *o = cJSON_CreateObject(), *t;
+
+	if (!o || !cJSON_AddItemToArray(arr, o))
+		goto fail;
+	if (!cJSON_AddStringToObject(o, "variant", c->variant) ||
+	    !cJSON_AddStringToObject(o, "arch", c->arch) ||
+	    !cJSON_AddNumberToObject(o, "text", (double)c->text) ||
+	    !cJSON_AddNumberToObject(o, "data", (double)c->data) ||
+	    !cJSON_AddNumberToObject(o, "bss", (double)c->bss) ||
+	    !cJSON_AddNumberToObject(o, "total", (double)c->total) ||
+	    !(c->has_base ? cJSON_AddNumberToObject(o, "delta_total", (double)c->delta_total)
+			  : cJSON_AddNullToObject(o, "delta_total")) ||
+	    !(c->has_base ? cJSON_AddNumberToObject(o, "delta_text", (double)c->delta_text)
+			  : cJSON_AddNullToObject(o, "delta_text")) ||
+	    !cJSON_AddStringToObject(o, "object", c->object))
+		return -ENOMEM;
+	if (c->has_diff) {
+		t = json_table(&c->diff.tables[0], top);
+		if (!t || !cJSON_AddItemToObject(o, "size_diff", t)) {
+			cJSON_Delete(t);
+			return -ENOMEM;
+		}
+	}
+	return 0;
+fail:
+	cJSON_Delete(o);
+	return -ENOMEM;
+}
+
+static int json_attr(cJSON *arr, const struct st_report_attr *t)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	if (!o || !cJSON_AddItemToArray(arr, o)) {
+		cJSON_Delete(o);
+		return -ENOMEM;
+	}
+	if (!cJSON_AddStringToObject(o, "option", t->option) ||
+	    !cJSON_AddStringToObject(o, "arch", t->arch) ||
+	    !cJSON_AddStringToObject(o, "from", t->from) ||
+	    !cJSON_AddStringToObject(o, "to", t->to) ||
+	    !cJSON_AddStringToObject(o, "towards", t->towards) ||
+	    !cJSON_AddBoolToObject(o, "applied", t->applied) ||
+	    !cJSON_AddStringToObject(o, "resolved", t->resolved ? t->resolved : t->to) ||
+	    !cJSON_AddStringToObject(o, "also_changes", t->changed ? t->changed : "") ||
+	    !(t->with ? cJSON_AddStringToObject(o, "with", t->with)
+		      : cJSON_AddNullToObject(o, "with")) ||
+	    !cJSON_AddBoolToObject(o, "built", t->built))
+		return -ENOMEM;
+	if (!t->built)
+		return cJSON_AddStringToObject(o, "error", t->error ? t->error : "") ? 0 : -ENOMEM;
+	if (!cJSON_AddNumberToObject(o, "text", (double)t->text) ||
+	    !cJSON_AddNumberToObject(o, "data", (double)t->data) ||
+	    !cJSON_AddNumberToObject(o, "bss", (double)t->bss) ||
+	    !cJSON_AddNumberToObject(o, "total", (double)t->total))
+		return -ENOMEM;
+	return 0;
+}
+
+static cJSON *json_report(const struct st_report *r)
+{
+	cJSON *root = cJSON_CreateObject(), *res, *sk, *o, *at;
+	size_t i;
+
+	if (!root)
+		return NULL;
+	if (!cJSON_AddStringToObject(root, "baseline", r->baseline ? r->baseline : "") ||
+	    !(res = cJSON_AddArrayToObject(root, "results")) ||
+	    !(sk = cJSON_AddArrayToObject(root, "skipped")))
+		goto fail;
+	for (i = 0; i < r->nvariants * r->narches; i++) {
+		const struct st_report_cell *c = &r->cells[i];
+
+		if (!c->object) {
+			o = cJSON_CreateObject();
+			if (!o || !cJSON_AddItemToArray(sk, o) ||
+			    !cJSON_AddStringToObject(o, "arch", c->arch) ||
+			    !cJSON_AddStringToObject(o, "variant", c->variant) ||
+			    !cJSON_AddStringToObject(o, "reason", c->error ? c->error : ""))
+				goto fail;
+			continue;
+		}
+		if (json_cell(res, c, r->top))
+			goto fail;
+	}
+	for (i = 0; i < r->nskipped; i++) {
+		o = cJSON_CreateObject();
+		if (!o || !cJSON_AddItemToArray(sk, o) ||
+		    !cJSON_AddStringToObject(o, "arch", r->skipped[i].arch) ||
+		    !cJSON_AddStringToObject(o, "reason", r->skipped[i].reason) ||
+		    !cJSON_AddStringToObject(o, "package", r->skipped[i].package))
+			goto fail;
+	}
+	if (r->nattrs) {
+		at = cJSON_AddArrayToObject(root, "attribution");
+		if (!at)
+			goto fail;
+		for (i = 0; i < r->nattrs; i++)
+			if (json_attr(at, &r->attrs[i]))
+				goto fail;
+	}
+	return root;
+fail:
+	cJSON_Delete(root);
+	return NULL;
+}
+
+int st_report_print_json(FILE *f, const struct st_report *r, bool pretty)
+{
+	cJSON *root = json_report(r);
+	char *s;
+
+	if (!root)
+		return -ENOMEM;
+	s = pretty ? cJSON_Print(root) : cJSON_PrintUnformatted(root);
+	cJSON_Delete(root);
+	if (!s)
+		return -ENOMEM;
+	fprintf(f, "%s\n", s);
+	cJSON_free(s);
+	return ferror(f) ? -EIO : 0;
+}

@@ -1,0 +1,457 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The report model: cells of `size` figures and bloat-o-meter diffs, built
+ * from a finished build or from files given by the user.
+ */
+#include <elf.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "build/build.h"
+#include "common/error.h"
+#include "elf/elf.h"
+#include "report/report.h"
+#include "sizes/sections.h"
+#include "sizes/size_diff.h"
+
+struct st_report_cell *st_report_cell(const struct st_report *r, size_t v, size_t a)
+{
+	if (v >= r->nvariants || a >= r->narches)
+		return NULL;
+	return &r->cells[v * r->narches + a];
+}
+
+static __int128 abs128(__int128 v)
+{
+	return v < 0 ? -v : v;
+}
+
+struct st_sd_row *st_report_top(const struct st_sd_table *t, unsigned int top, size_t *n)
+{
+	struct st_sd_row *out;
+	bool *keep;
+	size_t i, j, k = 0, want = top && top < t->nrows ? top : t->nrows;
+
+	*n = 0;
+	if (!want)
+		return NULL;
+	out = malloc(want * sizeof(*out));
+	keep = calloc(t->nrows, sizeof(*keep));
+	if (!out || !keep) {
+		free(out);
+		free(keep);
+		return NULL;
+	}
+	/* want passes of selection: tables are small and top is 10. */
+	for (j = 0; j < want; j++) {
+		size_t best = t->nrows;
+
+		for (i = 0; i < t->nrows; i++)
+			if (!keep[i] && (best == t->nrows ||
+					 abs128(t->rows[i].delta) > abs128(t->rows[best].delta)))
+				best = i;
+		keep[best] = true;
+	}
+	for (i = 0; i < t->nrows; i++)
+		if (keep[i])
+			out[k++] = t->rows[i];
+	free(keep);
+	*n = k;
+	return out;
+}
+
+static void attr_clear(struct st_report_attr *a)
+{
+	free(a->option);
+	free(a->from);
+	free(a->to);
+	free(a->towards);
+	free(a->arch);
+	free(a->resolved);
+	free(a->changed);
+	free(a->with);
+	free(a->error);
+}
+
+void st_report_free(struct st_report *r)
+{
+	size_t i;
+
+	if (!r)
+		return;
+	for (i = 0; r->cells && i < r->nvariants * r->narches; i++) {
+		struct st_report_cell *c = &r->cells[i];
+
+		free(c->variant);
+		free(c->arch);
+		free(c->object);
+		free(c->error);
+		if (c->has_diff)
+			st_size_diff_free(&c->diff);
+		free(c->names);
+	}
+	free(r->cells);
+	for (i = 0; i < r->nvariants; i++)
+		free(r->variants[i]);
+	free(r->variants);
+	for (i = 0; i < r->narches; i++)
+		free(r->arches[i]);
+	free(r->arches);
+	for (i = 0; i < r->nskipped; i++) {
+		free(r->skipped[i].arch);
+		free(r->skipped[i].reason);
+		free(r->skipped[i].package);
+	}
+	free(r->skipped);
+	for (i = 0; i < r->nattrs; i++)
+		attr_clear(&r->attrs[i]);
+	free(r->attrs);
+	free(r->baseline);
+	free(r);
+}
+
+/* Index of @s in @v, adding it when absent. -1 on ENOMEM. */
+static long intern(char ***v, size_t *n, const char *s)
+{
+	char **nv;
+	size_t i;
+
+	for (i = 0; i < *n; i++)
+		if (!strcmp((*v)[i], s))
+			return (long)i;
+	nv = realloc(*v, (*n + 1) * sizeof(*nv));
+	if (!nv)
+		return -1;
+	*v = nv;
+	nv[*n] = strdup(s);
+	if (!nv[*n])
+		return -1;
+	return (long)(*n)++;
+}
+
+static long find(char **v, size_t n, const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(v[i], s))
+			return (long)i;
+	return -1;
+}
+
+static int add_skip(struct st_report *r, const char *arch, const char *reason, const char *pkg)
+{
+	struct st_report_skip *ns = realloc(r->skipped, (r->nskipped + 1) * sizeof(*ns));
+
+	if (!ns)
+		return -ENOMEM;
+	r->skipped = ns;
+	ns = &ns[r->nskipped];
+	ns->arch = strdup(arch);
+	ns->reason = strdup(reason ? reason : "");
+	ns->package = strdup(pkg ? pkg : "");
+	r->nskipped++;
+	return ns->arch && ns->reason && ns->package ? 0 : -ENOMEM;
+}
+
+/* Move the baseline to column 0 so every renderer shows it first. */
+static int baseline_first(struct st_report *r, const char *baseline, struct st_error *e)
+{
+	long b = find(r->variants, r->nvariants, baseline);
+	char *tmp;
+
+	if (b < 0)
+		return st_err(e, ENOENT, NULL, "baseline '%s' is not among the variants", baseline);
+	tmp = r->variants[b];
+	memmove(&r->variants[1], &r->variants[0], b * sizeof(*r->variants));
+	r->variants[0] = tmp;
+	r->baseline = strdup(baseline);
+	return r->baseline ? 0 : st_err(e, ENOMEM, NULL, "out of memory");
+}
+
+/* Fill the `size` figures of @c from @f. */
+static int size_cell(struct st_report_cell *c, struct st_elf_file *f, struct st_error *e)
+{
+	struct st_size_result sr;
+	int ret;
+
+	memset(&sr, 0, sizeof(sr));
+	ret = st_size_compute(&f, 1, &sr, e);
+	if (ret)
+		return ret;
+	c->text = sr.text;
+	c->data = sr.data;
+	c->bss = sr.bss;
+	c->total = sr.text + sr.data + sr.bss;
+	st_size_free(&sr);
+	return 0;
+}
+
+/*
+ * Symbol names of a diff point into the mapped ELF files; copy them into
+ * one block owned by the cell so the files can be closed.
+ */
+static int keep_names(struct st_report_cell *c)
+{
+	size_t t, i, len = 0;
+	char *p;
+
+	for (t = 0; t < c->diff.ntables; t++)
+		for (i = 0; i < c->diff.tables[t].nrows; i++)
+			len += strlen(c->diff.tables[t].rows[i].name) + 1;
+	c->names = p = malloc(len + 1);
+	if (!p)
+		return -ENOMEM;
+	for (t = 0; t < c->diff.ntables; t++) {
+		for (i = 0; i < c->diff.tables[t].nrows; i++) {
+			struct st_sd_row *row = &c->diff.tables[t].rows[i];
+			size_t l = strlen(row->name) + 1;
+
+			memcpy(p, row->name, l);
+			row->name = p;
+			p += l;
+		}
+	}
+	return 0;
+}
+
+/* Sizes and diffs of one arch's column of cells. */
+static int compute_arch(struct st_report *r, size_t a, struct st_error *e)
+{
+	struct st_elf_file **files = calloc(r->nvariants, sizeof(*files));
+	struct st_report_cell *base = st_report_cell(r, 0, a);
+	size_t v;
+	int ret = 0;
+
+	if (!files)
+		return st_err(e, ENOMEM, NULL, "out of memory");
+	for (v = 0; v < r->nvariants && !ret; v++) {
+		struct st_report_cell *c = st_report_cell(r, v, a);
+
+		if (!c->object)
+			continue;
+		ret = st_elf_open(&files[v], c->object, e);
+		if (!ret)
+			ret = size_cell(c, files[v], e);
+	}
+	for (v = 0; v < r->nvariants && !ret; v++) {
+		struct st_report_cell *c = st_report_cell(r, v, a);
+
+		if (!files[0] || !files[v])
+			continue;
+		c->has_base = true;
+		c->delta_text = (int64_t)(c->text - base->text);
+		c->delta_data = (int64_t)(c->data - base->data);
+		c->delta_bss = (int64_t)(c->bss - base->bss);
+		c->delta_total = (int64_t)(c->total - base->total);
+		if (!v)
+			continue;
+		ret = st_size_diff(files[0], files[v], ST_SD_DEFAULT, &c->diff, e);
+		if (ret)
+			break;
+		c->has_diff = true;
+		ret = keep_names(c);
+		if (ret)
+			st_err(e, ret, NULL, "out of memory");
+	}
+	for (v = 0; v < r->nvariants; v++)
+		st_elf_close(files[v]);
+	free(files);
+	return ret;
+}
+
+static int compute(struct st_report *r, struct st_error *e)
+{
+	size_t a;
+	int ret;
+
+	for (a = 0; a < r->narches; a++) {
+		ret = compute_arch(r, a, e);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int alloc_cells(struct st_report *r, struct st_error *e)
+{
+	size_t v, a;
+
+	r->cells = calloc(r->nvariants * r->narches + 1, sizeof(*r->cells));
+	if (!r->cells)
+		return st_err(e, ENOMEM, NULL, "out of memory");
+	for (v = 0; v < r->nvariants; v++) {
+		for (a = 0; a < r->narches; a++) {
+			struct st_report_cell *c = st_report_cell(r, v, a);
+
+			c->variant = strdup(r->variants[v]);
+			c->arch = strdup(r->arches[a]);
+			if (!c->variant || !c->arch)
+				return st_err(e, ENOMEM, NULL, "out of memory");
+		}
+	}
+	return 0;
+}
+
+/* An arch where nothing could be built is a skipped arch, not a column of holes. */
+static bool arch_built(const struct st_build_result *b, const char *arch, const char **err)
+{
+	size_t i;
+
+	*err = NULL;
+	for (i = 0; i < b->nunits; i++) {
+		if (strcmp(b->units[i].arch, arch))
+			continue;
+		if (b->units[i].ok)
+			return true;
+		if (!*err)
+			*err = b->units[i].error;
+	}
+	return false;
+}
+
+static int names_from_build(struct st_report *r, const struct st_build_result *b,
+			    struct st_error *e)
+{
+	const char *err;
+	size_t i;
+
+	for (i = 0; i < b->ntcs; i++) {
+		const struct st_toolchain *t = &b->tcs[i];
+
+		if (!t->found) {
+			if (add_skip(r, t->arch, t->reason, t->pkg))
+				return st_err(e, ENOMEM, NULL, "out of memory");
+			continue;
+		}
+		if (!arch_built(b, t->arch, &err)) {
+			if (add_skip(r, t->arch, err ? err : "nothing built", t->pkg))
+				return st_err(e, ENOMEM, NULL, "out of memory");
+			continue;
+		}
+		if (intern(&r->arches, &r->narches, t->arch) < 0)
+			return st_err(e, ENOMEM, NULL, "out of memory");
+	}
+	for (i = 0; i < b->nunits; i++)
+		if (intern(&r->variants, &r->nvariants, b->units[i].variant) < 0)
+			return st_err(e, ENOMEM, NULL, "out of memory");
+	return 0;
+}
+
+int st_report_from_build(struct st_report **out, const struct st_build_result *b,
+			 const char *baseline, struct st_error *e)
+{
+	struct st_report *r = calloc(1, sizeof(*r));
+	size_t i;
+	int ret;
+
+	if (!r)
+		return st_err(e, ENOMEM, NULL, "out of memory");
+	r->top = ST_REPORT_TOP;
+	ret = names_from_build(r, b, e);
+	if (!ret && r->nvariants)
+		ret = baseline_first(r, baseline, e);
+	if (!ret)
+		ret = alloc_cells(r, e);
+	for (i = 0; !ret && i < b->nunits; i++) {
+		const struct st_build_unit *u = &b->units[i];
+		long v = find(r->variants, r->nvariants, u->variant);
+		long a = find(r->arches, r->narches, u->arch);
+		struct st_report_cell *c;
+
+		if (v < 0 || a < 0)
+			continue;
+		c = st_report_cell(r, v, a);
+		if (u->ok)
+			c->object = strdup(u->object);
+		else
+			c->error = strdup(u->error);
+		if (!c->object && !c->error)
+			ret = st_err(e, ENOMEM, NULL, "out of memory");
+	}
+	if (!ret)
+		ret = compute(r, e);
+	if (ret) {
+		st_report_free(r);
+		return ret;
+	}
+	*out = r;
+	return 0;
+}
+
+/* The arch name of an ELF machine, as lib/build names arches. */
+static const char *machine_name(unsigned int m, unsigned int cls)
+{
+	switch (m) {
+	case EM_X86_64:
+		return "x86_64";
+	case EM_386:
+		return "i686";
+	case EM_ARM:
+		return "arm";
+	case EM_AARCH64:
+		return "aarch64";
+	case EM_RISCV:
+		return cls == ELFCLASS64 ? "riscv64" : "riscv32";
+	case EM_MIPS:
+		return "mips";
+	case EM_PPC:
+		return "powerpc";
+	case EM_PPC64:
+		return "powerpc64";
+	case EM_SH:
+		return "sh4";
+	case EM_OPENRISC:
+		return "or1k";
+	default:
+		return "elf";
+	}
+}
+
+int st_report_from_objects(struct st_report **out, const char *const *names,
+			   const char *const *paths, size_t n, const char *baseline,
+			   struct st_error *e)
+{
+	struct st_report *r = calloc(1, sizeof(*r));
+	struct st_elf_file *f = NULL;
+	const char *arch = "elf";
+	size_t i;
+	int ret = 0;
+
+	if (!r)
+		return st_err(e, ENOMEM, NULL, "out of memory");
+	r->top = ST_REPORT_TOP;
+	r->objects = true;
+	if (n && !st_elf_open(&f, paths[0], NULL) && f->nobjs)
+		arch = machine_name(f->objs[0].machine, f->objs[0].elfclass);
+	st_elf_close(f);
+	for (i = 0; i < n && !ret; i++) {
+		if (find(r->variants, r->nvariants, names[i]) >= 0)
+			ret = st_err(e, EINVAL, NULL, "object name '%s' given twice", names[i]);
+		else if (intern(&r->variants, &r->nvariants, names[i]) < 0)
+			ret = st_err(e, ENOMEM, NULL, "out of memory");
+	}
+	if (!ret && intern(&r->arches, &r->narches, arch) < 0)
+		ret = st_err(e, ENOMEM, NULL, "out of memory");
+	if (!ret)
+		ret = baseline_first(r, baseline ? baseline : names[0], e);
+	if (!ret)
+		ret = alloc_cells(r, e);
+	for (i = 0; !ret && i < n; i++) {
+		struct st_report_cell *c = st_report_cell(r, find(r->variants, r->nvariants,
+								  names[i]), 0);
+
+		c->object = strdup(paths[i]);
+		if (!c->object)
+			ret = st_err(e, ENOMEM, NULL, "out of memory");
+	}
+	if (!ret)
+		ret = compute(r, e);
+	if (ret) {
+		st_report_free(r);
+		return ret;
+	}
+	*out = r;
+	return 0;
+}

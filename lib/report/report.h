@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef ST_REPORT_H
+#define ST_REPORT_H
+
+/*
+ * lib/report: the numbers of the main job. A report is a table of cells,
+ * one per (variant, arch), each with its object's `size` figures and its
+ * bloat-o-meter diff against the baseline variant of the same arch, plus
+ * the arches that were skipped and, optionally, what each Kconfig option
+ * costs (the attribution). Numbers only: lib/sizes computes them, the
+ * renderers below print them and compute nothing.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "sizes/size_diff.h"
+
+struct st_error;
+struct st_build_opts;
+struct st_build_result;
+
+struct st_report_cell {
+	char *variant;
+	char *arch;
+	char *object;		/* NULL: not built (see error) */
+	char *error;
+	uint64_t text, data, bss, total;	/* binutils `size` (Berkeley) */
+	int64_t delta_text, delta_data, delta_bss, delta_total;	/* vs baseline */
+	bool has_base;		/* the baseline exists for this arch */
+	bool has_diff;		/* diff is filled (not for the baseline itself) */
+	struct st_size_diff diff;	/* bloat-o-meter default mode, baseline -> this */
+	char *names;		/* the diff rows' names (copied: the ELF files are closed) */
+};
+
+struct st_report_skip {
+	char *arch;
+	char *reason;
+	char *package;
+};
+
+/* One Kconfig option toggled in the baseline, towards another variant. */
+struct st_report_attr {
+	char *option;		/* without CONFIG_ */
+	char *from, *to;	/* values in the baseline and in the target ("n" for unset) */
+	char *towards;		/* the variants that have the target value, comma-separated */
+	char *arch;
+	bool applied;		/* Kconfig kept the value (else: dependencies overrode it) */
+	char *resolved;		/* what Kconfig made of it when !applied */
+	char *changed;		/* other options the toggle changed, comma-separated, or "" */
+	char *with;		/* "EXPERT=y": the other toggle it needed to take effect, or NULL;
+				 * the cost is then (both toggled) minus (only that one) */
+	bool built;
+	char *error;		/* when !built */
+	int64_t text, data, bss, total;	/* cost: toggled minus baseline */
+};
+
+struct st_report {
+	char *baseline;
+	char **variants;	/* column order: baseline first */
+	size_t nvariants;
+	char **arches;		/* row order: as built (host first) */
+	size_t narches;
+	struct st_report_cell *cells;	/* [v * narches + a] */
+	struct st_report_skip *skipped;
+	size_t nskipped;
+	struct st_report_attr *attrs;	/* ranked: largest |total| first */
+	size_t nattrs;
+	bool objects;		/* made from --objects, not from a build */
+	unsigned int top;	/* symbol rows the renderers show per diff */
+};
+
+#define ST_REPORT_TOP 10
+
+/* The cell of @variant on @arch, or NULL. */
+struct st_report_cell *st_report_cell(const struct st_report *r, size_t v, size_t a);
+
+/*
+ * A report over a finished build: every ok unit becomes a cell; a unit that
+ * failed becomes a cell without object; toolchains not found become skipped
+ * arches. @baseline must be one of the variants. Free with st_report_free().
+ */
+int st_report_from_build(struct st_report **out, const struct st_build_result *b,
+			 const char *baseline, struct st_error *e);
+
+/*
+ * A report over given ELF files (relocatable objects, archives, ...):
+ * @names[i] is the variant name of @paths[i], all on one arch named after the
+ * first file's machine. @baseline NULL means names[0].
+ */
+int st_report_from_objects(struct st_report **out, const char *const *names,
+			   const char *const *paths, size_t n, const char *baseline,
+			   struct st_error *e);
+
+/*
+ * Attribution: for every option whose resolved value differs between the
+ * baseline and another variant, build the baseline with that one option
+ * set to the other variant's value (resolved by Kconfig, so dependencies
+ * stay valid) on the report's arches, and record the size change. Uses
+ * @o for the build (datadir, builddir, jobs, toolchains); @b is the build
+ * the report came from (for the resolved .config files).
+ */
+int st_report_attribute(struct st_report *r, const struct st_build_opts *o,
+			const struct st_build_result *b, struct st_error *e);
+
+void st_report_free(struct st_report *r);
+
+/*
+ * The @top rows of @t with the largest |delta| (ties: bloat-o-meter's
+ * order), kept in bloat-o-meter's order (growth first, largest shrink
+ * last), as a malloc'd array of row copies sharing the names. @top 0: all.
+ * NULL with *n = 0 on ENOMEM or an empty table.
+ */
+struct st_sd_row *st_report_top(const struct st_sd_table *t, unsigned int top, size_t *n);
+
+/* Renderers. Return 0 or -errno (-EIO on a write error). */
+int st_report_print_text(FILE *f, const struct st_report *r);
+int st_report_print_markdown(FILE *f, const struct st_report *r);
+int st_report_print_json(FILE *f, const struct st_report *r, bool pretty);
+int st_report_print_html(FILE *f, const struct st_report *r);
+
+#endif
