@@ -25,6 +25,7 @@ int cmd_size(int argc, char **argv)
 	if (st_wants_help(argc, argv, "size"))
 		return ST_EXIT_OK;
 	optind = 1;
+	opterr = 0;
 	while ((c = getopt_long(argc, argv, "At", opts, NULL)) != -1) {
 		switch (c) {
 		case 'A':
@@ -37,13 +38,13 @@ int cmd_size(int argc, char **argv)
 			st_out.json = true;
 			break;
 		default:
-			st_usage(stderr, "size");
+			p_err("size: unknown option '%s'; see 'slubtiny size --help'", argv[optind - 1]);
 			return ST_EXIT_ERROR;
 		}
 	}
 	n = argc - optind;
 	if (n < 1) {
-		st_usage(stderr, "size");
+		p_err("size: expected at least one FILE; see 'slubtiny size --help'");
 		return ST_EXIT_ERROR;
 	}
 	files = calloc(n, sizeof(*files));

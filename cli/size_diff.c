@@ -26,6 +26,7 @@ int cmd_size_diff(int argc, char **argv)
 	if (st_wants_help(argc, argv, "size-diff"))
 		return ST_EXIT_OK;
 	optind = 1;
+	opterr = 0;
 	while ((c = getopt_long(argc, argv, "cdtp:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'c':
@@ -46,7 +47,7 @@ int cmd_size_diff(int argc, char **argv)
 			exit_code = true;
 			break;
 		default:
-			st_usage(stderr, "size-diff");
+			p_err("size-diff: unknown option '%s'; see 'slubtiny size-diff --help'", argv[optind - 1]);
 			return ST_EXIT_ERROR;
 		}
 	}
@@ -55,7 +56,7 @@ int cmd_size_diff(int argc, char **argv)
 		return ST_EXIT_ERROR;
 	}
 	if (argc - optind != 2) {
-		st_usage(stderr, "size-diff");
+		p_err("size-diff: expected OLD and NEW files; see 'slubtiny size-diff --help'");
 		return ST_EXIT_ERROR;
 	}
 	ret = st_elf_open(&oldf, argv[optind], &e);

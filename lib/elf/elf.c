@@ -38,6 +38,7 @@ struct priv {
 	char **names;		/* member names we had to build */
 	size_t nnames;
 	size_t objs_cap;
+	bool mem;		/* opened from a buffer: no thin-archive members */
 };
 
 static int add_map(struct priv *p, void *addr, size_t len)
@@ -184,6 +185,16 @@ static int read_sections(struct reader *r, struct st_elf_obj *o)
 		return st_err(r->e, EINVAL, r->name, "bad section count: %s", elf_errmsg(-1));
 	if (r->shnum > r->len / 16)
 		return st_err(r->e, EINVAL, r->name, "section count %zu larger than the file", r->shnum);
+	/* libelf quietly reports no sections when the table is out of bounds */
+	if (r->eh.e_shoff || r->eh.e_shnum) {
+		size_t ent = gelf_fsize(r->elf, ELF_T_SHDR, 1, EV_CURRENT);
+
+		if (r->eh.e_shentsize != ent)
+			return st_err(r->e, EINVAL, r->name, "section header size %u, expected %zu",
+				      r->eh.e_shentsize, ent);
+		if (!r->shnum || !range_ok(r->eh.e_shoff, (uint64_t)r->shnum * ent, r->len))
+			return st_err(r->e, EINVAL, r->name, "section header table past the end of the file");
+	}
 	if (!r->shnum)
 		return 0;
 	if (elf_getshdrstrndx(r->elf, &r->shstrndx) < 0)
@@ -401,6 +412,8 @@ static int open_member(struct st_elf_file *f, const char *img, size_t len,
 
 		if (!full || !(name = keep_name(p, full)))
 			return st_err(e, ENOMEM, f->path, "out of memory");
+		if (p->mem)
+			return st_err(e, EINVAL, f->path, "member %s: thin archive read from memory", name);
 		ret = map_file(name, &a, &l, &sub);
 		if (ret)
 			return st_err(e, ret, f->path, "member %s: %s", name, sub.msg);
@@ -611,6 +624,7 @@ int st_elf_open_mem(struct st_elf_file **out, const void *buf, size_t len,
 	f = new_file(name);
 	if (!f)
 		return st_err(e, ENOMEM, name, "out of memory");
+	((struct priv *)f->priv)->mem = true;
 	ret = open_image(f, buf, len, e);
 	if (ret) {
 		st_elf_close(f);

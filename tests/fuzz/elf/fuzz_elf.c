@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Fuzz target over the ELF/ar reader and everything computed from it:
+ * open the input as a file image, then run size (both layouts) and a
+ * size-diff of the input against itself in every mode, printing into a
+ * null stream so the renderers run too.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "elf/elf.h"
+#include "sizes/sections.h"
+#include "sizes/size_diff.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static FILE *null_out(void)
+{
+	static FILE *f;
+
+	if (!f)
+		f = fopen("/dev/null", "w");
+	return f;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct st_error e = { 0 };
+	struct st_elf_file *f;
+	struct st_size_result sr;
+	struct st_size_diff sd;
+	FILE *out = null_out();
+	int m;
+	/* the reader may be handed writable memory only: copy the input */
+	char *buf = malloc(size ? size : 1);
+
+	if (!buf || !out) {
+		free(buf);
+		return 0;
+	}
+	memcpy(buf, data, size);
+	if (st_elf_open_mem(&f, buf, size, "fuzz", &e)) {
+		/* an error must always say something */
+		if (!e.code || !e.msg[0])
+			abort();
+		free(buf);
+		return 0;
+	}
+	if (!st_size_compute(&f, 1, &sr, &e)) {
+		st_size_print_berkeley(out, &sr, true);
+		st_size_print_sysv(out, &sr);
+		st_size_print_json(out, &sr, false);
+		st_size_free(&sr);
+	}
+	for (m = ST_SD_DEFAULT; m <= ST_SD_TEXT; m++) {
+		if (st_size_diff(f, f, m, &sd, &e))
+			continue;
+		if (st_size_diff_changed(&sd))
+			abort();	/* a file never differs from itself */
+		st_size_diff_print_text(out, &sd);
+		st_size_diff_print_json(out, &sd, "a", "b", false);
+		st_size_diff_free(&sd);
+	}
+	st_elf_close(f);
+	free(buf);
+	return 0;
+}
