@@ -112,7 +112,7 @@ static void snapshot(struct rp *r, unsigned long pages)
 	if (pthread_mutex_trylock(&r->snap_lock))
 		return;
 	if (pages > r->best) {
-		r->best = pages;
+		__atomic_store_n(&r->best, pages, __ATOMIC_RELAXED);
 		for (i = 0; i < res->nr_classes; i++) {
 			res->at_peak[i].objects = __atomic_load_n(&res->classes[i].objects, __ATOMIC_RELAXED);
 			res->at_peak[i].requested = __atomic_load_n(&res->classes[i].requested, __ATOMIC_RELAXED);
@@ -130,13 +130,14 @@ static void account_after(struct rp *r, size_t i)
 	    i / r->sample_every < r->res->nr_samples) {
 		rb_pages(&p);
 		r->res->samples[i / r->sample_every] = p.nr_pages;
-		if (!rb_has_pages && p.nr_pages > r->best)
+		if (!rb_has_pages && p.nr_pages > __atomic_load_n(&r->best, __ATOMIC_RELAXED))
 			snapshot(r, p.nr_pages);
 	}
 	if (!rb_has_pages)
 		return;
 	rb_pages(&p);
-	if (p.nr_pages > r->best)
+	/* unlocked first look; snapshot() decides under its lock */
+	if (p.nr_pages > __atomic_load_n(&r->best, __ATOMIC_RELAXED))
 		snapshot(r, p.nr_pages);
 }
 
