@@ -1,0 +1,98 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# slubtiny report over the bundled variants, host and arm (when its cross
+# compiler is installed): every number must be what binutils `size` says of
+# the same object, every delta the difference of two of them, and every
+# size-diff line what the real bloat-o-meter prints for the same pair.
+# Also: on x86_64 text SLOB < SLUB_TINY < SLUB, a warm run builds nothing,
+# and the JSON has the documented schema.
+set -u
+. "$(dirname "$0")/lib.sh"
+command -v jq >/dev/null || skip "jq missing (Debian package jq)"
+command -v size >/dev/null || skip "size missing (binutils)"
+b=$ST_BUILDDIR/tests-report/numbers
+out=$b/out
+mkdir -p "$out"
+host=$(host_arch)
+set -- --arch "$host"
+command -v arm-linux-gnueabi-gcc >/dev/null && set -- "$@" --arch arm
+
+"$SLUBTINY" report --builddir "$b" "$@" --json >"$out/r.json" 2>"$out/err" ||
+	{ cat "$out/err"; skip "report failed (allocator does not build here?)"; }
+jq -e '.baseline == "slub" and (.results | length) >= 4 and (.skipped | type) == "array"' \
+	"$out/r.json" >/dev/null || bad "JSON schema"
+jq -e '[.results[] | has("variant", "arch", "text", "data", "bss", "total", "delta_total")]
+	| all' "$out/r.json" >/dev/null || bad "a result lacks a schema field"
+
+# size(1) of every object equals the report's text/data/bss/total.
+n=0
+jq -r '.results[] | "\(.arch) \(.variant) \(.text) \(.data) \(.bss) \(.total) \(.delta_total) \(.object)"' \
+	"$out/r.json" >"$out/rows"
+while read -r arch variant text data bss total delta obj; do
+	ref=$(size "$obj" | awk 'NR == 2 { print $1, $2, $3, $4 }')
+	[ "$ref" = "$text $data $bss $total" ] ||
+		bad "$arch $variant: size says '$ref', report '$text $data $bss $total'"
+	btotal=$(awk -v a="$arch" '$1 == a && $2 == "slub" { print $6 }' "$out/rows")
+	[ "$delta" = $((total - btotal)) ] || bad "$arch $variant: delta $delta != $total - $btotal"
+	n=$((n + 1))
+done <"$out/rows"
+[ "$n" -ge 4 ] || bad "only $n results"
+
+# On x86_64 the allocator must show the kernel's ordering.
+if [ "$host" = x86_64 ]; then
+	t() { jq -r --arg v "$1" '.results[] | select(.arch == "x86_64" and .variant == $v) | .text' "$out/r.json"; }
+	slob=$(t slob) tiny=$(t slub_tiny) slub=$(t slub)
+	echo "x86_64 text: slob $slob slub_tiny $tiny slub $slub"
+	[ "$slob" -lt "$tiny" ] && [ "$tiny" -lt "$slub" ] ||
+		bad "x86_64 text order is not SLOB < SLUB_TINY < SLUB ($slob $tiny $slub)"
+fi
+
+# The size-diff lines against the real bloat-o-meter (and our own size-diff).
+"$SLUBTINY" report --builddir "$b" "$@" >"$out/r.txt" || bad "text report failed"
+if get_bom; then
+	bomrun() { PATH=$out/bin:$PATH ${ST_PYTHON:-python3} "$bom" "$1" "$2"; }
+	mkdir -p "$out/bin"
+	for arch in $host arm; do
+		grep -q "^$arch " "$out/rows" || continue
+		pre=
+		[ "$arch" = arm ] && pre=arm-linux-gnueabi-
+		ln -sf "$(command -v "${pre}nm" || command -v nm)" "$out/bin/nm"
+		for v in slob slub_tiny slub_debug; do
+			old=$b/$arch/slub.o new=$b/$arch/$v.o
+			bomrun "$old" "$new" >"$out/bom-$arch-$v" 2>/dev/null ||
+				{ bad "bloat-o-meter failed on $arch $v"; continue; }
+			"$SLUBTINY" size-diff "$old" "$new" >"$out/sd-$arch-$v" || bad "size-diff $arch $v"
+			cmp -s "$out/bom-$arch-$v" "$out/sd-$arch-$v" || bad "size-diff != bloat-o-meter, $arch $v"
+			sum=$(head -1 "$out/bom-$arch-$v")
+			grep -qxF "  $(printf '%-9s' "$arch") $sum" "$out/r.txt" ||
+				bad "$arch $v: summary '$sum' not in the report"
+			js=$(jq -r --arg a "$arch" --arg v "$v" '.results[] | select(.arch == $a and .variant == $v)
+				| .size_diff | "add/remove: \(.add)/\(.remove) grow/shrink: \(.grow)/\(.shrink) up/down: \(.up)/\(.down) (\(.up + .down))"' "$out/r.json")
+			[ "$js" = "$sum" ] || bad "$arch $v: JSON summary '$js' != '$sum'"
+		done
+	done
+	# The symbol rows and the Total line printed for the host are bloat-o-meter's lines.
+	for v in slob slub_tiny slub_debug; do
+		sed -n "/^$v vs slub/,/^Total:/p" "$out/r.txt" | sed -n '/^Function/,/^Total:/p' |
+			sed '1d' >"$out/rows-$v"
+		[ -s "$out/rows-$v" ] || { bad "no symbol rows for $v"; continue; }
+		while IFS= read -r line; do
+			grep -qxF "$line" "$out/bom-$host-$v" || bad "$v: '$line' is not a bloat-o-meter line"
+		done <"$out/rows-$v"
+	done
+else
+	echo "bloat-o-meter unavailable: size-diff lines checked against slubtiny size-diff only"
+	for v in slob slub_tiny; do
+		sum=$("$SLUBTINY" size-diff "$b/$host/slub.o" "$b/$host/$v.o" | head -1)
+		grep -qxF "  $(printf '%-9s' "$host") $sum" "$out/r.txt" || bad "$v: summary not in report"
+	done
+fi
+
+# Warm: nothing is rebuilt.
+"$SLUBTINY" build --builddir "$b" "$@" --json >"$out/b.json" || bad "warm build failed"
+jq -e '.jobs_run == 0' "$out/b.json" >/dev/null || bad "warm build ran $(jq .jobs_run "$out/b.json") jobs"
+
+# Markdown: a table row per result.
+"$SLUBTINY" report --builddir "$b" "$@" --markdown >"$out/r.md" || bad "markdown failed"
+[ "$(grep -c '^| [a-z0-9_]* | [a-z_]* | [0-9]' "$out/r.md")" = "$n" ] || bad "markdown rows"
+exit $fail
