@@ -327,7 +327,7 @@ unsigned int st_slab_nr_cpus(void)
 	return CONFIG_NR_CPUS;
 }
 
-static unsigned long rnd_state = 0x2545f4914f6cdd1dUL;
+static unsigned long rnd_state = (unsigned long)0x2545f4914f6cdd1dULL;
 
 unsigned long st_slab_random(void)
 {
@@ -339,7 +339,7 @@ unsigned long st_slab_random(void)
 	x ^= x >> 7;
 	x ^= x << 17;
 	WRITE_ONCE(rnd_state, x);
-	return x * 0x9e3779b97f4a7c15ULL;
+	return x * (unsigned long)0x9e3779b97f4a7c15ULL;
 }
 
 static struct {

@@ -197,7 +197,6 @@ enum {
 	PG_slab		= 1u << 3,	/* a slab (SLUB) or SLOB page */
 	PG_large	= 1u << 4,	/* large kmalloc() */
 	PG_cache_large	= 1u << 5,	/* SLOB: kmem_cache_alloc() >= page */
-	PG_node_partial	= 1u << 6,	/* SLUB: on the node partial list */
 	PG_reclaim	= 1u << 7,	/* SLAB_RECLAIM_ACCOUNT slab */
 };
 
@@ -209,9 +208,15 @@ enum {
 	((unsigned long)(inuse) | ((unsigned long)(objects) << 16) | \
 	 ((unsigned long)(frozen) << 31))
 
+/*
+ * flags only change while the page is allocated or freed, so lock-free
+ * readers (kfree) see them stable; list membership, which changes under
+ * a list lock, is kept apart in on_list.
+ */
 struct slab {
 	unsigned int flags;
 	unsigned char order;
+	unsigned char on_list;		/* SLUB node partial / SLOB free list */
 	st_spinlock_t lock;		/* emulated cmpxchg of fc */
 	struct slab *head;		/* for tail pages: the first page */
 	struct list_head slab_list;	/* buddy, partial or SLOB list */

@@ -46,7 +46,6 @@ typedef struct {
 #define KMALLOC_MINALIGN	8u
 #define KMALLOC_MAGIC		0x6b6d616cu	/* "kmal" */
 
-#define PG_slob_listed		PG_node_partial
 
 struct kmem_cache {
 	const char *name;
@@ -165,7 +164,7 @@ static void *slob_page_alloc(struct slab *sp, size_t size, unsigned int align,
 			sp->units -= units;
 			if (!sp->units) {
 				list_del(&sp->slab_list);
-				sp->flags &= ~(unsigned int)PG_slob_listed;
+				sp->on_list = 0;
 				*unlisted = true;
 			}
 			return cur;
@@ -215,7 +214,8 @@ static void *slob_alloc(size_t size, gfp_t gfp, unsigned int align,
 		sp = st_virt_to_slab(b);
 		st_page_account_slab(sp, 1, false);
 		spin_lock(&slob_lock);
-		sp->flags |= PG_slab | PG_slob_listed;
+		sp->flags |= PG_slab;
+		sp->on_list = 1;
 		sp->units = SLOB_PAGE_UNITS;
 		slab_freelist(sp) = b;
 		set_slob(b, SLOB_PAGE_UNITS, b + SLOB_PAGE_UNITS);
@@ -237,9 +237,10 @@ static void slob_free(void *block, size_t size)
 	spin_lock(&slob_lock);
 	if (sp->units + units == SLOB_PAGE_UNITS) {
 		/* the whole page is free: give it back */
-		if (sp->flags & PG_slob_listed)
+		if (sp->on_list)
 			list_del(&sp->slab_list);
-		sp->flags &= ~(unsigned int)(PG_slab | PG_slob_listed);
+		sp->on_list = 0;
+		sp->flags &= ~(unsigned int)PG_slab;
 		spin_unlock(&slob_lock);
 		st_page_account_slab(sp, -1, false);
 		st_free_pages(page_of(block));
@@ -251,7 +252,7 @@ static void slob_free(void *block, size_t size)
 		slab_freelist(sp) = b;
 		set_slob(b, units, (slob_t *)(page_of(b) + ST_PAGE_SIZE));
 		list_add(&sp->slab_list, slob_list_for(size));
-		sp->flags |= PG_slob_listed;
+		sp->on_list = 1;
 		goto out;
 	}
 	sp->units += units;

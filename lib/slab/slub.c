@@ -653,19 +653,19 @@ static void discard_slab(struct kmem_cache *s, struct slab *slab)
 static inline void add_partial(struct kmem_cache_node *n, struct slab *slab,
 			       bool tail)
 {
-	n->nr_partial++;
+	WRITE_ONCE(n->nr_partial, n->nr_partial + 1);	/* read unlocked */
 	if (tail)
 		list_add_tail(&slab->slab_list, &n->partial);
 	else
 		list_add(&slab->slab_list, &n->partial);
-	slab->flags |= PG_node_partial;
+	slab->on_list = 1;
 }
 
 static inline void remove_partial(struct kmem_cache_node *n, struct slab *slab)
 {
 	list_del(&slab->slab_list);
-	slab->flags &= ~(unsigned int)PG_node_partial;
-	n->nr_partial--;
+	slab->on_list = 0;
+	WRITE_ONCE(n->nr_partial, n->nr_partial - 1);
 }
 
 /* ------------------------------------------------------------------ */
@@ -947,7 +947,7 @@ static void flush_cpu_slab(struct kmem_cache *s, unsigned int cpu)
 
 	fl = cpu_claim(c);
 	slab = c->slab;
-	c->slab = NULL;
+	WRITE_ONCE(c->slab, NULL);
 #ifdef CONFIG_SLUB_CPU_PARTIAL
 	partial = c->partial;
 	c->partial = NULL;
@@ -1042,7 +1042,7 @@ static noinline void *___slab_alloc(struct kmem_cache *s, gfp_t flags,
 			goto load;
 		}
 		/* full: it is already unfrozen and on no list */
-		c->slab = NULL;
+		WRITE_ONCE(c->slab, NULL);
 		stat(s, DEACTIVATE_BYPASS);
 	}
 #ifdef CONFIG_SLUB_CPU_PARTIAL
@@ -1062,7 +1062,7 @@ static noinline void *___slab_alloc(struct kmem_cache *s, gfp_t flags,
 	/* Don't sleep on the page allocator while owning the CPU. */
 	slab = new_slab(s, flags);
 	if (unlikely(!slab)) {
-		c->slab = NULL;
+		WRITE_ONCE(c->slab, NULL);
 		cpu_release(c, NULL);
 		return NULL;
 	}
@@ -1071,7 +1071,7 @@ static noinline void *___slab_alloc(struct kmem_cache *s, gfp_t flags,
 	slab_freelist(slab) = NULL;
 	slab_counters(slab) = CNT_MAKE(s->objects, CNT_OBJECTS(slab_counters(slab)), 1);
 load:
-	c->slab = slab;
+	WRITE_ONCE(c->slab, slab);
 	obj = fl;
 	cpu_release(c, get_freepointer(s, obj));
 	return obj;
@@ -1145,7 +1145,7 @@ static noinline void __slab_free(struct kmem_cache *s, struct slab *slab,
 			if (!kmem_cache_has_cpu_partial(s) || prior) {
 				n = &s->node;
 				spin_lock(&n->list_lock);
-				on_node_partial = slab->flags & PG_node_partial;
+				on_node_partial = slab->on_list;
 			}
 		}
 	} while (!slab_update_freelist(s, slab, prior, c, obj, nc));
