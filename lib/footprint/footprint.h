@@ -93,6 +93,13 @@ int st_fp_replay(struct st_fp_report *r, const char *dir, const char *variant,
 int st_fp_measure(struct st_fp_report *r, const char *dir, char *const *variants,
 		  char *const *paths, size_t nr_paths, unsigned int threads,
 		  unsigned int time_ms, struct st_error *e);
+/*
+ * Peak pages of @variant replaying @trace (a generator shape such as
+ * "boot", or a trace file), without timing: what a budget of
+ * `slubtiny check --budget` can bound.
+ */
+int st_fp_peak_pages(const char *variant, const char *trace, unsigned long *peak,
+		     struct st_error *e);
 /* Generate @shape and write it (text or binary) to @f. */
 int st_fp_generate(const char *shape, uint64_t seed, unsigned int scale, bool binary,
 		   FILE *f, struct st_error *e);

@@ -445,3 +445,29 @@ int st_fp_measure(struct st_fp_report *r, const char *dir, char *const *variants
 		err = st_fp_compare(r);
 	return err;
 }
+
+int st_fp_peak_pages(const char *variant, const char *trace, unsigned long *peak,
+		     struct st_error *e)
+{
+	struct st_fp_report r = { 0 };
+	char tmp[4096];
+	bool shape = false;
+	size_t i;
+	int err;
+
+	for (i = 0; st_trace_shapes[i]; i++)
+		shape |= !strcmp(trace, st_trace_shapes[i]);
+	if (shape) {
+		err = gen_temp(trace, tmp, sizeof(tmp), e);
+		if (err)
+			return err;
+		err = st_fp_replay(&r, st_fp_replay_dir(), variant, tmp, trace, 0, 1, e);
+		unlink(tmp);
+	} else {
+		err = st_fp_replay(&r, st_fp_replay_dir(), variant, trace, trace, 0, 1, e);
+	}
+	if (!err)
+		*peak = r.runs[0].peak_pages;
+	st_fp_report_free(&r);
+	return err;
+}

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/error.h"
 #include "footprint/footprint.h"
 
 static int tests, failures;
@@ -133,6 +134,18 @@ int main(void)
 	x = ratio(&r, "boot", "peak_pages", "slub_tiny");
 	ok(x && !x->holds && r.failed, "tiny above slub on boot fails the report");
 	st_fp_report_free(&r);
+
+	/* the same figure through the budget helper, from the real replay */
+	{
+		struct st_error e = { 0 };
+		unsigned long tiny = 0, slub = 0;
+
+		ok(!st_fp_peak_pages("slub_tiny", "boot", &tiny, &e) &&
+		   !st_fp_peak_pages("slub", "boot", &slub, &e) && tiny && tiny < slub,
+		   "st_fp_peak_pages: boot, slub_tiny below slub");
+		ok(st_fp_peak_pages("nosuch", "boot", &tiny, &e) < 0 && e.code,
+		   "st_fp_peak_pages: unknown variant is an error");
+	}
 	printf("1..%d\n", tests);
 	return failures ? 1 : 0;
 }
