@@ -24,11 +24,28 @@ def die(msg):
     sys.exit(2)
 
 
+def no_kconfiglib():
+    """Without Kconfiglib: one-line error; in serve mode, as every reply."""
+    import json
+    msg = "Kconfiglib not found for %s (install python3-kconfiglib or set " \
+        "SLUBTINY_PYTHON)" % (sys.executable or "python3")
+    if sys.argv[1:2] != ["serve"]:
+        die(msg)
+    for line in sys.stdin:
+        try:
+            rid = json.loads(line).get("id")
+        except (ValueError, AttributeError):
+            rid = None
+        sys.stdout.write(json.dumps({"id": rid, "ok": False, "error": msg})
+                         + "\n")
+        sys.stdout.flush()
+    sys.exit(2)
+
+
 try:
     import kconfiglib
 except ImportError:
-    die("Kconfiglib not found for %s (install python3-kconfiglib)"
-        % (sys.executable or "python3"))
+    no_kconfiglib()
 
 
 #
@@ -145,6 +162,8 @@ def cmd_autoconf(argv):
     ap.add_argument("--header", required=True)
     ap.add_argument("--config", required=True)
     args = ap.parse_args(argv)
+    # $(info,...) in a Kconfig file prints; keep stdout for results only.
+    sys.stdout = sys.stderr
     try:
         kconf = load_kconfig(os.path.abspath(args.kconfig))
         if not os.path.isfile(args.defconfig):

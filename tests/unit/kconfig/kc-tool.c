@@ -10,8 +10,8 @@
  *   F FILE LINE SYMBOL KIND CAUSE REQUESTED ACTUAL MESSAGE FIX
  * (--detail adds "D FILE LINE TEXT" lines), per fix (--fix-deps):
  *   X FILE REPLACE_LINE AFTER_LINE LINE_TEXT REASON
- * --config-dir writes DIR/BASENAME.config: the resolved configuration in
- * .config syntax; --fixed-dir writes DIR/BASENAME: the file with the fixes
+ * --config-dir writes DIR/FILE.config (with '/' in FILE as '%'): the
+ * resolved configuration in .config syntax; --fixed-dir writes DIR/BASENAME: the file with the fixes
  * applied. Exit 0 without findings, 1 with, 2 on error.
  */
 #include <errno.h>
@@ -75,15 +75,16 @@ static void conf_escape(FILE *o, const char *s)
 static int write_config(const char *dir, const char *file,
 			const struct st_kc_result *r)
 {
-	char path[4096], *copy = strdup(file);
 	const struct st_kc_sym *s;
+	char path[4096], *p;
 	FILE *o;
 	size_t i;
 
-	if (!copy)
-		return -ENOMEM;
-	snprintf(path, sizeof(path), "%s/%s.config", dir, basename(copy));
-	free(copy);
+	/* DIR/FILE.config with FILE's '/' as '%': unique per input path. */
+	snprintf(path, sizeof(path), "%s/%s.config", dir, file);
+	for (p = path + strlen(dir) + 1; *p; p++)
+		if (*p == '/')
+			*p = '%';
 	o = fopen(path, "w");
 	if (!o)
 		return -errno;

@@ -1,0 +1,55 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Shared by the kconfig differential scripts (sourced, POSIX sh).
+#
+# The reference is the kernel's own conf, run as `make O=OBJ ARCH=A
+# NAME_defconfig` on the part of a Debian linux-source tarball that Kconfig
+# needs, extracted at test time into a scratch directory (never committed,
+# never a tree outside the scratch directory).
+
+# st_tree VERSION WORKDIR: print the path of the extracted tree; extract the
+# Kconfig-relevant subset of /usr/src/linux-source-VERSION.tar.xz once.
+st_tree() {
+	_tb=/usr/src/linux-source-$1.tar.xz
+	_dst=$2/linux-source-$1
+	if [ ! -f "$_dst/.st-extracted" ]; then
+		[ -r "$_tb" ] || return 77
+		command -v xz >/dev/null && command -v make >/dev/null &&
+			command -v flex >/dev/null && command -v bison >/dev/null ||
+			return 77
+		rm -rf "$_dst" && mkdir -p "$2" || return 1
+		xz -T1 -dc "$_tb" | tar -x -C "$2" --wildcards \
+			'*Kconfig*' '*Makefile*' '*Kbuild*' '*.config' \
+			"linux-source-$1/scripts/*" \
+			"linux-source-$1/arch/*/configs/*" \
+			"linux-source-$1/arch/*/tools/*" \
+			2>/dev/null
+		# (tar complains about members of the list that a version lacks)
+		[ -f "$_dst/Kconfig" ] && [ -f "$_dst/scripts/kconfig/conf.c" ] ||
+			return 1
+		: >"$_dst/.st-extracted"
+	fi
+	echo "$_dst"
+}
+
+# st_ref TREE ARCH TARGET OBJDIR OUT: run conf for one make target
+# (NAME_defconfig or tinyconfig) and copy the resulting .config to OUT.
+st_ref() {
+	mkdir -p "$4" || return 1
+	make -s -C "$1" O="$4" ARCH="$2" "$3" >"$4/make.log" 2>&1 || {
+		echo "conf-ref: make ARCH=$2 $3 failed:" >&2
+		tail -5 "$4/make.log" >&2
+		return 1
+	}
+	cp "$4/.config" "$5"
+}
+
+# st_defconfigs TREE: every arch/*/configs/**/*_defconfig as "ARCH REL
+# TARGET" lines (REL relative to TREE, TARGET the make target).
+st_defconfigs() {
+	(cd "$1" && find arch/*/configs -name '*_defconfig' -type f | LC_ALL=C sort) |
+	while read -r rel; do
+		a=${rel#arch/}; a=${a%%/*}
+		t=${rel#arch/$a/configs/}
+		echo "$a $rel $t"
+	done
+}

@@ -1,0 +1,115 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Differential test of lib/kconfig + kconfig/st_kconfig.py against the
+# kernel's own conf (make O=... ARCH=... NAME_defconfig / tinyconfig) on a
+# Debian linux-source tree extracted into the build directory.
+#
+#   conf-diff.sh KC_TOOL VERSION SET [JOBS]
+#
+# SET: upstream  the 18 files of the upstream SLOB -> SLUB_TINY patch
+#      quick     three of them, two arches (the default test suite)
+#      all       every arch/*/configs/**/*_defconfig of the tree
+# For each file: (1) every CONFIG_ symbol kc-tool resolves equals conf's
+# .config, and (2) the options the file sets (to anything but n) that conf
+# did not keep are exactly those kc-tool reports (ineffective/unknown).
+# One helper per arch; JOBS (default 1) arches in parallel. Exit 0 when
+# everything matches, 1 on a mismatch, 77 when the tarball or the tools
+# are missing.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/common.sh"
+
+kc_tool=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+version=$2 set=$3 jobs=${4:-1}
+work=${ST_BUILDDIR:-/tmp}/kconfig-diff
+tree=$(st_tree "$version" "$work")
+rc=$?
+[ $rc = 77 ] && { echo "conf-diff: linux-source-$version or make/flex/bison/xz missing: skipped"; exit 77; }
+[ $rc = 0 ] || { echo "conf-diff: cannot extract linux-source-$version" >&2; exit 1; }
+[ -x /usr/bin/python3 ] || [ -n "${SLUBTINY_PYTHON:-}" ] || exit 77
+
+run=$work/run-$version-$set.$$
+rm -rf "$run" && mkdir -p "$run" || exit 1
+trap 'rm -rf "$run"' EXIT
+
+# The 18 files of "mm, slob: rename CONFIG_SLOB to CONFIG_SLOB_DEPRECATED"
+# (Linux 6.2): ARCH REL TARGET, tiny.config resolving as make tinyconfig.
+upstream() {
+	for f in arm:clps711x arm:collie arm:multi_v4t arm:omap1 arm:pxa \
+		arm:tct_hammer arm:xcep openrisc:or1ksim openrisc:simple_smp \
+		riscv:nommu_k210 riscv:nommu_k210_sdcard riscv:nommu_virt \
+		sh:rsk7201 sh:rsk7203 sh:se7206 sh:shmin sh:shx3; do
+		a=${f%%:*} n=${f#*:}
+		echo "$a arch/$a/configs/${n}_defconfig ${n}_defconfig"
+	done
+	echo "x86 kernel/configs/tiny.config tinyconfig"
+}
+
+case $set in
+upstream) upstream ;;
+quick) upstream | grep -E '^(sh .*(rsk7201|shmin)|x86 )' ;;
+all) st_defconfigs "$tree" ;;
+*) echo "conf-diff: unknown set '$set'" >&2; exit 2 ;;
+esac | while read -r a rel tg; do
+	# Boards come and go (tct_hammer and xcep are gone in 6.12).
+	if [ -f "$tree/$rel" ]; then echo "$a $rel $tg"
+	else echo "conf-diff: $rel: not in linux $version, skipped" >&2; fi
+done >"$run/list"
+
+# One arch: conf for each file, then kc-tool once for all of them.
+one_arch() {
+	a=$1 d=$run/$a
+	mkdir -p "$d/ref" "$d/kc"
+	: >"$d/files"; : >"$d/tiny"
+	grep "^$a " "$run/list" | while read -r _ rel tg; do
+		key=$(echo "$rel" | tr / %)
+		st_ref "$tree" "$a" "$tg" "$work/obj-$version-$a" "$d/ref/$key" ||
+			echo "REF-FAILED $a $rel" >>"$d/out"
+		if [ "$tg" = tinyconfig ]; then echo "$rel" >>"$d/tiny"
+		else echo "$rel" >>"$d/files"; fi
+	done
+	for kind in files tiny; do
+		[ -s "$d/$kind" ] || continue
+		opt=; [ $kind = tiny ] && opt=--tiny
+		(cd "$tree" && "$kc_tool" --srctree "$tree" --arch "$a" $opt \
+			--config-dir "$d/kc" $(cat "$d/$kind")) \
+			>>"$d/findings" 2>"$d/kc.err"
+		[ $? -le 1 ] || { echo "KC-FAILED $a: $(tail -1 "$d/kc.err")" >>"$d/out"; }
+	done
+	grep "^$a " "$run/list" | while read -r _ rel tg; do
+		key=$(echo "$rel" | tr / %)
+		[ -f "$d/ref/$key" ] && [ -f "$d/kc/$key.config" ] || continue
+		grep "^F	$rel	" "$d/findings" >"$d/f.tmp"
+		awk -v def="$tree/$rel" -v ref="$d/ref/$key" -v ours="$d/kc/$key.config" \
+			-v fnd="$d/f.tmp" -v name="$rel" -f "$here/compare.awk" </dev/null >>"$d/out"
+	done
+}
+
+# Spread the arches over JOBS buckets, biggest first into the lightest.
+cut -d' ' -f1 "$run/list" | sort | uniq -c | sort -rn | awk -v j="$jobs" '
+	{ b = 0; for (i = 1; i < j; i++) if (w[i] < w[b]) b = i; w[b] += $1
+	  print b, $2 }' >"$run/buckets"
+
+start=$(date +%s)
+i=0
+while [ $i -lt "$jobs" ]; do
+	(for a in $(awk -v b=$i '$1 == b { print $2 }' "$run/buckets"); do
+		one_arch "$a"
+	done) &
+	i=$((i + 1))
+done
+wait
+end=$(date +%s)
+
+cat "$run"/*/out >"$run/all.out" 2>/dev/null
+grep -v '^STAT ' "$run/all.out"
+awk -v v="$version" -v s="$set" -v t=$((end - start)) '
+	$1 == "STAT" { n++; nk += $3; nr += $4; if ($3) fk++; if ($5) cm++ }
+	$1 == "SET-MISMATCH" { sm++ }
+	$1 == "REF-FAILED" || $1 == "KC-FAILED" { fail++ }
+	END {
+		printf "conf-diff %s %s: %d files compared (%d failed to run), %d config mismatches, %d set mismatches; %d files have %d options conf did not keep, kc reported %d; %ds\n",
+			v, s, n, fail, cm, sm, fk, nk, nr, t
+		exit (cm || sm || fail || !n) ? 1 : 0
+	}' "$run/all.out"
