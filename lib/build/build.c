@@ -1028,7 +1028,14 @@ int st_build_run(const struct st_build_opts *o, struct st_build_result **out,
 	memset(&r, 0, sizeof(r));
 	ret = setup_ctx(&r, o, e);
 	if (!ret)
-		ret = st_build_toolchains(o, &r.tcs, &r.ntcs, e);
+		ret = mkdir_p(r.c.builddir) ? st_err(e, errno, r.c.builddir, "%s", strerror(errno)) : 0;
+	if (!ret) {
+		struct st_build_opts to = *o;
+
+		/* The toolchain cache lives in the build dir, default or not. */
+		to.builddir = r.c.builddir;
+		ret = st_build_toolchains(&to, &r.tcs, &r.ntcs, e);
+	}
 	if (!ret)
 		ret = setup_variants(&r, o, e);
 	if (!ret)

@@ -123,7 +123,9 @@ void st_build_variants_free(struct st_variant *v, size_t n);
  * Find the toolchains: the host compiler and every known cross compiler
  * (narrowed to @o->arches when set; an unknown arch name is an error).
  * Honours @o->cc and @o->cross_compile. Skipped arches stay in the list
- * with found = false and a reason. Free with st_toolchains_free().
+ * with found = false and a reason. With @o->builddir, what the compilers
+ * said is cached there (keyed by the executable's inode, size and mtime),
+ * so a warm run spawns none. Free with st_toolchains_free().
  */
 int st_build_toolchains(const struct st_build_opts *o, struct st_toolchain **out,
 			size_t *n, struct st_error *e);

@@ -131,25 +131,146 @@ int st_build_default_dir(char *buf, size_t len, struct st_error *e)
 	return 0;
 }
 
-/* Is @name an executable in $PATH (or a path to one)? */
-static bool in_path(const char *name)
+/* Find @name like execvp() would: a path, or the first match in $PATH. */
+static bool find_exe(const char *name, char *buf, size_t len)
 {
 	const char *path = getenv("PATH"), *p, *colon;
-	char buf[PATH_MAX];
 
-	if (strchr(name, '/'))
+	if (strchr(name, '/')) {
+		snprintf(buf, len, "%s", name);
 		return !access(name, X_OK);
+	}
 	if (!path)
 		path = "/usr/local/bin:/usr/bin:/bin";
 	for (p = path; ; p = colon + 1) {
 		colon = strchr(p, ':');
-		snprintf(buf, sizeof(buf), "%.*s/%s",
+		snprintf(buf, len, "%.*s/%s",
 			 (int)(colon ? (size_t)(colon - p) : strlen(p)), p, name);
 		if (*p != ':' && !access(buf, X_OK) && !is_dir(buf))
 			return true;
 		if (!colon)
 			return false;
 	}
+}
+
+static bool in_path(const char *name)
+{
+	char buf[PATH_MAX];
+
+	return find_exe(name, buf, sizeof(buf));
+}
+
+/*
+ * What the probes found, remembered in <builddir>/toolchains.cache so that
+ * a warm run spawns no compiler at all. An entry is keyed by the compiler
+ * words and the identity (device, inode, size, mtime) of the executable
+ * they resolve to: an upgraded compiler is a new file, hence a new probe.
+ * One line per entry: key, libc flag, version line, tab-separated.
+ */
+struct tc_cache {
+	char *path;		/* NULL: no caching */
+	char **lines;
+	size_t n;
+	bool dirty;
+};
+
+static void cache_load(struct tc_cache *c, const char *builddir)
+{
+	char line[4096];
+	FILE *f;
+
+	memset(c, 0, sizeof(*c));
+	if (!builddir || asprintf(&c->path, "%s/toolchains.cache", builddir) < 0) {
+		c->path = NULL;
+		return;
+	}
+	f = fopen(c->path, "re");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char **nl = realloc(c->lines, (c->n + 1) * sizeof(*nl));
+
+		if (!nl)
+			break;
+		c->lines = nl;
+		line[strcspn(line, "\n")] = '\0';
+		c->lines[c->n] = strdup(line);
+		if (c->lines[c->n])
+			c->n++;
+	}
+	fclose(f);
+}
+
+/* Write the cache back if it changed; a failure only costs probes next time. */
+static void cache_save(struct tc_cache *c)
+{
+	char tmp[PATH_MAX];
+	size_t i;
+	FILE *f;
+
+	if (c->path && c->dirty && snprintf(tmp, sizeof(tmp), "%s.tmp", c->path) < (int)sizeof(tmp)) {
+		f = fopen(tmp, "we");
+		if (f) {
+			for (i = 0; i < c->n; i++)
+				fprintf(f, "%s\n", c->lines[i]);
+			if (fclose(f) || rename(tmp, c->path))
+				unlink(tmp);
+		}
+	}
+	for (i = 0; i < c->n; i++)
+		free(c->lines[i]);
+	free(c->lines);
+	free(c->path);
+}
+
+/* "words\tdev:ino:size:mtime" of @t's compiler, or -errno. */
+static int cache_key(const struct st_toolchain *t, char *key, size_t len)
+{
+	char exe[PATH_MAX];
+	struct stat st;
+	size_t i, off = 0;
+
+	if (!find_exe(t->cc[0], exe, sizeof(exe)) || stat(exe, &st))
+		return -ENOENT;
+	for (i = 0; t->cc[i]; i++)
+		off += snprintf(key + off, off < len ? len - off : 0, "%s%s", i ? " " : "", t->cc[i]);
+	off += snprintf(key + off, off < len ? len - off : 0, "\t%lu:%lu:%lld:%lld.%09ld",
+			(unsigned long)st.st_dev, (unsigned long)st.st_ino, (long long)st.st_size,
+			(long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
+	return off < len ? 0 : -ENAMETOOLONG;
+}
+
+/* The cached line for @key: sets *libc and returns the version, or NULL. */
+static const char *cache_get(const struct tc_cache *c, const char *key, bool *libc)
+{
+	size_t i, l = strlen(key);
+
+	for (i = 0; i < c->n; i++) {
+		const char *x = c->lines[i];
+
+		if (strncmp(x, key, l) || x[l] != '\t' || (x[l + 1] != '0' && x[l + 1] != '1') ||
+		    x[l + 2] != '\t')
+			continue;
+		*libc = x[l + 1] == '1';
+		return x + l + 3;
+	}
+	return NULL;
+}
+
+static void cache_put(struct tc_cache *c, const char *key, bool libc, const char *version)
+{
+	char **nl, *line;
+
+	if (!c->path || asprintf(&line, "%s\t%d\t%s", key, libc, version) < 0)
+		return;
+	nl = realloc(c->lines, (c->n + 1) * sizeof(*nl));
+	if (!nl) {
+		free(line);
+		return;
+	}
+	c->lines = nl;
+	c->lines[c->n++] = line;
+	c->dirty = true;
 }
 
 /* Split a CC value like "ccache gcc -m32" into a NULL-terminated argv. */
@@ -208,6 +329,14 @@ void st_toolchains_free(struct st_toolchain *tcs, size_t n)
 	free(tcs);
 }
 
+static void no_libc(struct st_toolchain *t)
+{
+	t->found = false;
+	if (asprintf(&t->reason, "%s has no C library headers (bare-metal compiler; "
+		     "lib/slab needs libc)", t->cc[0]) < 0)
+		t->reason = NULL;
+}
+
 /*
  * lib/slab is hosted C: it includes libc headers. A bare-metal compiler
  * (Debian's or1k-elf has no C library) cannot build it; say so up front
@@ -243,17 +372,13 @@ static int probe_libc(struct st_toolchain *t)
 	ret = st_child_wait(&c);
 	if (ret < 0)
 		return ret;
-	if (ret) {
-		t->found = false;
-		if (asprintf(&t->reason, "%s has no C library headers (bare-metal compiler; "
-			     "lib/slab needs libc)", t->cc[0]) < 0)
-			t->reason = NULL;
-	}
+	if (ret)
+		no_libc(t);
 	return 0;
 }
 
 /* Ask the compiler who it is; a compiler that cannot say is not usable. */
-static int probe(struct st_toolchain *t)
+static int probe_run(struct st_toolchain *t)
 {
 	char *out = NULL, *nl;
 	char **argv;
@@ -289,6 +414,33 @@ static int probe(struct st_toolchain *t)
 	return probe_libc(t);
 }
 
+/* probe_run(), or what an earlier run found for the very same compiler. */
+static int probe(struct st_toolchain *t, struct tc_cache *c)
+{
+	char key[PATH_MAX + 256];
+	const char *v;
+	bool libc;
+	int ret;
+
+	if (cache_key(t, key, sizeof(key)))
+		return probe_run(t);
+	v = cache_get(c, key, &libc);
+	if (v) {
+		t->version = strdup(v);
+		if (!t->version)
+			return -ENOMEM;
+		t->found = true;
+		if (!libc)
+			no_libc(t);
+		return 0;
+	}
+	ret = probe_run(t);
+	/* Only a compiler that ran is remembered; a failing one is probed again. */
+	if (!ret && t->version)
+		cache_put(c, key, t->found, t->version);
+	return ret;
+}
+
 /* The arch a CROSS_COMPILE prefix builds for: the table entry, else its first word. */
 static char *arch_of_prefix(const char *prefix, const char **pkg, const char **cflags)
 {
@@ -322,7 +474,8 @@ static const struct arch_def *host_def(void)
 }
 
 /* Fill @t for @d; the host arch uses plain gcc (or $CC). */
-static int fill(struct st_toolchain *t, const struct arch_def *d, bool host, const char *cc)
+static int fill(struct st_toolchain *t, const struct arch_def *d, bool host, const char *cc,
+		struct tc_cache *c)
 {
 	char buf[256];
 
@@ -344,12 +497,12 @@ static int fill(struct st_toolchain *t, const struct arch_def *d, bool host, con
 			return -ENOMEM;
 		return 0;
 	}
-	return probe(t);
+	return probe(t, c);
 }
 
 /* CROSS_COMPILE given: exactly one toolchain, named by the prefix. */
 static int cross_only(const struct st_build_opts *o, struct st_toolchain **out, size_t *n,
-		      struct st_error *e)
+		      struct tc_cache *c, struct st_error *e)
 {
 	struct st_toolchain *t = calloc(1, sizeof(*t));
 	const char *pkg, *cflags;
@@ -378,7 +531,7 @@ static int cross_only(const struct st_build_opts *o, struct st_toolchain **out, 
 		if (asprintf(&t->reason, "%s not found; install %s", t->cc[0], t->pkg) < 0)
 			t->reason = NULL;
 	} else {
-		ret = probe(t);
+		ret = probe(t, c);
 		if (ret) {
 			st_toolchains_free(t, 1);
 			return st_err(e, ret, t->cc[0], "%s", strerror(-ret));
@@ -415,8 +568,8 @@ static int check_arch_names(const struct st_build_opts *o, struct st_error *e)
 	return 0;
 }
 
-int st_build_toolchains(const struct st_build_opts *o, struct st_toolchain **out,
-			size_t *n, struct st_error *e)
+static int discover(const struct st_build_opts *o, struct st_toolchain **out, size_t *n,
+		    struct tc_cache *c, struct st_error *e)
 {
 	const struct arch_def *host = host_def();
 	struct st_toolchain *tcs;
@@ -424,7 +577,7 @@ int st_build_toolchains(const struct st_build_opts *o, struct st_toolchain **out
 	int ret;
 
 	if (o->cross_compile && *o->cross_compile)
-		return cross_only(o, out, n, e);
+		return cross_only(o, out, n, c, e);
 	ret = check_arch_names(o, e);
 	if (ret)
 		return ret;
@@ -433,14 +586,14 @@ int st_build_toolchains(const struct st_build_opts *o, struct st_toolchain **out
 		return st_err(e, ENOMEM, NULL, "out of memory");
 	/* The host first: it is the arch most readers care about. */
 	if (host && wanted(o, host->arch)) {
-		ret = fill(&tcs[k++], host, true, o->cc);
+		ret = fill(&tcs[k++], host, true, o->cc, c);
 		if (ret)
 			goto fail;
 	}
 	for (i = 0; i < NARCH; i++) {
 		if (&arch_defs[i] == host || !wanted(o, arch_defs[i].arch))
 			continue;
-		ret = fill(&tcs[k++], &arch_defs[i], false, NULL);
+		ret = fill(&tcs[k++], &arch_defs[i], false, NULL, c);
 		if (ret)
 			goto fail;
 	}
@@ -450,4 +603,16 @@ int st_build_toolchains(const struct st_build_opts *o, struct st_toolchain **out
 fail:
 	st_toolchains_free(tcs, k);
 	return st_err(e, ret, NULL, "toolchain discovery: %s", strerror(-ret));
+}
+
+int st_build_toolchains(const struct st_build_opts *o, struct st_toolchain **out,
+			size_t *n, struct st_error *e)
+{
+	struct tc_cache c;
+	int ret;
+
+	cache_load(&c, o->builddir);
+	ret = discover(o, out, n, &c, e);
+	cache_save(&c);
+	return ret;
 }
