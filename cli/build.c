@@ -171,7 +171,8 @@ void build_args_free(struct build_args *b)
 	b->nvariants = 0;
 }
 
-static cJSON *build_json(const struct st_build_result *r, const char *builddir)
+static cJSON *build_json(const struct st_build_result *r, const char *builddir,
+			 const char *datadir)
 {
 	cJSON *root = cJSON_CreateObject(), *units, *skipped, *o;
 	size_t i;
@@ -179,6 +180,7 @@ static cJSON *build_json(const struct st_build_result *r, const char *builddir)
 	if (!root)
 		return NULL;
 	if (!cJSON_AddStringToObject(root, "builddir", builddir) ||
+	    !cJSON_AddStringToObject(root, "datadir", datadir) ||
 	    !cJSON_AddNumberToObject(root, "jobs_run", r->jobs_run) ||
 	    !cJSON_AddNumberToObject(root, "jobs_uptodate", r->jobs_uptodate) ||
 	    !(units = cJSON_AddArrayToObject(root, "units")) ||
@@ -216,9 +218,10 @@ fail:
 	return NULL;
 }
 
-static int print_json(const struct st_build_result *r, const char *builddir)
+static int print_json(const struct st_build_result *r, const char *builddir,
+		      const char *datadir)
 {
-	cJSON *root = build_json(r, builddir);
+	cJSON *root = build_json(r, builddir, datadir);
 	char *s;
 
 	if (!root)
@@ -304,7 +307,7 @@ int cmd_build(int argc, char **argv)
 			status = ST_EXIT_ERROR;
 		}
 	}
-	if (st_out.json ? print_json(r, b.builddir) : (print_text(r, b.builddir), 0)) {
+	if (st_out.json ? print_json(r, b.builddir, b.datadir) : (print_text(r, b.builddir), 0)) {
 		p_err("out of memory");
 		status = ST_EXIT_ERROR;
 	}
