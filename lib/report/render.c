@@ -78,8 +78,8 @@ static void text_sizes(FILE *f, const struct st_report *r)
 	char d[32], p[32];
 	size_t a, v;
 
-	fprintf(f, "%-9s %-12s %9s %9s %9s %9s %11s %8s\n", "arch", "variant", "text", "data",
-		"bss", "total", "delta", "");
+	fprintf(f, "%-9s %-12s %9s %9s %9s %9s %11s\n", "arch", "variant", "text", "data",
+		"bss", "total", "delta");
 	for (a = 0; a < r->narches; a++) {
 		for (v = 0; v < r->nvariants; v++) {
 			const struct st_report_cell *c = st_report_cell(r, v, a);
@@ -90,10 +90,12 @@ static void text_sizes(FILE *f, const struct st_report *r)
 				continue;
 			}
 			fprintf(f, "%-9s %-12s %9" PRIu64 " %9" PRIu64 " %9" PRIu64 " %9" PRIu64
-				" %11s %8s\n", c->arch, c->variant, c->text, c->data, c->bss,
-				c->total, delta_str(d, sizeof(d), c, v),
-				v && c->has_base ? pct(p, sizeof(p), c->delta_total,
-						       st_report_cell(r, 0, a)->total) : "");
+				" %11s", c->arch, c->variant, c->text, c->data, c->bss,
+				c->total, delta_str(d, sizeof(d), c, v));
+			if (v && c->has_base)
+				fprintf(f, " %8s", pct(p, sizeof(p), c->delta_total,
+						       st_report_cell(r, 0, a)->total));
+			fputc('\n', f);
 		}
 	}
 }
