@@ -554,10 +554,9 @@ int rp_measure(const struct st_trace *t, unsigned int threads, struct rp_result 
 	int err;
 
 	memset(res, 0, sizeof(*res));
-	pthread_mutex_init(&r.snap_lock, NULL);
-	err = result_init(res, t);
+	err = rp_init(&r, t, threads, res);
 	if (!err)
-		err = rp_init(&r, t, threads, res);
+		err = result_init(res, t);
 	if (err)
 		goto out;
 	r.account = true;
