@@ -166,6 +166,7 @@ static const char *strtab_get(const struct strtab *t, uint64_t off)
 
 struct reader {
 	const char *name;	/* for messages */
+	bool own_map;		/* img is our private file mapping: pages may be dropped */
 	const char *img;
 	size_t len;
 	Elf *elf;
@@ -233,6 +234,23 @@ static int read_sections(struct reader *r, struct st_elf_obj *o)
 	return 0;
 }
 
+/*
+ * The symbol table has been copied into st_sym: give its pages back (a
+ * large table is most of the peak RSS otherwise). Only our own read-only
+ * use of a private file mapping allows this; they would fault back in.
+ */
+static void drop_pages(struct reader *r, const void *buf, size_t len)
+{
+	uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE), a = (uintptr_t)buf, b = a + len;
+
+	if (!r->own_map || (const char *)buf < r->img || (const char *)buf + len > r->img + r->len)
+		return;
+	a = (a + pg - 1) & ~(pg - 1);
+	b &= ~(pg - 1);
+	if (b > a)
+		madvise((void *)a, b - a, MADV_DONTNEED);
+}
+
 /* Undo SHN_XINDEX through the SHT_SYMTAB_SHNDX section of @symtab. */
 static Elf_Data *find_shndx(struct reader *r, size_t symtab, size_t nsyms)
 {
@@ -286,7 +304,6 @@ static int read_symbols(struct reader *r, struct st_elf_obj *o, size_t symtab)
 		if (!s->name)
 			return st_err(r->e, EINVAL, r->name, "symbol %zu: name offset %u past the string table",
 				      i, (unsigned int)sym.st_name);
-		s->value = sym.st_value;
 		s->size = sym.st_size;
 		s->bind = GELF_ST_BIND(sym.st_info);
 		s->stt = GELF_ST_TYPE(sym.st_info);
@@ -300,6 +317,7 @@ static int read_symbols(struct reader *r, struct st_elf_obj *o, size_t symtab)
 		}
 		o->nsyms++;
 	}
+	drop_pages(r, d->d_buf, d->d_size);
 	return 0;
 }
 
@@ -327,7 +345,8 @@ static void detect_lto(struct reader *r, struct st_elf_obj *o)
 static int read_object(struct st_elf_file *f, const char *img, size_t len,
 		       const char *name, const char *msgname, struct st_error *e)
 {
-	struct reader r = { .name = msgname, .img = img, .len = len, .e = e };
+	struct reader r = { .name = msgname, .img = img, .len = len, .e = e,
+			    .own_map = !((struct priv *)f->priv)->mem };
 	struct st_elf_obj *o;
 	size_t i, symtab = 0;
 	int ret;

@@ -46,8 +46,7 @@ struct st_section {
 
 struct st_sym {
 	const char *name;	/* into the mapped string table, never NULL */
-	uint64_t value;
-	uint64_t size;		/* st_size */
+	uint64_t size;		/* st_size (nm and size never need st_value) */
 	uint32_t shndx;		/* resolved section index (SHN_XINDEX undone) */
 	char type;		/* nm's class letter: T t D d B b R r V v W w C U i u A a N n ... */
 	uint8_t flags;		/* ST_SYM_* */

@@ -19,22 +19,7 @@
 #include "elf/elf.h"
 #include "sizes/size_diff.h"
 
-#define LETTERS "tTdDbBrRvVwW"
-
-struct ent {
-	const char *name;
-	st_sd_int size;
-	uint32_t hash;
-	uint16_t mask;		/* bit i: LETTERS[i] seen */
-	uint32_t other;		/* index + 1 of the same name in the other file */
-};
-
-struct symtab {
-	struct ent *ents;
-	size_t n, cap;
-	uint32_t *slots;	/* index + 1 into ents, 0 empty */
-	size_t nslots;		/* power of two */
-};
+static char *int_str_slow(char *buf, st_sd_int v, char *tmp);
 
 struct chunk {
 	struct chunk *next;
@@ -44,6 +29,15 @@ struct chunk {
 
 struct priv {
 	struct chunk *chunks;
+};
+
+/* One table being built: the rows double as hash table entries. */
+struct build {
+	struct st_sd_table *t;
+	struct st_sd_row *rows;
+	size_t n, cap;
+	uint32_t *slots;	/* row index + 1, 0 empty */
+	size_t mask;
 };
 
 static char *arena_alloc(struct priv *p, size_t n)
@@ -65,24 +59,35 @@ static char *arena_alloc(struct priv *p, size_t n)
 	return c->data + c->used - n;
 }
 
-static uint32_t hash_str(const char *s, size_t *len, bool *fold)
+/* A word at a time: names are long (C++) and there are many. */
+static uint32_t hash_mem(const char *s, size_t len)
 {
-	uint64_t h = 0xcbf29ce484222325ull;
-	const unsigned char *p = (const unsigned char *)s;
-	bool f = false;
+	uint64_t h = len * 0x9e3779b97f4a7c15ull, w;
 
-	for (; *p; p++) {
-		h = (h ^ *p) * 0x100000001b3ull;
-		if (*p == '.' && p[1] >= '0' && p[1] <= '9')
-			f = true;
+	for (; len >= 8; s += 8, len -= 8) {
+		memcpy(&w, s, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdull;
+		h ^= h >> 32;
 	}
-	*len = p - (const unsigned char *)s;
-	*fold = f;
-	return (uint32_t)(h ^ (h >> 32));
+	w = 0;
+	memcpy(&w, s, len);
+	h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
+	h ^= h >> 29;
+	return (uint32_t)h;
 }
 
-/* bloat-o-meter's re.sub(r'\.[0-9]+', '', name) */
-static char *fold_name(struct priv *p, const char *s, size_t len)
+/* bloat-o-meter's re.sub(r'\.[0-9]+', '', name); NULL if nothing to fold */
+static bool needs_fold(const char *s, size_t len)
+{
+	const char *end = s + len, *d;
+
+	for (d = memchr(s, '.', len); d; d = memchr(d + 1, '.', end - d - 1))
+		if (d + 1 < end && d[1] >= '0' && d[1] <= '9')
+			return true;
+	return false;
+}
+
+static char *fold_name(struct priv *p, const char *s, size_t len, size_t *outlen)
 {
 	char *out = arena_alloc(p, len + 1), *o = out;
 
@@ -98,6 +103,7 @@ static char *fold_name(struct priv *p, const char *s, size_t len)
 		*o++ = *s++;
 	}
 	*o = '\0';
+	*outlen = o - out;
 	return out;
 }
 
@@ -109,102 +115,90 @@ static bool skipped(const char *n)
 		    !strncmp(n, "__se_compat_sys", 15) || !strncmp(n, "__addressable_", 14))
 			return true;
 	}
-	return !strcmp(n, "linux_banner") || !strcmp(n, "vermagic");
+	return (n[0] == 'l' && !strcmp(n, "linux_banner")) || (n[0] == 'v' && !strcmp(n, "vermagic"));
 }
 
-static int tab_init(struct symtab *t, size_t n)
+static int build_init(struct build *b, struct st_sd_table *t, size_t n)
 {
 	size_t ns = 16;
 
 	while (ns < n + n / 2 + 1)
 		ns <<= 1;
-	t->slots = calloc(ns, sizeof(*t->slots));
-	t->ents = malloc((n ? n : 1) * sizeof(*t->ents));
-	t->nslots = ns;
-	t->cap = n ? n : 1;
-	t->n = 0;
-	return (t->slots && t->ents) ? 0 : -ENOMEM;
+	b->t = t;
+	b->slots = calloc(ns, sizeof(*b->slots));
+	b->rows = malloc((n ? n : 1) * sizeof(*b->rows));
+	b->mask = ns - 1;
+	b->cap = n ? n : 1;
+	b->n = 0;
+	return (b->slots && b->rows) ? 0 : -ENOMEM;
 }
 
-static void tab_free(struct symtab *t)
+static int add(struct build *b, const char *name, uint32_t h, uint64_t size, uint16_t bit, bool new)
 {
-	free(t->slots);
-	free(t->ents);
-}
+	size_t i = h & b->mask;
+	struct st_sd_row *r;
+	uint32_t s;
 
-static struct ent *tab_find(const struct symtab *t, const char *name, uint32_t h)
-{
-	size_t i = h & (t->nslots - 1);
-
-	for (;; i = (i + 1) & (t->nslots - 1)) {
-		uint32_t s = t->slots[i];
-
-		if (!s)
-			return NULL;
-		if (t->ents[s - 1].hash == h && !strcmp(t->ents[s - 1].name, name))
-			return &t->ents[s - 1];
-	}
-}
-
-/* Add @size under @name; @n is an upper bound fixed at tab_init(). */
-static void tab_add(struct symtab *t, const char *name, uint32_t h, uint64_t size, int bit)
-{
-	size_t i = h & (t->nslots - 1);
-	struct ent *e;
-
-	for (;; i = (i + 1) & (t->nslots - 1)) {
-		uint32_t s = t->slots[i];
-
+	for (;; i = (i + 1) & b->mask) {
+		s = b->slots[i];
 		if (!s)
 			break;
-		e = &t->ents[s - 1];
-		if (e->hash == h && !strcmp(e->name, name)) {
-			e->size += size;
-			e->mask |= 1u << bit;
-			return;
-		}
+		r = &b->rows[s - 1];
+		if (r->hash == h && !strcmp(r->name, name))
+			goto found;
 	}
-	e = &t->ents[t->n];
-	e->name = name;
-	e->size = size;
-	e->hash = h;
-	e->mask = 1u << bit;
-	e->other = 0;
-	t->slots[i] = ++t->n;
+	r = &b->rows[b->n];
+	memset(r, 0, sizeof(*r));
+	r->name = name;
+	r->hash = h;
+	b->slots[i] = ++b->n;
+found:
+	r->letters |= bit;
+	if (new) {
+		if (__builtin_add_overflow(r->new_size, size, &r->new_size))
+			return -EOVERFLOW;
+		r->in_new = true;
+	} else {
+		if (__builtin_add_overflow(r->old_size, size, &r->old_size))
+			return -EOVERFLOW;
+		r->in_old = true;
+	}
+	return 0;
 }
 
-static int collect(struct priv *p, const struct st_elf_file *f, const char *letters,
-		   struct symtab *t)
+struct sel {
+	int8_t table[256];	/* nm letter -> table index, -1 not counted */
+	uint16_t bit[256];
+};
+
+static int collect(struct priv *p, const struct st_elf_file *f, const struct sel *sel,
+		   struct build *b, bool new, struct st_error *e)
 {
 	size_t i, j;
-	int ret;
 
-	ret = tab_init(t, st_elf_count_sized(f));
-	if (ret)
-		return ret;
 	for (i = 0; i < f->nobjs; i++) {
 		const struct st_elf_obj *o = &f->objs[i];
 
 		for (j = 0; j < o->nsyms; j++) {
 			const struct st_sym *s = &o->syms[j];
-			const char *name = s->name, *c;
+			const char *name = s->name;
+			unsigned char c = (unsigned char)s->type;
 			size_t len;
-			uint32_t h;
-			bool fold;
+			int t = sel->table[c];
 
-			if (!(s->flags & ST_SYM_SIZED) || !(c = strchr(letters, s->type)))
+			if (t < 0 || !(s->flags & ST_SYM_SIZED))
 				continue;
+			len = strlen(name);
 			/* an empty name crashes the script; it cannot be matched anyway */
-			if (!name[0] || strchr(name, ':') || skipped(name))
+			if (!len || memchr(name, ':', len) || skipped(name))
 				continue;
-			h = hash_str(name, &len, &fold);
-			if (fold) {
-				name = fold_name(p, name, len);
+			if (needs_fold(name, len)) {
+				name = fold_name(p, name, len, &len);
 				if (!name)
-					return -ENOMEM;
-				h = hash_str(name, &len, &fold);
+					return st_err(e, ENOMEM, NULL, "out of memory");
 			}
-			tab_add(t, name, h, s->size, (int)(strchr(LETTERS, s->type) - LETTERS));
+			if (add(&b[t], name, hash_mem(name, len), s->size, sel->bit[c], new))
+				return st_err(e, EOVERFLOW, f->path, "sizes of symbol %s overflow 64 bits", name);
 		}
 	}
 	return 0;
@@ -220,92 +214,56 @@ static int row_cmp(const void *a, const void *b)
 	return -strcmp(x->name, y->name);
 }
 
-static void row_types(struct st_sd_row *r, uint16_t mask)
+char *st_sd_row_types(const struct st_sd_row *r, char *buf)
 {
 	size_t i, n = 0;
 
-	for (i = 0; LETTERS[i]; i++)
-		if (mask & (1u << i))
-			r->types[n++] = LETTERS[i];
-	r->types[n] = '\0';
+	for (i = 0; ST_SD_LETTERS[i]; i++)
+		if (r->letters & (1u << i))
+			buf[n++] = ST_SD_LETTERS[i];
+	buf[n] = '\0';
+	return buf;
 }
 
-static int calc(struct priv *p, const struct st_elf_file *oldf, const struct st_elf_file *newf,
-		struct st_sd_table *tb)
+/* Count like the script, keep the changed rows, sort them. */
+static int finish(struct build *b)
 {
-	struct symtab o = { 0 }, n = { 0 };
-	struct st_sd_row *rows = NULL;
-	size_t i, nr = 0;
-	int ret;
+	struct st_sd_table *t = b->t;
+	size_t i, n = 0;
 
-	ret = collect(p, oldf, tb->letters, &o);
-	if (!ret)
-		ret = collect(p, newf, tb->letters, &n);
-	if (ret)
-		goto out;
-	rows = malloc((o.n + n.n + 1) * sizeof(*rows));
-	if (!rows) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	for (i = 0; i < o.n; i++) {
-		struct ent *a = &o.ents[i], *b = tab_find(&n, a->name, a->hash);
-		struct st_sd_row *r = &rows[nr];
+	free(b->slots);
+	b->slots = NULL;
+	for (i = 0; i < b->n; i++) {
+		struct st_sd_row *r = &b->rows[i];
 
-		tb->old_total += a->size;
-		memset(r, 0, sizeof(*r));
-		r->name = a->name;
-		r->in_old = true;
-		r->old_size = a->size;
-		if (!b) {
-			tb->remove++;
-			tb->down += a->size;
-			r->delta = -a->size;
-			row_types(r, a->mask);
-			nr++;
-			continue;
-		}
-		b->other = 1;
-		r->in_new = true;
-		r->new_size = b->size;
-		r->delta = b->size - a->size;
-		if (r->delta > 0) {
-			tb->grow++;
-			tb->up += r->delta;
+		r->delta = (st_sd_int)r->new_size - (st_sd_int)r->old_size;
+		t->old_total += r->old_size;
+		t->new_total += r->new_size;
+		if (!r->in_new) {
+			t->remove++;
+			t->down += r->old_size;
+		} else if (!r->in_old) {
+			t->add++;
+			t->up += r->new_size;
+		} else if (r->delta > 0) {
+			t->grow++;
+			t->up += r->delta;
 		} else if (r->delta < 0) {
-			tb->shrink++;
-			tb->down -= r->delta;
+			t->shrink++;
+			t->down -= r->delta;
 		}
-		row_types(r, a->mask | b->mask);
 		if (r->delta)
-			nr++;
+			b->rows[n++] = *r;
 	}
-	for (i = 0; i < n.n; i++) {
-		struct ent *b = &n.ents[i];
-		struct st_sd_row *r = &rows[nr];
-
-		tb->new_total += b->size;
-		if (b->other)
-			continue;
-		memset(r, 0, sizeof(*r));
-		tb->add++;
-		tb->up += b->size;
-		r->name = b->name;
-		r->in_new = true;
-		r->new_size = b->size;
-		r->delta = b->size;
-		row_types(r, b->mask);
-		nr++;
-	}
-	qsort(rows, nr, sizeof(*rows), row_cmp);
-	tb->rows = rows;
-	tb->nrows = nr;
-	rows = NULL;
-out:
-	free(rows);
-	tab_free(&o);
-	tab_free(&n);
-	return ret;
+	qsort(b->rows, n, sizeof(*b->rows), row_cmp);
+	t->rows = n ? realloc(b->rows, n * sizeof(*b->rows)) : NULL;
+	if (!t->rows)
+		free(b->rows);
+	if (n && !t->rows)
+		return -ENOMEM;
+	t->nrows = n;
+	b->rows = NULL;
+	return 0;
 }
 
 static void set_tables(struct st_size_diff *res, enum st_sd_mode mode)
@@ -339,8 +297,10 @@ static void set_tables(struct st_size_diff *res, enum st_sd_mode mode)
 int st_size_diff(const struct st_elf_file *oldf, const struct st_elf_file *newf,
 		 enum st_sd_mode mode, struct st_size_diff *res, struct st_error *e)
 {
+	struct build b[3] = { { 0 } };
+	size_t i, n = st_elf_count_sized(oldf) + st_elf_count_sized(newf);
+	struct sel sel;
 	struct priv *p;
-	size_t i;
 	int ret = 0;
 
 	memset(res, 0, sizeof(*res));
@@ -350,13 +310,33 @@ int st_size_diff(const struct st_elf_file *oldf, const struct st_elf_file *newf,
 		return st_err(e, ENOMEM, NULL, "out of memory");
 	res->priv = p;
 	set_tables(res, mode);
-	for (i = 0; i < res->ntables && !ret; i++)
-		ret = calc(p, oldf, newf, &res->tables[i]);
-	if (ret) {
-		st_size_diff_free(res);
-		return st_err(e, ret, NULL, "out of memory");
+	/* every letter belongs to at most one table of a mode: one pass */
+	memset(sel.table, -1, sizeof(sel.table));
+	memset(sel.bit, 0, sizeof(sel.bit));
+	for (i = 0; i < res->ntables; i++) {
+		const char *l;
+
+		for (l = res->tables[i].letters; *l; l++) {
+			sel.table[(unsigned char)*l] = (int8_t)i;
+			sel.bit[(unsigned char)*l] = 1u << (strchr(ST_SD_LETTERS, *l) - ST_SD_LETTERS);
+		}
+		if (!ret && build_init(&b[i], &res->tables[i], n))
+			ret = st_err(e, ENOMEM, NULL, "out of memory");
 	}
-	return 0;
+	if (!ret)
+		ret = collect(p, oldf, &sel, b, false, e);
+	if (!ret)
+		ret = collect(p, newf, &sel, b, true, e);
+	for (i = 0; i < res->ntables && !ret; i++)
+		if (finish(&b[i]))
+			ret = st_err(e, ENOMEM, NULL, "out of memory");
+	for (i = 0; i < res->ntables; i++) {
+		free(b[i].slots);
+		free(b[i].rows);
+	}
+	if (ret)
+		st_size_diff_free(res);
+	return ret;
 }
 
 void st_size_diff_free(struct st_size_diff *res)
@@ -393,6 +373,28 @@ bool st_size_diff_changed(const struct st_size_diff *res)
 char *st_sd_int_str(char *buf, st_sd_int v)
 {
 	char tmp[48];
+
+	if (v >= INT64_MIN && v <= INT64_MAX) {
+		int64_t s = (int64_t)v;
+		uint64_t u = s < 0 ? -(uint64_t)s : (uint64_t)s;
+		size_t n = 0, i = 0;
+
+		do {
+			tmp[n++] = '0' + (int)(u % 10);
+			u /= 10;
+		} while (u);
+		if (s < 0)
+			buf[i++] = '-';
+		while (n)
+			buf[i++] = tmp[--n];
+		buf[i] = '\0';
+		return buf;
+	}
+	return int_str_slow(buf, v, tmp);
+}
+
+static char *int_str_slow(char *buf, st_sd_int v, char *tmp)
+{
 	unsigned __int128 u = v < 0 ? -(unsigned __int128)v : (unsigned __int128)v;
 	size_t n = 0, i = 0;
 

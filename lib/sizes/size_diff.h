@@ -23,17 +23,24 @@ enum st_sd_mode {
 	ST_SD_TEXT,	/* -t: Function tTwW */
 };
 
-/* Sums can exceed 64 bits on hostile input; Python's ints do not overflow. */
+/* Deltas and totals of 64-bit sizes need more than 64 bits. */
 typedef __int128 st_sd_int;
 
 struct st_sd_row {
-	const char *name;	/* after .NUMBER folding; owned by the result */
-	st_sd_int old_size;	/* valid when in_old */
-	st_sd_int new_size;	/* valid when in_new */
-	st_sd_int delta;
+	st_sd_int delta;	/* new - old, a missing side counting 0 */
+	const char *name;	/* after .NUMBER folding: into the ELF files or the result */
+	uint64_t old_size;	/* valid when in_old */
+	uint64_t new_size;	/* valid when in_new */
+	uint32_t hash;
+	uint16_t letters;	/* bit i: nm letter ST_SD_LETTERS[i] seen, either file */
 	bool in_old, in_new;
-	char types[16];		/* distinct nm letters seen for the name, old then new */
 };
+
+/* Every letter bloat-o-meter can count, in the order st_sd_row_types() lists them. */
+#define ST_SD_LETTERS "tTdDbBrRvVwW"
+
+/* The distinct nm letters of a row as a string ("tT"); @buf >= 13 bytes. */
+char *st_sd_row_types(const struct st_sd_row *r, char *buf);
 
 struct st_sd_table {
 	const char *title;	/* "Function", "Data", "RO Data" */
@@ -52,7 +59,11 @@ struct st_size_diff {
 	void *priv;		/* name storage */
 };
 
-/* Fills @res (caller-owned struct); free with st_size_diff_free(). */
+/*
+ * Fills @res (caller-owned struct); free with st_size_diff_free(). Row
+ * names may point into @oldf and @newf: keep them open while using @res.
+ * Sizes summed under one name must fit in 64 bits (-EOVERFLOW otherwise).
+ */
 int st_size_diff(const struct st_elf_file *oldf, const struct st_elf_file *newf,
 		 enum st_sd_mode mode, struct st_size_diff *res, struct st_error *e);
 void st_size_diff_free(struct st_size_diff *res);

@@ -22,16 +22,37 @@ static size_t text_width(const char *s)
 
 static void put_padded(FILE *f, const char *s, size_t width)
 {
+	static const char blanks[] = "                                        ";
 	size_t w = text_width(s);
 
 	fputs(s, f);
-	for (; w < width; w++)
-		putc(' ', f);
+	if (w < width)
+		fwrite(blanks, 1, width - w, f);
+}
+
+/* " %7s" of a number, or of "-" when @have is false, into @p; returns the end. */
+static char *col7(char *p, bool have, st_sd_int v, bool plus)
+{
+	char num[48];
+	size_t l;
+
+	if (!have) {
+		strcpy(num, "-");
+	} else {
+		num[0] = '+';
+		st_sd_int_str(num + (plus && v > 0), v);
+	}
+	l = strlen(num);
+	*p++ = ' ';
+	for (; l < 7; l++)
+		*p++ = ' ';
+	strcpy(p, num);
+	return p + strlen(num);
 }
 
 static void print_table(FILE *f, const struct st_sd_table *t)
 {
-	char a[48], b[48], c[48], d[48], u[48], n[48];
+	char a[48], b[48], d[48], u[48], n[48];
 	st_sd_int pct_num = t->new_total - t->old_total;
 	double pct = 0;
 	size_t i;
@@ -43,14 +64,14 @@ static void print_table(FILE *f, const struct st_sd_table *t)
 	fprintf(f, " %7s %7s %7s\n", "old", "new", "delta");
 	for (i = 0; i < t->nrows; i++) {
 		const struct st_sd_row *r = &t->rows[i];
+		char line[160], *p = line;
 
 		put_padded(f, r->name, 40);
-		st_sd_int_str(c + 1, r->delta);
-		c[0] = '+';
-		fprintf(f, " %7s %7s %7s\n",
-			r->in_old ? st_sd_int_str(a, r->old_size) : "-",
-			r->in_new ? st_sd_int_str(b, r->new_size) : "-",
-			r->delta > 0 ? c : c + 1);
+		p = col7(p, r->in_old, r->old_size, false);
+		p = col7(p, r->in_new, r->new_size, false);
+		p = col7(p, true, r->delta, true);
+		*p++ = '\n';
+		fwrite(line, 1, p - line, f);
 	}
 	/* Python: (ntot - otot) * 100.0 / otot, each int converted to a double */
 	if (t->old_total)
@@ -112,6 +133,7 @@ static cJSON *table_json(const struct st_sd_table *t)
 	for (i = 0; i < t->nrows; i++) {
 		const struct st_sd_row *r = &t->rows[i];
 		cJSON *s = cJSON_CreateObject();
+		char types[16];
 
 		if (!s) {
 			cJSON_Delete(o);
@@ -119,7 +141,7 @@ static cJSON *table_json(const struct st_sd_table *t)
 		}
 		cJSON_AddItemToArray(rows, s);
 		cJSON_AddStringToObject(s, "name", r->name);
-		cJSON_AddStringToObject(s, "type", r->types);
+		cJSON_AddStringToObject(s, "type", st_sd_row_types(r, types));
 		cJSON_AddItemToObject(s, "old", r->in_old ? num(r->old_size) : cJSON_CreateNull());
 		cJSON_AddItemToObject(s, "new", r->in_new ? num(r->new_size) : cJSON_CreateNull());
 		cJSON_AddItemToObject(s, "delta", num(r->delta));
