@@ -301,6 +301,12 @@ int cmd_build(int argc, char **argv)
 		status = ST_EXIT_ERROR;
 		goto out;
 	}
+	if (!r->nunits) {
+		p_err("no usable compiler%s%s", r->ntcs ? ": " : "",
+		      r->ntcs && r->tcs[0].reason ? r->tcs[0].reason : "");
+		status = ST_EXIT_ERROR;
+		goto out;
+	}
 	for (i = 0; i < r->nunits; i++) {
 		if (!r->units[i].ok) {
 			p_err("%s: %s", r->units[i].variant, r->units[i].error);

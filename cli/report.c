@@ -188,6 +188,9 @@ static int build_report(struct st_report **r, struct st_build_result **res,
 	build_progress_end(&ra->b);
 	if (ret)
 		return ret;
+	if (!(*res)->nunits)
+		return st_err(e, ENOENT, NULL, "no usable compiler%s%s", (*res)->ntcs ? ": " : "",
+			      (*res)->ntcs && (*res)->tcs[0].reason ? (*res)->tcs[0].reason : "");
 	ret = st_report_from_build(r, *res, ra->baseline, e);
 	if (ret || !ra->attribute)
 		return ret;

@@ -26,6 +26,8 @@ err "objects: one only" "$SLUBTINY" report --objects a="$out/x"
 err "objects: missing file" "$SLUBTINY" report --objects a="$out/none.o" b="$out/none2.o"
 err "objects with attribute" "$SLUBTINY" report --objects --attribute a=x b=y
 err "unknown baseline" "$SLUBTINY" report --objects --baseline zz a=/bin/true b=/bin/true
+err "no compiler" env CROSS_COMPILE=nosuch- "$SLUBTINY" report --builddir "$out/b"
+err "no compiler (build)" env CROSS_COMPILE=nosuch- "$SLUBTINY" build --builddir "$out/b"
 err "bad datadir" env SLUBTINY_DATADIR="$out" "$SLUBTINY" build --builddir "$out/b"
 
 command -v cc >/dev/null || skip "no cc"
