@@ -159,6 +159,12 @@ int st_mig_session_file(struct st_mig_session *s, const char *path,
 			struct st_mig_file *f, struct st_error *err);
 void st_mig_file_release(struct st_mig_file *f);
 
+/*
+ * The verification failed: an option of the migrated file is ineffective or
+ * unknown (false when it was not verified). --in-place refuses such a file.
+ */
+bool st_mig_file_failed(const struct st_mig_file *f);
+
 /* Write f->m.after to f->before's path with st_defconfig_write_atomic(). */
 int st_mig_file_write(const struct st_mig_file *f, struct st_error *err);
 

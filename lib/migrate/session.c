@@ -1,0 +1,638 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * One `slubtiny migrate` run over many files: resolve the target, pick the
+ * arch of each file, keep one Kconfig helper per arch, migrate, verify
+ * (optionally fixing dependencies) and compute the collateral changes.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "common/error.h"
+#include "defconfig/defconfig.h"
+#include "kconfig/kconfig.h"
+#include "migrate/migrate.h"
+
+#define MAX_ARCHES	32
+
+struct helper {
+	char *arch;		/* "" for the host's */
+	struct st_kconfig *kc;
+};
+
+struct st_mig_session {
+	struct st_mig_opts opts;
+	struct st_kver target;
+	char target_str[16];
+	char *srctree_real;	/* realpath of --srctree, or NULL */
+	struct helper helpers[MAX_ARCHES];
+	size_t nr_helpers;
+};
+
+int st_kver_of_tree(const char *srctree, struct st_kver *v, struct st_error *err)
+{
+	char path[PATH_MAX], line[256];
+	int major = -1, minor = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/Makefile", srctree);
+	f = fopen(path, "r");
+	if (!f)
+		return st_err(err, errno, path, "cannot read the kernel Makefile: %s",
+			      strerror(errno));
+	/* VERSION and PATCHLEVEL are the first assignments of the Makefile. */
+	while (fgets(line, sizeof(line), f) && (major < 0 || minor < 0)) {
+		if (sscanf(line, "VERSION = %d", &major) == 1)
+			continue;
+		sscanf(line, "PATCHLEVEL = %d", &minor);
+	}
+	fclose(f);
+	if (major < 0 || minor < 0)
+		return st_err(err, EINVAL, path, "no VERSION/PATCHLEVEL: not a kernel tree");
+	v->major = major;
+	v->minor = minor;
+	return 0;
+}
+
+int st_mig_session_new(struct st_mig_session **out, const struct st_mig_opts *opts,
+		       struct st_error *err)
+{
+	struct st_mig_session *s;
+	char real[PATH_MAX];
+	int ret = 0;
+
+	*out = NULL;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return st_err(err, ENOMEM, NULL, "out of memory");
+	s->opts = *opts;
+	s->target = st_kver_newest;
+	if (opts->srctree) {
+		if (!realpath(opts->srctree, real)) {
+			ret = st_err(err, errno, opts->srctree, "%s", strerror(errno));
+			goto fail;
+		}
+		s->srctree_real = strdup(real);
+		if (!s->srctree_real) {
+			ret = st_err(err, ENOMEM, NULL, "out of memory");
+			goto fail;
+		}
+		if (!opts->target) {
+			ret = st_kver_of_tree(opts->srctree, &s->target, err);
+			if (ret)
+				goto fail;
+		}
+	}
+	if (opts->target && st_kver_parse(opts->target, &s->target)) {
+		ret = st_err(err, EINVAL, NULL, "invalid --target '%s' (want e.g. 6.12)",
+			     opts->target);
+		goto fail;
+	}
+	snprintf(s->target_str, sizeof(s->target_str), "%d.%d", s->target.major,
+		 s->target.minor);
+	*out = s;
+	return 0;
+fail:
+	st_mig_session_free(s);
+	return ret;
+}
+
+void st_mig_session_free(struct st_mig_session *s)
+{
+	size_t i;
+
+	if (!s)
+		return;
+	for (i = 0; i < s->nr_helpers; i++) {
+		st_kconfig_close(s->helpers[i].kc);
+		free(s->helpers[i].arch);
+	}
+	free(s->srctree_real);
+	free(s);
+}
+
+struct st_kver st_mig_session_target(const struct st_mig_session *s)
+{
+	return s->target;
+}
+
+/* SRCARCH from ".../arch/<arch>/configs/..."; kernel/configs/ is x86's. */
+static const char *arch_of_path(const char *real, char *buf, size_t size)
+{
+	const char *p = real, *a, *e;
+
+	while ((a = strstr(p, "/arch/"))) {
+		a += 6;
+		e = strchr(a, '/');
+		if (e && !strncmp(e, "/configs/", 9) && (size_t)(e - a) < size) {
+			snprintf(buf, size, "%.*s", (int)(e - a), a);
+			return buf;
+		}
+		p = a;
+	}
+	if (strstr(real, "/kernel/configs/"))
+		return "x86";	/* make ARCH=x86 tinyconfig */
+	return NULL;
+}
+
+static int helper_for(struct st_mig_session *s, const char *arch,
+		      struct st_kconfig **kc, struct st_error *err)
+{
+	struct st_kc_opts o = {
+		.srctree = s->opts.srctree,
+		.target = s->target_str,
+		.arch = arch,
+		.cross_compile = s->opts.cross_compile,
+	};
+	struct helper *h;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < s->nr_helpers; i++) {
+		if (!strcmp(s->helpers[i].arch, arch ? arch : "")) {
+			*kc = s->helpers[i].kc;
+			return 0;
+		}
+	}
+	if (s->nr_helpers == MAX_ARCHES) {
+		st_kconfig_close(s->helpers[0].kc);
+		free(s->helpers[0].arch);
+		memmove(s->helpers, s->helpers + 1, --s->nr_helpers * sizeof(*h));
+	}
+	h = &s->helpers[s->nr_helpers];
+	ret = st_kconfig_open(&o, &h->kc, err);
+	if (ret)
+		return ret;
+	h->arch = strdup(arch ? arch : "");
+	if (!h->arch) {
+		st_kconfig_close(h->kc);
+		return st_err(err, ENOMEM, NULL, "out of memory");
+	}
+	s->nr_helpers++;
+	*kc = h->kc;
+	return 0;
+}
+
+/* The assignments of @dc for the Kconfig client (pointers into @dc). */
+static struct st_kc_assign *assigns_of(const struct st_defconfig *dc, size_t *n)
+{
+	struct st_kc_assign *a = malloc((dc->nr_lines + 1) * sizeof(*a));
+	size_t i;
+
+	*n = 0;
+	if (!a)
+		return NULL;
+	for (i = 0; i < dc->nr_lines; i++) {
+		const struct st_dc_line *l = &dc->lines[i];
+
+		if (!l->sym)
+			continue;
+		a[*n].sym = l->sym;
+		a[*n].val = l->kind == ST_DC_NOT_SET ? NULL : l->val;
+		a[*n].line = (int)i + 1;
+		(*n)++;
+	}
+	return a;
+}
+
+static int resolve(struct st_kconfig *kc, const struct st_defconfig *dc,
+		   enum st_kc_mode mode, bool fix, bool want_config,
+		   struct st_kc_result **res, struct st_error *err)
+{
+	struct st_kc_assign *a;
+	size_t n;
+	int ret;
+
+	a = assigns_of(dc, &n);
+	if (!a)
+		return st_err(err, ENOMEM, NULL, "out of memory");
+	if (fix)
+		ret = st_kconfig_fix_deps(kc, a, n, mode, want_config, res, err);
+	else
+		ret = st_kconfig_verify(kc, a, n, mode, want_config, res, err);
+	free(a);
+	return ret;
+}
+
+static int cmp_fix_desc(const void *a, const void *b)
+{
+	const struct st_kc_fix *x = *(const struct st_kc_fix *const *)a;
+	const struct st_kc_fix *y = *(const struct st_kc_fix *const *)b;
+	int ax = x->replace_line ? x->replace_line : x->after_line;
+	int ay = y->replace_line ? y->replace_line : y->after_line;
+
+	if (ax != ay)
+		return ax > ay ? -1 : 1;
+	return x->order > y->order ? -1 : x->order < y->order;
+}
+
+static int add_fix_change(struct st_migration *m, const struct st_kc_fix *fx, int line)
+{
+	struct st_mig_change *c = realloc(m->changes, (m->nr_changes + 1) * sizeof(*c));
+
+	if (!c)
+		return -ENOMEM;
+	m->changes = c;
+	c = &c[m->nr_changes++];
+	c->rule = "fix-deps";
+	c->line = line;
+	snprintf(c->msg, sizeof(c->msg), "%s %s: %s", fx->replace_line ? "set" : "added",
+		 fx->line_text, fx->reason ? fx->reason : "");
+	return 0;
+}
+
+/*
+ * Put the helper's fixes into the migrated model, bottom up so that the line
+ * numbers it gave (numbers of the model it saw) stay valid.
+ */
+static int apply_fixes(struct st_migration *m, const struct st_kc_result *res)
+{
+	const struct st_kc_fix **fx;
+	size_t i;
+	int ret = 0;
+
+	if (!res->nr_fixes)
+		return 0;
+	fx = malloc(res->nr_fixes * sizeof(*fx));
+	if (!fx)
+		return -ENOMEM;
+	for (i = 0; i < res->nr_fixes; i++)
+		fx[i] = &res->fixes[i];
+	qsort(fx, res->nr_fixes, sizeof(*fx), cmp_fix_desc);
+	for (i = 0; !ret && i < res->nr_fixes; i++) {
+		if (fx[i]->replace_line > 0)
+			ret = st_defconfig_replace(m->after, fx[i]->replace_line - 1,
+						   fx[i]->line_text);
+		else
+			ret = st_defconfig_insert(m->after, fx[i]->after_line,
+						  fx[i]->line_text);
+		if (!ret)
+			ret = add_fix_change(m, fx[i], fx[i]->replace_line ?
+					     fx[i]->replace_line : fx[i]->after_line + 1);
+	}
+	free(fx);
+	if (!ret)
+		m->changed = true;
+	return ret;
+}
+
+/* Kconfig findings replace the rule table's own slab guesses for a line. */
+static int merge_findings(struct st_migration *m, const struct st_kc_result *res)
+{
+	struct st_mig_finding f;
+	size_t i, j, k;
+	int ret;
+
+	for (i = 0, k = 0; i < m->nr_findings; i++) {
+		bool dup = false;
+
+		/* Parser findings (duplicate, conflict, syntax) always stay. */
+		for (j = 0; j < res->nr_findings; j++)
+			dup |= res->findings[j].line == m->findings[i].line &&
+			       !strcmp(res->findings[j].sym, m->findings[i].symbol) &&
+			       (!strcmp(m->findings[i].kind, "unknown") ||
+				!strcmp(m->findings[i].kind, "ineffective"));
+		if (!dup)
+			m->findings[k++] = m->findings[i];
+	}
+	m->nr_findings = k;
+	for (j = 0; j < res->nr_findings; j++) {
+		const struct st_kc_finding *kf = &res->findings[j];
+
+		memset(&f, 0, sizeof(f));
+		f.line = kf->line;
+		snprintf(f.symbol, sizeof(f.symbol), "%s", kf->sym);
+		snprintf(f.kind, sizeof(f.kind), "%s", st_kc_kind_name(kf->kind));
+		snprintf(f.requested, sizeof(f.requested), "%s", kf->requested ? kf->requested : "");
+		snprintf(f.actual, sizeof(f.actual), "%s", kf->actual ? kf->actual : "");
+		snprintf(f.cause, sizeof(f.cause), "%s", st_kc_cause_name(kf->cause));
+		snprintf(f.message, sizeof(f.message), "%s", kf->message ? kf->message : "");
+		snprintf(f.detail, sizeof(f.detail), "%s%s%s", kf->detail ? kf->detail : "",
+			 kf->fix && kf->detail && *kf->detail ? "\n" : "",
+			 kf->fix ? kf->fix : "");
+		if (kf->fix) {
+			/* "fix: CONFIG_EXPERT=y" reads better than a bare line. */
+			size_t len = strlen(f.detail) - strlen(kf->fix);
+
+			snprintf(f.detail + len, sizeof(f.detail) - len, "fix: %s", kf->fix);
+		}
+		ret = st_migration_add_finding(m, &f);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int cmp_finding(const void *a, const void *b)
+{
+	const struct st_mig_finding *x = a, *y = b;
+
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	return strcmp(x->symbol, y->symbol);
+}
+
+static int add_skip(const char ***skip, size_t *n, const char *sym)
+{
+	const char **p = realloc(*skip, (*n + 2) * sizeof(*p));
+
+	if (!p)
+		return -ENOMEM;
+	*skip = p;
+	p[(*n)++] = sym;
+	p[*n] = NULL;
+	return 0;
+}
+
+/* Symbols the migration set on purpose: not collateral. */
+static const char **direct_symbols(const struct st_mig_file *f)
+{
+	const struct st_defconfig *a = f->m.after, *b = f->before;
+	const char **skip = NULL;
+	size_t i, j, n = 0;
+
+	if (add_skip(&skip, &n, "SLUB"))
+		return NULL;
+	for (i = 0; i < a->nr_lines; i++)
+		if (a->lines[i].sym && (!a->lines[i].lineno || a->lines[i].modified) &&
+		    add_skip(&skip, &n, a->lines[i].sym))
+			goto oom;
+	for (i = 0; i < f->m.nr_changes; i++)
+		for (j = 0; j < b->nr_lines; j++)
+			if (b->lines[j].lineno == f->m.changes[i].line && b->lines[j].sym &&
+			    add_skip(&skip, &n, b->lines[j].sym))
+				goto oom;
+	return skip;
+oom:
+	free(skip);
+	return NULL;
+}
+
+static struct st_symval *symvals(const struct st_kc_result *r)
+{
+	struct st_symval *v = malloc((r->nr_config + 1) * sizeof(*v));
+	size_t i;
+
+	if (!v)
+		return NULL;
+	for (i = 0; i < r->nr_config; i++) {
+		v[i].sym = r->config[i].name;
+		v[i].val = r->config[i].value;
+	}
+	return v;
+}
+
+static int collateral(struct st_mig_file *f, const struct st_kc_result *before,
+		      const struct st_kc_result *after)
+{
+	struct st_symval *b = symvals(before), *a = symvals(after);
+	const char **skip = direct_symbols(f);
+	int ret = -ENOMEM;
+
+	if (a && b && skip)
+		ret = st_migrate_collateral(b, before->nr_config, a, after->nr_config,
+					    skip, &f->collateral, &f->nr_collateral);
+	free(a);
+	free(b);
+	free(skip);
+	return ret;
+}
+
+static int verify(struct st_mig_session *s, const char *real, struct st_mig_file *f,
+		  struct st_error *err)
+{
+	struct st_kc_result *rb = NULL, *ra = NULL, *rf = NULL;
+	const char *base = strrchr(real, '/');
+	enum st_kc_mode mode = ST_KC_DEFCONFIG;
+	struct st_kconfig *kc = NULL;
+	const char *arch = s->opts.arch;
+	char archbuf[64];
+	int ret;
+
+	if (!arch)
+		arch = arch_of_path(real, archbuf, sizeof(archbuf));
+	if (base && !strcmp(base + 1, "tiny.config"))
+		mode = ST_KC_TINYCONFIG;
+	ret = helper_for(s, arch, &kc, err);
+	if (ret)
+		return ret;
+	f->verified_with = st_kconfig_describe(kc);
+	if (s->opts.fix_deps) {
+		ret = resolve(kc, f->m.after, mode, true, false, &rf, err);
+		if (!ret)
+			ret = apply_fixes(&f->m, rf);
+		if (ret)
+			goto out;
+	}
+	ret = resolve(kc, f->m.after, mode, false, f->m.changed, &ra, err);
+	if (!ret && f->m.changed)
+		ret = resolve(kc, f->before, mode, false, true, &rb, err);
+	if (ret)
+		goto out;
+	ret = merge_findings(&f->m, ra);
+	if (!ret && f->m.changed)
+		ret = collateral(f, rb, ra);
+	if (ret)
+		ret = st_err(err, -ret, f->path, "%s", strerror(-ret));
+	f->verified = !ret;
+out:
+	st_kc_result_free(rf);
+	st_kc_result_free(ra);
+	st_kc_result_free(rb);
+	return ret;
+}
+
+/* Show paths inside the tree relative to it, like git does. */
+static char *display_path(const struct st_mig_session *s, const char *path,
+			  const char *real)
+{
+	size_t n;
+
+	if (s->srctree_real) {
+		n = strlen(s->srctree_real);
+		if (!strncmp(real, s->srctree_real, n) && real[n] == '/')
+			return strdup(real + n + 1);
+	}
+	while (path[0] == '.' && path[1] == '/')
+		path += 2;
+	while (path[0] == '/')
+		path++;
+	return strdup(path);
+}
+
+int st_mig_session_file(struct st_mig_session *s, const char *path,
+			struct st_mig_file *f, struct st_error *err)
+{
+	char real[PATH_MAX];
+	size_t len;
+	int ret;
+
+	memset(f, 0, sizeof(*f));
+	ret = st_defconfig_load(&f->before, path, err);
+	if (ret)
+		return ret;
+	if (!realpath(path, real))
+		snprintf(real, sizeof(real), "%s", path);
+	f->path = display_path(s, path, real);
+	if (!f->path)
+		return st_err(err, ENOMEM, path, "out of memory");
+	f->nr_errors = f->before->nr_errors;
+	if (f->nr_errors)
+		return 0;
+	ret = st_migrate(f->before, s->target, &f->m);
+	if (ret)
+		return st_err(err, -ret, path, "%s", strerror(-ret));
+	if (s->opts.verify) {
+		ret = verify(s, real, f, err);
+		if (ret)
+			return ret;
+	}
+	if (f->m.nr_findings)
+		qsort(f->m.findings, f->m.nr_findings, sizeof(*f->m.findings), cmp_finding);
+	ret = st_defconfig_diff(f->before, f->m.after, f->path, &f->diff, &len);
+	if (ret)
+		return st_err(err, -ret, path, "%s", strerror(-ret));
+	f->m.changed = len > 0;
+	return 0;
+}
+
+void st_mig_file_release(struct st_mig_file *f)
+{
+	st_defconfig_free(f->before);
+	st_migration_release(&f->m);
+	st_collateral_free(f->collateral, f->nr_collateral);
+	free(f->diff);
+	free(f->path);
+	memset(f, 0, sizeof(*f));
+}
+
+bool st_mig_file_failed(const struct st_mig_file *f)
+{
+	size_t i;
+
+	if (!f->verified)
+		return false;
+	for (i = 0; i < f->m.nr_findings; i++)
+		if (!strcmp(f->m.findings[i].kind, "ineffective") ||
+		    !strcmp(f->m.findings[i].kind, "unknown"))
+			return true;
+	return false;
+}
+
+int st_mig_file_write(const struct st_mig_file *f, struct st_error *err)
+{
+	return st_defconfig_write_atomic(f->before->name, f->m.after, err);
+}
+
+/* Paths below directories. */
+
+struct pathlist {
+	char **v;
+	size_t n, cap;
+};
+
+static int pl_add(struct pathlist *pl, const char *p)
+{
+	char **v;
+
+	if (pl->n == pl->cap) {
+		size_t cap = pl->cap ? 2 * pl->cap : 64;
+
+		v = realloc(pl->v, cap * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		pl->v = v;
+		pl->cap = cap;
+	}
+	pl->v[pl->n] = strdup(p);
+	if (!pl->v[pl->n])
+		return -ENOMEM;
+	pl->n++;
+	return 0;
+}
+
+static bool wanted(const char *name)
+{
+	size_t n = strlen(name);
+
+	return (n > 10 && !strcmp(name + n - 10, "_defconfig")) ||
+	       (n > 7 && !strcmp(name + n - 7, ".config"));
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int walk(struct pathlist *pl, const char *dir, int depth, struct st_error *err)
+{
+	char sub[PATH_MAX];
+	struct dirent *de;
+	struct stat st;
+	DIR *d;
+	int ret = 0;
+
+	if (depth > 32)
+		return st_err(err, ELOOP, dir, "directories nested too deep");
+	d = opendir(dir);
+	if (!d)
+		return st_err(err, errno, dir, "cannot open directory: %s", strerror(errno));
+	while (!ret && (de = readdir(d))) {
+		if (de->d_name[0] == '.')	/* ., .., .git, editor temp files */
+			continue;
+		if (snprintf(sub, sizeof(sub), "%s/%s", dir, de->d_name) >= (int)sizeof(sub))
+			continue;
+		if (lstat(sub, &st) < 0)
+			continue;
+		if (S_ISDIR(st.st_mode))
+			ret = walk(pl, sub, depth + 1, err);
+		else if (S_ISREG(st.st_mode) && wanted(de->d_name))
+			ret = pl_add(pl, sub) ? st_err(err, ENOMEM, NULL, "out of memory") : 0;
+	}
+	closedir(d);
+	return ret;
+}
+
+int st_mig_expand_paths(char *const *paths, size_t n, char ***out, size_t *nr_out,
+			struct st_error *err)
+{
+	struct pathlist pl = { 0 };
+	struct stat st;
+	size_t i, first;
+	int ret = 0;
+
+	for (i = 0; !ret && i < n; i++) {
+		if (stat(paths[i], &st) < 0) {
+			ret = st_err(err, errno, paths[i], "%s", strerror(errno));
+			break;
+		}
+		if (!S_ISDIR(st.st_mode)) {
+			ret = pl_add(&pl, paths[i]) ? st_err(err, ENOMEM, NULL, "out of memory") : 0;
+			continue;
+		}
+		first = pl.n;
+		ret = walk(&pl, paths[i], 0, err);
+		if (!ret && pl.n > first)
+			qsort(pl.v + first, pl.n - first, sizeof(*pl.v), cmp_str);
+	}
+	if (ret) {
+		st_mig_paths_free(pl.v, pl.n);
+		return ret;
+	}
+	*out = pl.v;
+	*nr_out = pl.n;
+	return 0;
+}
+
+void st_mig_paths_free(char **paths, size_t n)
+{
+	size_t i;
+
+	for (i = 0; paths && i < n; i++)
+		free(paths[i]);
+	free(paths);
+}

@@ -1,0 +1,30 @@
+#!/bin/sh
+# slubtiny migrate --json: one document for many files, with the schema the
+# README documents. Needs jq.
+set -u
+command -v jq >/dev/null || { echo "skip: jq missing"; exit 77; }
+w=$(mktemp -d) || exit 1
+trap 'rm -rf "$w"' EXIT
+cd "$w" || exit 1
+fail=0
+mkdir -p arch/sh/configs
+printf 'CONFIG_A=y\nCONFIG_SLOB=y\nCONFIG_A=n\n' >arch/sh/configs/a_defconfig
+printf 'CONFIG_SLUB=y\n' >arch/sh/configs/b_defconfig
+printf 'x\000\n' >arch/sh/configs/c_defconfig
+"$SLUBTINY" migrate --json --no-verify --target 6.12 arch >out.json 2>err
+st=$?
+[ $st = 2 ] || { echo "FAIL: exit $st, want 2 (c_defconfig is binary)"; fail=1; }
+jq -e . out.json >/dev/null || { echo "FAIL: not one JSON document"; cat out.json; exit 1; }
+q() { jq -e "$1" out.json >/dev/null || { echo "FAIL: $2 ($1)"; fail=1; }; }
+q '.files | length == 3' "three files"
+q '.target == "6.12"' "target"
+q '.files[0].path == "arch/sh/configs/a_defconfig" and .files[0].changed == true' "a changed"
+q '.files[0].diff | test("\\+CONFIG_SLUB_TINY=y")' "a diff"
+q '.files[0].findings[0] | .line == 4 and .symbol == "A" and .kind == "conflict"' "conflict finding (line in the migrated file)"
+q '.files[0].findings[0] | has("requested") and has("actual") and has("cause") and has("message") and has("detail")' "finding fields"
+q '.files[0].collateral == []' "collateral empty without verification"
+q '.files[0].changes[0] | .rule == "slob-to-slub-tiny" and .line == 2' "change record"
+q '.files[1].changed == false and .files[1].diff == "" and .files[1].findings == []' "b clean"
+q '.files[2].error | test("not a defconfig")' "c error in the document"
+grep -q '^arch/sh/configs/c_defconfig:1: error: NUL byte' err || { echo "FAIL: error not on stderr"; fail=1; }
+exit $fail
