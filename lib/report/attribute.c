@@ -611,8 +611,9 @@ static int collect(struct attribution *at, struct st_error *e)
 int st_report_attribute(struct st_report *r, const struct st_build_opts *o,
 			const struct st_build_result *b, struct st_error *e)
 {
-	struct attribution at = { .r = r, .o = o, .b = b };
-	char buf[PATH_MAX];
+	struct attribution at = { .r = r, .b = b };
+	char buf[PATH_MAX], datadir[PATH_MAX], builddir[PATH_MAX];
+	struct st_build_opts ro = *o;
 	size_t i, n1;
 	int ret;
 
@@ -620,6 +621,21 @@ int st_report_attribute(struct st_report *r, const struct st_build_opts *o,
 		return st_err(e, EINVAL, NULL, "--attribute needs variants built from defconfigs");
 	if (!r->narches)
 		return 0;
+	/* The same defaults as st_build_run(): paths are needed here too. */
+	if (!ro.datadir) {
+		ret = st_build_datadir(datadir, sizeof(datadir), e);
+		if (ret)
+			return ret;
+		ro.datadir = datadir;
+	}
+	if (!ro.builddir) {
+		ret = st_build_default_dir(builddir, sizeof(builddir), e);
+		if (ret)
+			return ret;
+		ro.builddir = builddir;
+	}
+	o = &ro;
+	at.o = o;
 	at.base_def = defconfig_of(o, r->baseline, buf, sizeof(buf));
 	snprintf(at.dir, sizeof(at.dir), "%s/attribute", o->builddir);
 	if (mkdir(at.dir, 0777) && errno != EEXIST)
