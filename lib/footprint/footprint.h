@@ -42,6 +42,8 @@ struct st_fp_run {
 	size_t nr_caches;
 	double *samples;		/* pages over the trace */
 	size_t nr_samples;
+	double blocks[16];		/* allocated page blocks per order, at the end */
+	size_t nr_orders;
 };
 
 /* A ratio of two variants on one trace, with the kernel's where known. */

@@ -97,6 +97,18 @@ static void text_caches(const struct st_fp_report *r, size_t first, FILE *f)
 	const struct st_fp_cache *c;
 	size_t i, k;
 
+	fprintf(f, "  page blocks per order at the end (order:blocks):\n");
+	for (i = first; i < r->nr_runs; i++) {
+		x = &r->runs[i];
+		if (strcmp(x->trace, r->runs[first].trace) || !x->nr_orders)
+			continue;
+		fprintf(f, "    %-10s", x->variant);
+		for (k = 0; k < x->nr_orders; k++) {
+			if (x->blocks[k])
+				fprintf(f, " %zu:%.0f", k, x->blocks[k]);
+		}
+		fputc('\n', f);
+	}
 	fprintf(f, "  slabs per cache at the end (order; * = merged):\n");
 	for (i = first; i < r->nr_runs; i++) {
 		x = &r->runs[i];
@@ -216,6 +228,8 @@ static cJSON *run_json(const struct st_fp_run *x)
 	    !cJSON_AddNumberToObject(o, "page_size", x->page_size) ||
 	    !cJSON_AddItemToObject(o, "classes_at_peak", classes_json(x)) ||
 	    !cJSON_AddItemToObject(o, "caches_final", caches_json(x)) ||
+	    !(s = cJSON_CreateDoubleArray(x->blocks, x->nr_orders)) ||
+	    !cJSON_AddItemToObject(o, "blocks_final", s) ||
 	    !(s = cJSON_CreateDoubleArray(x->samples, x->nr_samples)) ||
 	    !cJSON_AddItemToObject(o, "samples", s)) {
 		cJSON_Delete(o);

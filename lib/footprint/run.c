@@ -156,6 +156,17 @@ static int parse_samples(const cJSON *arr, struct st_fp_run *run)
 	return 0;
 }
 
+static void parse_blocks(const cJSON *arr, struct st_fp_run *run)
+{
+	const cJSON *x;
+
+	cJSON_ArrayForEach(x, arr) {
+		if (run->nr_orders == sizeof(run->blocks) / sizeof(run->blocks[0]))
+			break;
+		run->blocks[run->nr_orders++] = cJSON_IsNumber(x) ? x->valuedouble : 0;
+	}
+}
+
 int st_fp_run_parse(const char *json, struct st_fp_run *run)
 {
 	cJSON *o = cJSON_Parse(json);
@@ -192,6 +203,7 @@ int st_fp_run_parse(const char *json, struct st_fp_run *run)
 		err = parse_caches(cJSON_GetObjectItemCaseSensitive(o, "caches_final"), run);
 	if (!err)
 		err = parse_samples(cJSON_GetObjectItemCaseSensitive(o, "samples"), run);
+	parse_blocks(cJSON_GetObjectItemCaseSensitive(o, "blocks_final"), run);
 	if (!err && (!run->trace || !run->variant))
 		err = -ENOMEM;
 	cJSON_Delete(o);
