@@ -71,7 +71,10 @@ struct st_fp_report {
 #define ST_FP_KERNEL_SLOB_KB		1828
 #define ST_FP_KERNEL_SLUB_ORDER1_KB	2136
 
-/* The directory of the replay executables ($SLUBTINY_REPLAY_DIR or built-in). */
+/*
+ * The directory of the replay executables: $SLUBTINY_REPLAY_DIR, else the
+ * build tree's, else the installed one (libexecdir/slubtiny).
+ */
 const char *st_fp_replay_dir(void);
 /*
  * Variants that have a replay executable in @dir, sorted, "glibc" last;

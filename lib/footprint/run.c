@@ -24,7 +24,10 @@ const char *st_fp_replay_dir(void)
 {
 	const char *d = getenv("SLUBTINY_REPLAY_DIR");
 
-	return d && *d ? d : ST_REPLAY_DIR;
+	if (d && *d)
+		return d;
+	/* the build tree while it exists, else where meson installs them */
+	return access(ST_REPLAY_DIR, X_OK) ? ST_REPLAY_INSTALL_DIR : ST_REPLAY_DIR;
 }
 
 void st_fp_free_names(char **names)
