@@ -55,23 +55,31 @@ const char *st_slab_variant(void)
 	return ST_SLAB_VARIANT;
 }
 
+/*
+ * Index into st_kmalloc_sizes for sizes up to 192, by (size - 1) / 8: the
+ * kernel's size_index table, which routes 65..96 and 129..192 to the two
+ * non-power-of-two classes.
+ */
+static const unsigned char size_index[24] = {
+	0, 1, 2, 2, 3, 3, 3, 3,		/*   8 ..  64 */
+	4, 4, 4, 4,			/*  72 ..  96 */
+	5, 5, 5, 5,			/* 104 .. 128 */
+	6, 6, 6, 6, 6, 6, 6, 6,		/* 136 .. 192 */
+};
+
 /* Index into st_kmalloc_sizes for a kmalloc() of @size, or -1. */
 int st_kmalloc_index(size_t size)
 {
 	unsigned int i;
 
-	if (size <= 8)
-		return 0;
+	if (size <= 192)
+		return size ? size_index[(size - 1) / 8] : 0;
 	if (size > KMALLOC_MAX_CACHE_SIZE)
 		return -1;
-	if (size > 64 && size <= 96)
-		return 4;
-	if (size > 128 && size <= 192)
-		return 6;
-	for (i = 0; i < st_nr_kmalloc_sizes; i++)
-		if (size <= st_kmalloc_sizes[i] && i != 4 && i != 6)
-			return (int)i;
-	return -1;
+	/* 256 and up: powers of two from index 7 */
+	for (i = 7; st_kmalloc_sizes[i] < size; i++)
+		;
+	return (int)i;
 }
 
 int st_slab_lazy_init(void)

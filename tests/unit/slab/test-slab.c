@@ -1004,6 +1004,55 @@ static void test_random(void)
 #endif
 }
 
+/* SLOB: one heap of blocks per page, three lists, first fit, merging. */
+static void test_slob_heap(void)
+{
+#ifdef CONFIG_SLOB
+	uintptr_t mask = ~(uintptr_t)(ST_PAGE_SIZE - 1);
+	unsigned long base = nr_pages();
+	struct kmem_cache *c = kmem_cache_create("slob-50", 50, 0, 0, NULL);
+	char *a = kmalloc(20, GFP_KERNEL), *b = kmalloc(100, GFP_KERNEL);
+	char *o = kmem_cache_alloc(c, GFP_KERNEL), *m, *l, *x, *y;
+	void *fill[400];
+	int k;
+
+	/* objects of every small size share a page */
+	CHECK(((uintptr_t)a & mask) == ((uintptr_t)b & mask));
+	CHECK(((uintptr_t)a & mask) == ((uintptr_t)o & mask));
+	CHECK_EQ(nr_pages(), base + 1);
+	/* medium (< 1024) and large requests use pages of their own lists */
+	m = kmalloc(600, GFP_KERNEL);
+	l = kmalloc(2000, GFP_KERNEL);
+	CHECK(((uintptr_t)m & mask) != ((uintptr_t)a & mask));
+	CHECK(((uintptr_t)l & mask) != ((uintptr_t)m & mask));
+	CHECK_EQ(nr_pages(), base + 3);
+	/* kmalloc() sizes are kept in 2-byte units */
+	x = kmalloc(13, GFP_KERNEL);
+	CHECK_EQ(ksize(x), 14);
+	/* first fit: a freed block is reused by the next request that fits */
+	y = kmalloc(13, GFP_KERNEL);
+	kfree(x);
+	CHECK(kmalloc(13, GFP_KERNEL) == x);
+	kfree(x);
+	kfree(y);
+	/* filling a page and freeing it all merges the blocks back: page freed */
+	for (k = 0; k < 400; k++)
+		fill[k] = kmalloc(24, GFP_KERNEL);
+	CHECK(nr_pages() > base + 3);
+	for (k = 0; k < 400; k++)
+		kfree(fill[k]);
+	CHECK_EQ(nr_pages(), base + 3);
+	kfree(l);
+	kfree(m);
+	kmem_cache_free(c, o);
+	kfree(b);
+	kfree(a);
+	kmem_cache_destroy(c);
+	CHECK_EQ(nr_pages(), base);
+	CHECK_EQ(new_reports(), 0);
+#endif
+}
+
 /* ------------------------------------------------------------------ */
 
 struct test_case {
@@ -1035,6 +1084,7 @@ static const struct test_case cases[] = {
 	{ "debug-double-free", test_debug_double_free },
 	{ "hardened", test_hardened },
 	{ "random", test_random },
+	{ "slob-heap", test_slob_heap },
 };
 
 int main(int argc, char **argv)
