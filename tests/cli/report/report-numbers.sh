@@ -19,6 +19,8 @@ command -v arm-linux-gnueabi-gcc >/dev/null && set -- "$@" --arch arm
 
 "$SLUBTINY" report --builddir "$b" "$@" --json >"$out/r.json" 2>"$out/err" ||
 	{ cat "$out/err"; skip "report failed (allocator does not build here?)"; }
+# Not a terminal: no progress line, nothing at all on stderr.
+[ -s "$out/err" ] && bad "stderr not empty: $(head -3 "$out/err")"
 jq -e '.baseline == "slub" and (.results | length) >= 4 and (.skipped | type) == "array"' \
 	"$out/r.json" >/dev/null || bad "JSON schema"
 jq -e '[.results[] | has("variant", "arch", "text", "data", "bss", "total", "delta_total")]
@@ -91,6 +93,12 @@ fi
 # Warm: nothing is rebuilt.
 "$SLUBTINY" build --builddir "$b" "$@" --json >"$out/b.json" || bad "warm build failed"
 jq -e '.jobs_run == 0' "$out/b.json" >/dev/null || bad "warm build ran $(jq .jobs_run "$out/b.json") jobs"
+
+# On a terminal (script(1) makes one) a progress line is drawn, then erased.
+if command -v script >/dev/null; then
+	script -qec "'$SLUBTINY' build --builddir '$b' --arch $host" /dev/null >"$out/tty" 2>&1
+	grep -q "$(printf '\r')\[[0-9]*/[0-9]*\] " "$out/tty" || bad "no progress line on a terminal"
+fi
 
 # Markdown: a table row per result.
 "$SLUBTINY" report --builddir "$b" "$@" --markdown >"$out/r.md" || bad "markdown failed"
