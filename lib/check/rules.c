@@ -16,7 +16,7 @@
 
 const struct st_check_rule st_check_rules[ST_RULE_COUNT] = {
 	[ST_RULE_SYNTAX] = {
-		"syntax", ST_LEVEL_ERROR, false, false,
+		"syntax", ST_LEVEL_ERROR, false, false,	/* warning for lines the parser keeps */
 		"A line that Kconfig cannot read as an assignment, an 'is not set' comment, a comment or a blank line.",
 		"Write it as CONFIG_NAME=value or '# CONFIG_NAME is not set'.",
 	},
@@ -26,9 +26,9 @@ const struct st_check_rule st_check_rules[ST_RULE_COUNT] = {
 		"Run 'slubtiny check --fix' (or 'slubtiny migrate --in-place'): SLOB becomes CONFIG_SLUB=y + CONFIG_SLUB_TINY=y, SLAB becomes CONFIG_SLUB=y.",
 	},
 	[ST_RULE_SLUB_TINY_DEPS] = {
-		"slub-tiny-deps", ST_LEVEL_WARNING, false, false,
+		"slub-tiny-deps", ST_LEVEL_WARNING, false, true,
 		"CONFIG_SLUB_TINY=y without what it depends on (EXPERT, SLUB, not COMPILE_TEST): Kconfig drops it silently and builds plain SLUB.",
-		"Add CONFIG_EXPERT=y (slubtiny migrate --fix-deps puts it where savedefconfig would).",
+		"Add CONFIG_EXPERT=y; 'slubtiny check --fix' (like 'slubtiny migrate --fix-deps') puts it where savedefconfig would.",
 	},
 	[ST_RULE_SLUB_TINY_DISABLES] = {
 		"slub-tiny-disables", ST_LEVEL_WARNING, false, false,
@@ -418,7 +418,7 @@ static void check_syntax(struct ctx *c)
 {
 	const struct st_defconfig *dc = c->dc;
 	struct st_dc_line fake = { 0 };
-	size_t i;
+	size_t i, nr;
 
 	for (i = 0; i < dc->nr_diags; i++) {
 		const struct st_dc_diag *d = &dc->diags[i];
@@ -440,7 +440,11 @@ static void check_syntax(struct ctx *c)
 			break;
 		}
 		fake.lineno = d->line;
+		nr = c->r->nr;
 		report(c, rule, &fake, d->sym[0] ? d->sym : NULL, hint, "%s", d->msg);
+		/* the parser knows which lines make the file unusable */
+		if (rule == ST_RULE_SYNTAX && c->r->nr > nr && d->sev != ST_DC_ERROR)
+			c->r->f[nr].level = ST_LEVEL_WARNING;
 	}
 }
 
@@ -503,7 +507,7 @@ static void check_tiny_deps(struct ctx *c, const struct keys *k)
 		else
 			snprintf(why, sizeof(why), "the file does not set CONFIG_EXPERT=y");
 		report(c, ST_RULE_SLUB_TINY_DEPS, tiny, "SLUB_TINY",
-		       "add CONFIG_EXPERT=y ('slubtiny migrate --fix-deps' places it)",
+		       "add CONFIG_EXPERT=y ('slubtiny check --fix' adds it)",
 		       "CONFIG_SLUB_TINY=y has no effect: it depends on EXPERT and %s%s; the kernel builds plain SLUB",
 		       why, frag);
 	}

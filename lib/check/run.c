@@ -16,48 +16,26 @@
 #include "defconfig/defconfig.h"
 #include "migrate/migrate.h"
 
-/* TEMPORARY until lib/migrate and lib/kconfig implement their headers. */
-#include <dirent.h>
-#include <sys/stat.h>
-static int tmp_expand(char *const *paths, size_t n, char ***out, size_t *nr,
-		      struct st_error *err)
-{
-	char **v = calloc(n + 1, sizeof(*v));
-	size_t i;
-
-	if (!v)
-		return -ENOMEM;
-	for (i = 0; i < n; i++)
-		v[i] = strdup(paths[i]);
-	*out = v;
-	*nr = n;
-	return 0;
-}
-static void tmp_free(char **p, size_t n)
-{
-	while (n--)
-		free(p[n]);
-	free(p);
-}
-#define st_mig_expand_paths tmp_expand
-#define st_mig_paths_free tmp_free
-#define st_check_fix(o, f, n, r, e) st_err(e, ENOSYS, NULL, "--fix: not wired yet")
-#define st_check_tree_new(t, s, a, e) st_err(e, ENOSYS, NULL, "--srctree: not wired yet")
-#define st_check_tree_verify(...) 0
-#define st_check_tree_free(t) (void)t
-#define st_check_budgets(r, b, d, e) st_err(e, ENOSYS, NULL, "--budget: not wired yet")
-
 /*
- * Without a tree every file is independent: the rules run on up to two
- * threads (the CI machines have two cores), each into its own result,
- * merged in file order afterwards.
+ * Work is a list of items, each a run of files handled in order by one
+ * thread: a single file without a tree, all files of one arch with a tree
+ * (they share one Kconfig helper, which takes seconds to parse the tree).
+ * Up to two threads (the CI machines have two cores) take items; each fills
+ * its own result, merged afterwards and sorted by the caller.
  */
 #define MAX_WORKERS 2
+
+struct item {
+	size_t *idx;		/* indexes into files */
+	size_t n;
+};
 
 struct work {
 	const struct st_check_run_opts *o;
 	char **files;
-	size_t n;
+	struct item *items;
+	size_t nitems;
+	size_t *idx;		/* storage of every item's indexes */
 	atomic_size_t next;
 };
 
@@ -65,23 +43,47 @@ struct worker {
 	pthread_t tid;
 	struct work *w;
 	struct st_check_result r;
-	size_t err_file;		/* index of the file that failed, or n */
+	size_t err_item;	/* item that failed, or nitems */
 	int ret;
 	struct st_error err;
 };
 
-static int check_rules(const struct st_check_run_opts *o, const char *path,
-		       struct st_check_result *r, struct st_error *err)
+/* The rules alone, or the rules and the tree's verification (@t). */
+static int check_file(const struct st_check_run_opts *o, struct st_check_tree *t,
+		      const char *path, struct st_check_result *r,
+		      struct st_error *err)
 {
 	struct st_defconfig *dc;
+	size_t start = r->nr;
 	int ret;
 
 	ret = st_defconfig_load(&dc, path, err);
 	if (ret)
 		return ret;
 	ret = st_check_defconfig(r, dc, path, &o->rules);
+	if (ret)
+		ret = st_err(err, -ret, path, "%s", strerror(-ret));
+	else if (t)
+		ret = st_check_tree_verify(t, r, start, dc, path, &o->rules, err);
 	st_defconfig_free(dc);
-	return ret ? st_err(err, -ret, path, "%s", strerror(-ret)) : 0;
+	return ret;
+}
+
+static int do_item(struct work *w, const struct item *it, struct st_check_result *r,
+		   struct st_error *err)
+{
+	const struct st_check_run_opts *o = w->o;
+	struct st_check_tree *t = NULL;
+	size_t i;
+	int ret = 0;
+
+	/* a tree per item: its helper ends with the item, freeing its memory */
+	if (o->srctree)
+		ret = st_check_tree_new(&t, o->srctree, o->arch, err);
+	for (i = 0; !ret && i < it->n; i++)
+		ret = check_file(o, t, w->files[it->idx[i]], r, err);
+	st_check_tree_free(t);
+	return ret;
 }
 
 static void *worker_main(void *arg)
@@ -90,22 +92,16 @@ static void *worker_main(void *arg)
 	struct work *w = wk->w;
 	size_t i;
 
-	while ((i = atomic_fetch_add(&w->next, 1)) < w->n) {
-		wk->ret = check_rules(w->o, w->files[i], &wk->r, &wk->err);
+	while ((i = atomic_fetch_add(&w->next, 1)) < w->nitems) {
+		wk->ret = do_item(w, &w->items[i], &wk->r, &wk->err);
 		if (wk->ret) {
-			wk->err_file = i;
+			wk->err_item = i;
+			/* make the other thread stop after its current item */
+			atomic_store(&w->next, w->nitems);
 			break;
 		}
 	}
 	return NULL;
-}
-
-static unsigned int nr_workers(size_t n)
-{
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	unsigned int k = cpus > MAX_WORKERS ? MAX_WORKERS : cpus < 1 ? 1 : cpus;
-
-	return n < 16 ? 1 : k;
 }
 
 /* Move every finding of @from to the end of @to. */
@@ -129,20 +125,30 @@ static int absorb(struct st_check_result *to, struct st_check_result *from)
 	return 0;
 }
 
-static int run_rules(const struct st_check_run_opts *o, char **files, size_t n,
-		     struct st_check_result *r, struct st_error *err)
+static unsigned int nr_workers(const struct work *w, size_t nfiles)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	unsigned int k = cpus > MAX_WORKERS ? MAX_WORKERS : cpus < 1 ? 1 : cpus;
+
+	/* threads do not pay off for a handful of small files */
+	if (w->nitems < 2 || (!w->o->srctree && nfiles < 16))
+		return 1;
+	return k;
+}
+
+static int run_items(struct work *w, size_t nfiles, struct st_check_result *r,
+		     struct st_error *err)
 {
 	struct worker wk[MAX_WORKERS];
-	struct work w = { .o = o, .files = files, .n = n };
-	unsigned int i, k = nr_workers(n);
+	unsigned int i, k = nr_workers(w, nfiles);
 	struct worker *bad = NULL;
 	int ret = 0;
 
 	memset(wk, 0, sizeof(wk));
-	atomic_init(&w.next, 0);
+	atomic_init(&w->next, 0);
 	for (i = 0; i < k; i++) {
-		wk[i].w = &w;
-		wk[i].err_file = n;
+		wk[i].w = w;
+		wk[i].err_item = w->nitems;
 		st_check_result_init(&wk[i].r);
 		if (i && pthread_create(&wk[i].tid, NULL, worker_main, &wk[i])) {
 			k = i;	/* fewer threads; the others take the work */
@@ -153,7 +159,7 @@ static int run_rules(const struct st_check_run_opts *o, char **files, size_t n,
 	for (i = 1; i < k; i++)
 		pthread_join(wk[i].tid, NULL);
 	for (i = 0; i < k; i++) {
-		if (wk[i].ret && (!bad || wk[i].err_file < bad->err_file))
+		if (wk[i].ret && (!bad || wk[i].err_item < bad->err_item))
 			bad = &wk[i];
 		if (!ret)
 			ret = absorb(r, &wk[i].r);
@@ -169,31 +175,84 @@ static int run_rules(const struct st_check_run_opts *o, char **files, size_t n,
 	return ret;
 }
 
-/* With a tree: one Kconfig helper per arch, files one after the other. */
-static int run_tree(const struct st_check_run_opts *o, char **files, size_t n,
-		    struct st_check_result *r, struct st_error *err)
+static char *arch_key(const struct st_check_run_opts *o, const char *path)
 {
-	struct st_check_tree *t = NULL;
-	struct st_defconfig *dc;
-	size_t i, start;
-	int ret;
+	char *a = o->arch ? NULL : st_check_arch_of(path);
 
-	ret = st_check_tree_new(&t, o->srctree, o->arch, err);
-	for (i = 0; !ret && i < n; i++) {
-		ret = st_defconfig_load(&dc, files[i], err);
-		if (ret)
-			break;
-		start = r->nr;
-		(void)start;
-		ret = st_check_defconfig(r, dc, files[i], &o->rules);
-		if (ret)
-			ret = st_err(err, -ret, files[i], "%s", strerror(-ret));
-		else
-			ret = st_check_tree_verify(t, r, start, dc, files[i], &o->rules, err);
-		st_defconfig_free(dc);
+	return a ? a : strdup(o->arch ? o->arch : "");
+}
+
+/*
+ * Items: one per file without a tree; with a tree, one per arch (in order
+ * of first appearance, the largest first so that two threads finish
+ * together).
+ */
+static int make_items(struct work *w, size_t n)
+{
+	char **keys = calloc(n + 1, sizeof(*keys));
+	size_t *idx = malloc((n + 1) * sizeof(*idx));
+	size_t i, j, pos = 0;
+	int ret = -ENOMEM;
+
+	w->items = calloc(n + 1, sizeof(*w->items));
+	if (!keys || !idx || !w->items)
+		goto out;
+	if (!w->o->srctree) {
+		for (i = 0; i < n; i++) {
+			idx[i] = i;
+			w->items[i].idx = &idx[i];
+			w->items[i].n = 1;
+		}
+		w->nitems = n;
+		ret = 0;
+		goto out;
 	}
-	st_check_tree_free(t);
+	for (i = 0; i < n; i++)
+		if (!(keys[i] = arch_key(w->o, w->files[i])))
+			goto out;
+	for (i = 0; i < n; i++) {
+		struct item *it;
+
+		if (!keys[i])
+			continue;
+		it = &w->items[w->nitems++];
+		it->idx = &idx[pos];
+		for (j = i; j < n; j++) {
+			if (keys[j] && !strcmp(keys[i], keys[j])) {
+				idx[pos++] = j;
+				it->n++;
+				if (j != i) {
+					free(keys[j]);
+					keys[j] = NULL;
+				}
+			}
+		}
+		free(keys[i]);
+		keys[i] = NULL;
+	}
+	/* largest first; items point into idx, which stays in one piece */
+	for (i = 1; i < w->nitems; i++)
+		for (j = i; j > 0 && w->items[j].n > w->items[j - 1].n; j--) {
+			struct item tmp = w->items[j];
+
+			w->items[j] = w->items[j - 1];
+			w->items[j - 1] = tmp;
+		}
+	ret = 0;
+out:
+	for (i = 0; keys && i < n; i++)
+		free(keys[i]);
+	free(keys);
+	w->idx = idx;
+	if (ret)
+		w->nitems = 0;
 	return ret;
+}
+
+static void free_items(struct work *w)
+{
+	free(w->idx);
+	free(w->items);
 }
 
 int st_check_run(const struct st_check_run_opts *o, char *const *paths, size_t n,
@@ -208,10 +267,16 @@ int st_check_run(const struct st_check_run_opts *o, char *const *paths, size_t n
 		return ret;
 	if (o->fix)
 		ret = st_check_fix(o, files, nr_files, r, err);
-	if (!ret && o->srctree)
-		ret = run_tree(o, files, nr_files, r, err);
-	else if (!ret)
-		ret = run_rules(o, files, nr_files, r, err);
+	if (!ret) {
+		struct work w = { .o = o, .files = files };
+
+		ret = make_items(&w, nr_files);
+		if (ret)
+			ret = st_err(err, -ret, NULL, "out of memory");
+		else
+			ret = run_items(&w, nr_files, r, err);
+		free_items(&w);
+	}
 	if (!ret && o->budget)
 		ret = st_check_budgets(r, o->budget, o->builddir, err);
 	st_mig_paths_free(files, nr_files);

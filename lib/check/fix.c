@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * --fix: migrate's rewrite (lib/migrate), verified with Kconfig (against the
+ * tree, or migrate's bundled model without one), with the missing enabling
+ * options added (--fix-deps), written by lib/defconfig's atomic writer.
+ * A rewrite whose allocator lines still do not take effect is not written.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check/check.h"
+#include "check/check_priv.h"
+#include "common/error.h"
+#include "migrate/migrate.h"
+
+/* Did the allocator the migration chose take effect? */
+static bool verified(const struct st_mig_file *f)
+{
+	size_t i;
+
+	for (i = 0; i < f->m.nr_findings; i++) {
+		const struct st_mig_finding *x = &f->m.findings[i];
+
+		if (strcmp(x->kind, "ineffective") && strcmp(x->kind, "unknown"))
+			continue;
+		if (!strcmp(x->symbol, "SLUB") || !strcmp(x->symbol, "SLUB_TINY"))
+			return false;
+	}
+	return true;
+}
+
+int st_check_fix(const struct st_check_run_opts *o, char **files, size_t n,
+		 struct st_check_result *r, struct st_error *err)
+{
+	struct st_mig_opts mo = {
+		.srctree = o->srctree,
+		.arch = o->arch,
+		.verify = true,
+		.fix_deps = true,
+	};
+	struct st_mig_session *s;
+	size_t i;
+	int ret;
+
+	ret = st_mig_session_new(&s, &mo, err);
+	if (ret)
+		return ret;
+	for (i = 0; i < n; i++) {
+		struct st_mig_file f;
+
+		memset(&f, 0, sizeof(f));
+		ret = st_mig_session_file(s, files[i], &f, err);
+		if (ret)
+			break;
+		if (!f.nr_errors && f.m.changed) {
+			if (!f.verified || !verified(&f)) {
+				r->nr_fix_refused++;
+			} else {
+				ret = st_mig_file_write(&f, err);
+				if (!ret)
+					r->nr_fixed++;
+			}
+		}
+		st_mig_file_release(&f);
+		if (ret)
+			break;
+	}
+	st_mig_session_free(s);
+	return ret;
+}

@@ -1,0 +1,309 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * With --srctree: resolve each file with lib/kconfig (one Kconfiglib helper
+ * per arch, shared by all files of that arch) and turn what did not take
+ * effect into findings. The tree is the authority: the tree-less guesses
+ * about SLUB_TINY's dependencies are kept only where the tree confirms
+ * them, and then carry the tree's cause.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check/check.h"
+#include "check/check_priv.h"
+#include "common/error.h"
+#include "defconfig/defconfig.h"
+#include "kconfig/kconfig.h"
+
+struct tree_arch {
+	char *arch;			/* "" for the host's */
+	struct st_kconfig *kc;
+};
+
+struct st_check_tree {
+	char *srctree;
+	char *arch;			/* forced by --arch, or NULL */
+	struct tree_arch *a;
+	size_t nr;
+};
+
+int st_check_tree_new(struct st_check_tree **t, const char *srctree,
+		      const char *arch, struct st_error *err)
+{
+	struct st_check_tree *n = calloc(1, sizeof(*n));
+
+	if (!n)
+		return st_err(err, ENOMEM, srctree, "out of memory");
+	/* the helper runs elsewhere: hand it an absolute path */
+	n->srctree = realpath(srctree, NULL);
+	if (!n->srctree) {
+		free(n);
+		return st_err(err, errno, srctree, "%s", strerror(errno));
+	}
+	n->arch = arch ? strdup(arch) : NULL;
+	if (arch && !n->arch) {
+		st_check_tree_free(n);
+		return st_err(err, ENOMEM, srctree, "out of memory");
+	}
+	*t = n;
+	return 0;
+}
+
+void st_check_tree_free(struct st_check_tree *t)
+{
+	size_t i;
+
+	if (!t)
+		return;
+	for (i = 0; i < t->nr; i++) {
+		st_kconfig_close(t->a[i].kc);
+		free(t->a[i].arch);
+	}
+	free(t->a);
+	free(t->srctree);
+	free(t->arch);
+	free(t);
+}
+
+char *st_check_arch_of(const char *path)
+{
+	const char *p = path, *a, *end;
+
+	/* the last "arch/X/configs/" in the path */
+	for (a = NULL; (p = strstr(p, "arch/")); p++) {
+		if (p != path && p[-1] != '/')
+			continue;
+		end = strchr(p + 5, '/');
+		if (end && end > p + 5 && !strncmp(end, "/configs/", 9))
+			a = p;
+	}
+	if (!a)
+		return NULL;
+	end = strchr(a + 5, '/');
+	return strndup(a + 5, end - (a + 5));
+}
+
+/* The helper for @arch ("" = host), started on first use. */
+static int tree_kc(struct st_check_tree *t, const char *arch,
+		   struct st_kconfig **kc, struct st_error *err)
+{
+	struct st_kc_opts ko = { .srctree = t->srctree };
+	struct tree_arch *na;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < t->nr; i++) {
+		if (!strcmp(t->a[i].arch, arch)) {
+			*kc = t->a[i].kc;
+			return 0;
+		}
+	}
+	na = realloc(t->a, (t->nr + 1) * sizeof(*na));
+	if (!na)
+		return st_err(err, ENOMEM, NULL, "out of memory");
+	t->a = na;
+	ko.arch = arch[0] ? arch : NULL;
+	ret = st_kconfig_open(&ko, kc, err);
+	if (ret)
+		return ret;
+	na[t->nr].arch = strdup(arch);
+	if (!na[t->nr].arch) {
+		st_kconfig_close(*kc);
+		return st_err(err, ENOMEM, NULL, "out of memory");
+	}
+	na[t->nr++].kc = *kc;
+	return 0;
+}
+
+static bool is_tiny_config(const char *path)
+{
+	const char *base = strrchr(path, '/');
+
+	return !strcmp(base ? base + 1 : path, "tiny.config");
+}
+
+/* Index of this file's finding of a tree-less rule on @line for @sym, or -1. */
+static long find_guess(const struct st_check_result *r, size_t start, int line,
+		       const char *sym)
+{
+	size_t i;
+
+	for (i = start; i < r->nr; i++) {
+		const struct st_check_finding *f = &r->f[i];
+
+		if (f->line != line || !f->sym || strcmp(f->sym, sym))
+			continue;
+		if (f->rule == ST_RULE_REMOVED_ALLOCATOR ||
+		    f->rule == ST_RULE_SLUB_TINY_DEPS ||
+		    f->rule == ST_RULE_SLUB_TINY_DISABLES)
+			return i;
+	}
+	return -1;
+}
+
+/* "message (detail; detail)": the cause chain on one line. */
+static char *tree_message(const struct st_kc_finding *k)
+{
+	const char *p, *nl, *s, *e;
+	size_t cap, n;
+	char *msg;
+
+	if (!k->detail || !k->detail[0])
+		return strdup(k->message);
+	cap = strlen(k->message) + 2 * strlen(k->detail) + 8;
+	msg = malloc(cap);
+	if (!msg)
+		return NULL;
+	n = snprintf(msg, cap, "%s (", k->message);
+	for (p = k->detail; *p; p = *nl ? nl + 1 : nl) {
+		nl = strchr(p, '\n');
+		if (!nl)
+			nl = p + strlen(p);
+		for (s = p; s < nl && (*s == ' ' || *s == '\t'); s++)
+			;
+		for (e = nl; e > s && (e[-1] == ' ' || e[-1] == '\t'); e--)
+			;
+		if (e == s)
+			continue;
+		n += snprintf(msg + n, cap - n, "%s%.*s", msg[n - 1] == '(' ? "" : "; ",
+			      (int)(e - s), s);
+	}
+	if (msg[n - 1] == '(')
+		n -= 2;		/* only blank detail lines */
+	else
+		msg[n++] = ')';
+	msg[n] = '\0';
+	return msg;
+}
+
+static bool tiny_ineffective(const struct st_kc_result *res)
+{
+	size_t i;
+
+	for (i = 0; i < res->nr_findings; i++)
+		if (!strcmp(res->findings[i].sym, "SLUB_TINY"))
+			return true;
+	return false;
+}
+
+static void drop(struct st_check_result *r, size_t i)
+{
+	struct st_check_finding *f = &r->f[i];
+
+	free(f->file);
+	free(f->sym);
+	free(f->msg);
+	free(f->hint);
+	memmove(f, f + 1, (r->nr - i - 1) * sizeof(*f));
+	r->nr--;
+}
+
+/*
+ * Merge the tree's findings @res into this file's findings from @start on.
+ * @confirmed marks which of them the tree confirmed.
+ */
+static int merge(struct st_check_result *r, size_t start, const char *path,
+		 const struct st_kc_result *res, const struct st_check_opts *o,
+		 bool *confirmed)
+{
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i < res->nr_findings && !ret; i++) {
+		const struct st_kc_finding *k = &res->findings[i];
+		enum st_rule rule = k->kind == ST_KC_UNKNOWN ?
+				    ST_RULE_UNKNOWN_SYMBOL : ST_RULE_INEFFECTIVE;
+		long g = find_guess(r, start, k->line, k->sym);
+		char hint[256], *msg = tree_message(k);
+
+		if (!msg)
+			return -ENOMEM;
+		if (g >= 0) {
+			/* the specific rule stays; the tree adds the cause */
+			confirmed[g - start] = true;
+			if (r->f[g].rule != ST_RULE_REMOVED_ALLOCATOR) {
+				free(r->f[g].msg);
+				r->f[g].msg = msg;
+				msg = NULL;
+			}
+		} else if (o->enabled[rule]) {
+			if (k->fix)
+				snprintf(hint, sizeof(hint), "add %s", k->fix);
+			else if (rule == ST_RULE_UNKNOWN_SYMBOL)
+				snprintf(hint, sizeof(hint),
+					 "delete the line or use the symbol's current name");
+			else
+				hint[0] = '\0';
+			ret = st_check_add(r, rule, path, k->line, 1, k->sym,
+					   hint[0] ? hint : NULL, "%s", msg);
+		}
+		free(msg);
+	}
+	return ret;
+}
+
+int st_check_tree_verify(struct st_check_tree *t, struct st_check_result *r,
+			 size_t start, const struct st_defconfig *dc,
+			 const char *path, const struct st_check_opts *o,
+			 struct st_error *err)
+{
+	struct st_kc_assign *as;
+	struct st_kc_result *res = NULL;
+	struct st_kconfig *kc;
+	char *arch = NULL;
+	bool *confirmed = NULL;
+	size_t i, n = 0, nr_before = r->nr;
+	int ret;
+
+	if (!t->arch)
+		arch = st_check_arch_of(path);
+	ret = tree_kc(t, t->arch ? t->arch : arch ? arch : "", &kc, err);
+	free(arch);
+	if (ret)
+		return ret;
+	as = calloc(dc->nr_lines + 1, sizeof(*as));
+	confirmed = calloc(nr_before - start + 1, sizeof(*confirmed));
+	if (!as || !confirmed) {
+		ret = st_err(err, ENOMEM, path, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < dc->nr_lines; i++) {
+		const struct st_dc_line *l = &dc->lines[i];
+
+		if (l->kind != ST_DC_ASSIGN && l->kind != ST_DC_NOT_SET)
+			continue;
+		as[n].sym = l->sym;
+		as[n].val = l->kind == ST_DC_ASSIGN ? l->val : NULL;
+		as[n++].line = l->lineno;
+	}
+	ret = st_kconfig_verify(kc, as, n, is_tiny_config(path) ?
+				ST_KC_TINYCONFIG : ST_KC_DEFCONFIG, false, &res, err);
+	if (ret)
+		goto out;
+	ret = merge(r, start, path, res, o, confirmed);
+	if (ret) {
+		ret = st_err(err, ENOMEM, path, "out of memory");
+		goto out;
+	}
+	/*
+	 * Guesses the tree did not confirm are wrong for this tree, and so is
+	 * the hardening notice when SLUB_TINY did not take effect.
+	 */
+	for (i = nr_before; i-- > start; ) {
+		enum st_rule rule = r->f[i].rule;
+
+		if (confirmed[i - start])
+			continue;
+		if (rule == ST_RULE_SLUB_TINY_DEPS || rule == ST_RULE_SLUB_TINY_DISABLES ||
+		    (rule == ST_RULE_HARDENING_NOTICE && tiny_ineffective(res)))
+			drop(r, i);
+	}
+	st_check_apply_suppressions(r, start, dc);
+out:
+	st_kc_result_free(res);
+	free(confirmed);
+	free(as);
+	return ret;
+}

@@ -1,0 +1,60 @@
+#!/bin/sh
+# The real pre-commit (Debian's 3.0.4) against this repository's
+# .pre-commit-hooks.yaml with `pre-commit try-repo`: in a scratch git repo
+# the hooks fail on a SLOB-era defconfig and pass after `slubtiny check --fix`.
+set -u
+command -v pre-commit >/dev/null 2>&1 || { echo "skip: pre-commit not installed"; exit 77; }
+command -v git >/dev/null 2>&1 || { echo "skip: git not installed"; exit 77; }
+t=$(mktemp -d "${TMPDIR:-/tmp}/st-precommit.XXXXXX")
+trap 'rm -rf "$t"' EXIT
+fail=0
+
+# language: system hooks run the slubtiny on PATH: the one just built.
+PATH=$(dirname "$SLUBTINY"):$PATH
+export PATH
+export PRE_COMMIT_HOME="$t/cache" HOME="$t/home" GIT_CONFIG_NOSYSTEM=1
+export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.invalid
+export GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@example.invalid
+mkdir -p "$HOME"
+
+# try-repo against this repository (with its uncommitted changes, as
+# try-repo does for a local path); a source tree that is not a git checkout
+# gets a scratch repository with the hooks file.
+hooks=$ST_SRCDIR
+if ! git -C "$hooks" rev-parse --git-dir >/dev/null 2>&1; then
+	hooks="$t/hooks"
+	mkdir -p "$hooks"
+	cp "$ST_SRCDIR/.pre-commit-hooks.yaml" "$hooks/"
+	git -C "$hooks" init -q && git -C "$hooks" add .pre-commit-hooks.yaml &&
+		git -C "$hooks" commit -q -m hooks || { echo "FAIL: cannot make the hooks repo"; exit 1; }
+fi
+
+repo="$t/repo"
+mkdir -p "$repo/arch/sh/configs"
+cd "$repo" && git init -q || exit 1
+printf 'CONFIG_EXPERT=y\nCONFIG_SLOB=y\nCONFIG_PRINTK=y\n' >arch/sh/configs/board_defconfig
+printf 'CONFIG_SLUB=y\n' >arch/sh/configs/clean_defconfig
+printf 'not a defconfig, CONFIG_SLOB=y\n' >README
+git add . && git commit -q -m start || exit 1
+
+run() { # want-status hook
+	pre-commit try-repo "$hooks" "$2" --all-files >"$t/out" 2>&1
+	got=$?
+	if [ "$got" != "$1" ]; then
+		echo "FAIL: hook $2: exit $got, want $1"; cat "$t/out"; fail=1
+	fi
+}
+
+run 1 slubtiny-check
+grep -q 'arch/sh/configs/board_defconfig:2:1: warning: CONFIG_SLOB=y.*\[removed-allocator\]' "$t/out" ||
+	{ echo "FAIL: slubtiny-check did not report the SLOB line"; cat "$t/out"; fail=1; }
+grep -q README "$t/out" && { echo "FAIL: the hook looked at README"; fail=1; }
+run 1 slubtiny-migrate
+
+"$SLUBTINY" check --fix arch/sh/configs/board_defconfig >"$t/fix.out" 2>&1
+grep -q '^CONFIG_SLUB_TINY=y$' arch/sh/configs/board_defconfig ||
+	{ echo "FAIL: --fix did not migrate:"; cat "$t/fix.out" arch/sh/configs/board_defconfig; fail=1; }
+git add -A
+run 0 slubtiny-check
+run 0 slubtiny-migrate
+exit $fail

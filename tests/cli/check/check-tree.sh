@@ -1,0 +1,99 @@
+#!/bin/sh
+# `slubtiny check --srctree` against the kernel's own conf on Debian's
+# linux-source-6.12 (the Kconfig part of the tarball, extracted into the build
+# directory): for each file, the symbols check reports as not taking effect
+# (ineffective-option, unknown-symbol, slub-tiny-deps, slub-tiny-disables,
+# removed-allocator) must be exactly those whose requested value (other than
+# n) `make O=... ARCH=... NAME_defconfig` does not keep. Then --fix on a
+# SLOB-era file must give a file in which conf keeps CONFIG_SLUB_TINY=y.
+set -u
+tb=/usr/src/linux-source-6.12.tar.xz
+[ -r "$tb" ] || { echo "skip: $tb not installed"; exit 77; }
+for p in xz make flex bison gcc; do
+	command -v $p >/dev/null || { echo "skip: $p missing"; exit 77; }
+done
+top=$ST_BUILDDIR/check-tree
+tree=$top/linux-source-6.12
+mkdir -p "$top"
+(
+	flock 9
+	if [ ! -f "$tree/.done" ]; then
+		rm -rf "$tree"
+		xz -T1 -dc "$tb" | tar -x -C "$top" --wildcards '*Kconfig*' '*Makefile*' \
+			'*Kbuild*' '*.config' 'linux-source-6.12/scripts/*' \
+			'linux-source-6.12/arch/*/configs/*' 'linux-source-6.12/arch/*/tools/*' \
+			2>/dev/null
+		[ -f "$tree/Kconfig" ] && : >"$tree/.done"
+	fi
+) 9>"$top/.lock"
+[ -f "$tree/.done" ] || { echo "FAIL: cannot extract $tb"; exit 1; }
+w=$(mktemp -d "${TMPDIR:-/tmp}/st-check-tree.XXXXXX")
+trap 'rm -rf "$w"' EXIT
+fail=0
+
+# A file with one finding of every tree rule, next to the real ones.
+cat >"$tree/arch/x86/configs/stcheck_defconfig" <<'EOT'
+CONFIG_EXPERT=y
+CONFIG_SLOB=y
+CONFIG_SLUB_TINY=y
+CONFIG_SLUB_DEBUG=y
+CONFIG_SLAB_FREELIST_RANDOM=y
+CONFIG_NO_SUCH_SYMBOL_ST=y
+CONFIG_I2C_MUX_PCA954x=y
+CONFIG_PRINTK=y
+CONFIG_PRINTK=y
+EOT
+
+# conf's .config for arch $1, make target $2
+conf() {
+	o=$w/o-$1
+	make -s -C "$tree" O="$o" ARCH="$1" "$2" >"$w/make.log" 2>&1 ||
+		{ echo "FAIL: make ARCH=$1 $2"; tail -5 "$w/make.log"; fail=1; return 1; }
+	cat "$o/.config"
+}
+
+# symbols whose last assignment (value other than n) conf did not keep
+dropped() { # file config
+	awk -F= '/^CONFIG_[A-Za-z0-9_]+=/ { s = $1; sub(/^CONFIG_/, "", s); v[s] = substr($0, index($0, "=") + 1) }
+		/^# CONFIG_[A-Za-z0-9_]+ is not set/ { s = $2; sub(/^CONFIG_/, "", s); v[s] = "n" }
+		END { for (s in v) if (v[s] != "n") print s, v[s] }' "$1" |
+	while read -r s v; do
+		grep -qx "CONFIG_$s=$v" "$2" || echo "$s"
+	done | sort
+}
+
+# symbols check reports as not taking effect (requested value other than n)
+reported() { # json
+	tr '{' '\n' <"$1" | grep -v '"message":"# CONFIG_' | grep -E '"rule":"(ineffective-option|unknown-symbol|slub-tiny-deps|slub-tiny-disables|removed-allocator)"' |
+		sed -n 's/.*"symbol":"\([A-Za-z0-9_]*\)".*/\1/p' | sort -u
+}
+
+for spec in "x86 arch/x86/configs/stcheck_defconfig stcheck_defconfig" \
+	    "sh arch/sh/configs/se7206_defconfig se7206_defconfig" \
+	    "sh arch/sh/configs/rsk7201_defconfig rsk7201_defconfig" \
+	    "x86 kernel/configs/tiny.config tinyconfig"; do
+	set -- $spec
+	conf "$1" "$3" >"$w/config" || continue
+	dropped "$tree/$2" "$w/config" >"$w/want"
+	(cd "$tree" && "$SLUBTINY" check --no-config --format json --srctree . "$2") >"$w/json"
+	st=$?
+	reported "$w/json" >"$w/got"
+	if ! cmp -s "$w/want" "$w/got"; then
+		echo "FAIL: $2: check vs conf (< conf drops it, > check reports it):"
+		diff "$w/want" "$w/got" | grep '^[<>]'; fail=1
+	fi
+	echo "$2: $(wc -l <"$w/want") options conf drops, check exit $st"
+done
+grep -q '"rule":"slub-tiny-deps","level":"warning","symbol":"SLUB_TINY"' "$w/json" &&
+	{ echo "FAIL: tiny.config flagged although tinyconfig keeps SLUB_TINY"; fail=1; }
+
+# --fix: a 6.1-era SLOB board, migrated and given EXPERT, verified by conf
+mkdir -p "$w/fix/arch/sh/configs"
+printf 'CONFIG_SLOB=y\n# CONFIG_VT is not set\nCONFIG_PRINTK=y\n' >"$w/fix/arch/sh/configs/board_defconfig"
+(cd "$w/fix" && "$SLUBTINY" check --no-config --fix --srctree "$tree" arch/sh/configs/board_defconfig) >"$w/fix.out" 2>&1
+cp "$w/fix/arch/sh/configs/board_defconfig" "$tree/arch/sh/configs/stfix_defconfig"
+conf sh stfix_defconfig >"$w/config" &&
+	{ grep -qx 'CONFIG_SLUB_TINY=y' "$w/config" ||
+	  { echo "FAIL: after --fix conf does not keep SLUB_TINY:"; cat "$w/fix.out" "$w/fix/arch/sh/configs/board_defconfig"; fail=1; }; }
+rm -f "$tree/arch/sh/configs/stfix_defconfig"
+exit $fail
