@@ -363,14 +363,32 @@ static bool stamp_ok(const char *out, uint64_t key)
 	return ok;
 }
 
-/* Move @out.tmp over @out and record @key in @out.stamp. */
+/*
+ * Where a job writes before commit() moves it in place: per process, so two
+ * runs on one build dir never write the same temporary file.
+ */
+static void tmp_path(char *buf, size_t len, const char *out)
+{
+	pathf(buf, len, "%s.tmp.%ld", out, (long)getpid());
+}
+
+/* A failed job leaves no temporary behind. */
+static void drop_tmp(const char *out)
+{
+	char tmp[PATH_MAX];
+
+	tmp_path(tmp, sizeof(tmp), out);
+	unlink(tmp);
+}
+
+/* Move the temporary of @out over @out and record @key in @out.stamp. */
 static int commit(const char *out, uint64_t key)
 {
 	char tmp[PATH_MAX], sp[PATH_MAX];
 	FILE *f;
 	int ret;
 
-	pathf(tmp, sizeof(tmp), "%s.tmp", out);
+	tmp_path(tmp, sizeof(tmp), out);
 	ret = stamp_path(sp, sizeof(sp), out);
 	if (ret)
 		return ret;
@@ -525,7 +543,7 @@ static int kconfig_prepare(struct st_job *j)
 	arg(&a, "--defconfig");
 	arg(&a, vs->v->defconfig);
 	arg(&a, "--header");
-	pathf(tmp, sizeof(tmp), "%s.tmp", vs->header);
+	tmp_path(tmp, sizeof(tmp), vs->header);
 	arg(&a, tmp);
 	arg(&a, "--config");
 	arg(&a, vs->config);
@@ -539,6 +557,7 @@ static int kconfig_finish(struct st_job *j, int status)
 	int err;
 
 	if (status) {
+		drop_tmp(vs->header);
 		st_job_fail(j, "%s: Kconfig helper failed (exit %d)", vs->v->defconfig, status);
 		return -EIO;
 	}
@@ -585,7 +604,7 @@ static int cc_prepare(struct st_job *j)
 	pathf(p, sizeof(p), "%s/%s", c->slabdir, c->srcs[cs->src]);
 	arg(&a, p);
 	arg(&a, "-o");
-	pathf(p, sizeof(p), "%s.tmp", cs->obj);
+	tmp_path(p, sizeof(p), cs->obj);
 	arg(&a, p);
 	return argv_done(j, &a);
 }
@@ -595,6 +614,7 @@ static int cc_finish(struct st_job *j, int status)
 	struct cstate *cs = j->data;
 
 	if (status) {
+		drop_tmp(cs->obj);
 		st_job_fail(j, "%s: %s: %s exited with status %d", cs->t->arch,
 			    cs->c->srcs[cs->src], cs->t->cc[0], status);
 		return -EIO;
@@ -624,7 +644,7 @@ static int ld_prepare(struct st_job *j)
 	arg(&a, "-nostdlib");
 	arg(&a, "-no-pie");
 	arg(&a, "-o");
-	pathf(p, sizeof(p), "%s.tmp", ls->out);
+	tmp_path(p, sizeof(p), ls->out);
 	arg(&a, p);
 	for (i = 0; i < ls->ncs; i++)
 		arg(&a, ls->cs[i]->obj);
@@ -636,6 +656,7 @@ static int ld_finish(struct st_job *j, int status)
 	struct lstate *ls = j->data;
 
 	if (status) {
+		drop_tmp(ls->out);
 		st_job_fail(j, "%s: %s: linking failed (exit %d)", ls->t->arch,
 			    ls->vs->v->name, status);
 		return -EIO;
