@@ -45,6 +45,8 @@ struct rb_cache *rb_cache_create(const struct st_trace_cache *c);
 void rb_cache_destroy(struct rb_cache *c);
 void rb_cache_shrink(struct rb_cache *c);
 void *rb_cache_alloc(struct rb_cache *c);
+/* Usable size of a cache object, 0 if the allocator cannot tell. */
+size_t rb_cache_ksize(struct rb_cache *c, const void *p);
 void rb_cache_free(struct rb_cache *c, void *p);
 /* Slabs of @c, or (with @c NULL) of the cache @obj lives in; -ENOENT. */
 int rb_cache_info(struct rb_cache *c, const void *obj, struct rb_cache_info *info);

@@ -110,6 +110,11 @@ void *rb_cache_alloc(struct rb_cache *c)
 	return malloc(c->size);
 }
 
+size_t rb_cache_ksize(struct rb_cache *c, const void *p)
+{
+	return malloc_usable_size((void *)p);
+}
+
 void rb_cache_free(struct rb_cache *c, void *p)
 {
 	free(p);

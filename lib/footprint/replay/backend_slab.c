@@ -80,6 +80,19 @@ void *rb_cache_alloc(struct rb_cache *c)
 	return kmem_cache_alloc((struct kmem_cache *)c, GFP_KERNEL);
 }
 
+/*
+ * SLOB's ksize() only knows kmalloc() memory: on a cache object it would
+ * read the bytes before the object as a header (and report a bug).
+ */
+size_t rb_cache_ksize(struct rb_cache *c, const void *p)
+{
+#ifdef CONFIG_SLOB
+	return 0;
+#else
+	return ksize(p);
+#endif
+}
+
 void rb_cache_free(struct rb_cache *c, void *p)
 {
 	kmem_cache_free((struct kmem_cache *)c, p);

@@ -149,9 +149,10 @@ static void do_alloc(struct rp *r, const struct st_trace_op *op, void *p, unsign
 	}
 	r->objs[op->id] = p;
 	if (r->account) {
-		size_t usable = rb_ksize(p);
+		size_t usable = op->type == ST_OP_ALLOC ?
+			rb_cache_ksize(r->caches[op->cache], p) : rb_ksize(p);
 
-		/* SLOB's ksize() knows only kmalloc'd objects */
+		/* 0: the allocator cannot tell (SLOB cache objects) */
 		cls_add(r, op->id, cls, op->size, usable ? usable : op->size);
 	}
 }
