@@ -1053,6 +1053,43 @@ static void test_slob_heap(void)
 #endif
 }
 
+/* Boot parameters are taken before the allocator starts, and only then. */
+static void test_boot_params(void)
+{
+	CHECK_EQ(st_slab_boot_param("slub_max_order=0"), -EBUSY);
+	st_slab_exit();
+	CHECK_EQ(nr_pages(), 0);
+	CHECK_EQ(st_slab_boot_param("slub_max_order=99"), -EINVAL);
+	CHECK_EQ(st_slab_boot_param("bogus"), -EINVAL);
+	CHECK_EQ(st_slab_boot_param("slub_max_order=0"), 0);
+	CHECK_EQ(st_slab_boot_param("slab_nomerge"), 0);
+	CHECK_EQ(st_slab_init(), 0);
+#ifdef CONFIG_SLUB
+	{
+		void *p = kmalloc(2048, GFP_KERNEL), *q = kmalloc(8192, GFP_KERNEL);
+		struct kmem_cache *a, *b;
+		struct st_cache_info i;
+
+		st_kmem_cache_info(st_virt_to_cache(p), &i);
+#ifndef CONFIG_SLUB_DEBUG_ON	/* red zones make these objects larger */
+		CHECK_EQ(i.order, 0);	/* limited by slub_max_order=0 */
+		st_kmem_cache_info(st_virt_to_cache(q), &i);
+		CHECK_EQ(i.order, 1);	/* still one object must fit */
+#else
+		CHECK_EQ(i.order, 1);	/* 6144-byte slots: get_order */
+#endif
+		a = kmem_cache_create("bp-a", 300, 0, 0, NULL);
+		b = kmem_cache_create("bp-b", 300, 0, 0, NULL);
+		CHECK(a != b);		/* slab_nomerge */
+		kmem_cache_destroy(b);
+		kmem_cache_destroy(a);
+		kfree(q);
+		kfree(p);
+	}
+#endif
+	CHECK_EQ(new_reports(), 0);
+}
+
 /* ------------------------------------------------------------------ */
 
 struct test_case {
@@ -1085,6 +1122,7 @@ static const struct test_case cases[] = {
 	{ "hardened", test_hardened },
 	{ "random", test_random },
 	{ "slob-heap", test_slob_heap },
+	{ "boot-params", test_boot_params },
 };
 
 int main(int argc, char **argv)
