@@ -62,5 +62,18 @@ for v in 6.1 6.12; do
 	(cd "$w/all" && "$SLUBTINY" migrate --no-verify arch kernel) >"$w/again" 2>/dev/null
 	[ ! -s "$w/again" ] || { echo "FAIL: $v: second run changes"; head "$w/again"; fail=1; }
 	echo "linux $v: $(find "$w/all" -type f | wc -l) files, $changed rewrites, second run: no change"
+	# Each file's printed diff equals git diff --no-index of before and after.
+	command -v git >/dev/null || continue
+	nd=0
+	for f in $(cd "$kd" && find arch kernel -type f | sort); do
+		if cmp -s "$kd/$f" "$w/all/$f"; then continue; fi
+		nd=$((nd + 1))
+		(cd "$kd" && "$SLUBTINY" migrate --no-verify "$f") >"$w/one.diff" 2>/dev/null
+		(cd "$w" && git --no-pager -c color.ui=never -c diff.noprefix=false -c diff.mnemonicPrefix=false \
+			diff --no-index "$kd/$f" "$w/all/$f") |
+			sed -e '/^index /d' -e "s#a$kd/#a/#g" -e "s#b$w/all/#b/#g" >"$w/git"
+		cmp -s "$w/one.diff" "$w/git" || { echo "FAIL: $v: diff of $f differs from git"; diff "$w/git" "$w/one.diff" | head -5; fail=1; }
+	done
+	echo "linux $v: $nd changed files, each diff identical to git diff --no-index"
 done
 exit $fail
