@@ -33,6 +33,7 @@ struct st_fp_run {
 	unsigned int threads;
 	double ops, page_size;
 	double peak_pages, final_pages, final_slab_pages, timed_peak_pages, leak_pages;
+	double slab_reports;		/* bugs the allocator reported: 0 */
 	double requested_bytes, usable_bytes, held_bytes;
 	double wall_ns, ops_per_s;	/* fastest pass, wall clock */
 	double cpu_ns, ops_per_cpu_s;	/* least CPU time of a pass */

@@ -221,6 +221,7 @@ static cJSON *run_json(const struct st_fp_run *x)
 	    !cJSON_AddNumberToObject(o, "final_slab_pages", x->final_slab_pages) ||
 	    !cJSON_AddNumberToObject(o, "timed_peak_pages", x->timed_peak_pages) ||
 	    !cJSON_AddNumberToObject(o, "leak_pages", x->leak_pages) ||
+	    !cJSON_AddNumberToObject(o, "slab_reports", x->slab_reports) ||
 	    !cJSON_AddNumberToObject(o, "ops", x->ops) ||
 	    !cJSON_AddNumberToObject(o, "wall_ns", x->wall_ns) ||
 	    !cJSON_AddNumberToObject(o, "cpu_ns", x->cpu_ns) ||

@@ -194,6 +194,7 @@ int st_fp_run_parse(const char *json, struct st_fp_run *run)
 	run->final_slab_pages = num(o, "final_slab_pages");
 	run->timed_peak_pages = num(o, "timed_peak_pages");
 	run->leak_pages = num(o, "leak_pages");
+	run->slab_reports = num(o, "slab_reports");
 	run->requested_bytes = num(o, "requested_bytes");
 	run->usable_bytes = num(o, "usable_bytes");
 	run->held_bytes = num(o, "held_bytes");

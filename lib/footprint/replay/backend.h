@@ -58,6 +58,8 @@ void rb_kfree(void *p);
 size_t rb_ksize(const void *p);
 
 void rb_pages(struct rb_pages *p);
+/* Corruption/misuse reports of the allocator so far (SLUB_DEBUG, SLOB). */
+unsigned long rb_nr_reports(void);
 void rb_reset_peak(void);
 
 #endif

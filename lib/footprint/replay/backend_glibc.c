@@ -161,6 +161,11 @@ void rb_pages(struct rb_pages *p)
 		p->peak_pages = p->nr_pages;
 }
 
+unsigned long rb_nr_reports(void)
+{
+	return 0;
+}
+
 /*
  * Writing 5 to clear_refs resets VmHWM to the current RSS (Linux 4.0+);
  * the delta from here on is the replay's.

@@ -159,6 +159,11 @@ void rb_pages(struct rb_pages *p)
 	p->nr_orders = i;
 }
 
+unsigned long rb_nr_reports(void)
+{
+	return st_slab_nr_reports();
+}
+
 void rb_reset_peak(void)
 {
 	st_page_stats_reset_peak();

@@ -129,6 +129,7 @@ static cJSON *result_json(const struct st_trace *t, const char *name, unsigned i
 				     tm->best_cpu_ns ? t->nr_ops / (tm->best_cpu_ns / 1e9) : 0) ||
 	    !cJSON_AddNumberToObject(o, "timed_peak_pages", tm->timed_peak_pages) ||
 	    !cJSON_AddNumberToObject(o, "leak_pages", leak) ||
+	    !cJSON_AddNumberToObject(o, "slab_reports", rb_nr_reports()) ||
 	    !cJSON_AddItemToObject(o, "blocks_final", ulong_array(m->blocks, m->nr_orders)) ||
 	    !cJSON_AddItemToObject(o, "classes_at_peak", classes_json(m->at_peak, m->nr_classes)) ||
 	    !cJSON_AddItemToObject(o, "caches_final", caches_json(m)) ||

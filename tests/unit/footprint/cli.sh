@@ -38,6 +38,8 @@ t "gcc recording replays on every variant" $([ $st -le 1 ] && [ -s "$tmp/gcc.jso
 runs=$(grep -o '"leak_pages":[0-9]*' "$tmp/gcc.json" | wc -l)
 leaks=$(grep -o '"leak_pages":[0-9]*' "$tmp/gcc.json" | grep -vc '"leak_pages":0$')
 t "one run per variant ($runs), no leaked pages ($leaks)" $([ "$runs" -ge 2 ] && [ "$leaks" = 0 ]; echo $?)
+reports=$(grep -o '"slab_reports":[0-9]*' "$tmp/gcc.json" | grep -vc '"slab_reports":0$')
+t "no allocator bug reports ($reports runs with some)" $([ "$reports" = 0 ]; echo $?)
 for k in trace variant threads peak_pages final_pages requested_bytes held_bytes ops_per_s; do
 	grep -q "^{\"runs\":\[{.*\"$k\":" "$tmp/gcc.json" || { t "JSON run has $k" 1; continue; }
 done
