@@ -137,8 +137,10 @@ int cmd_check(int argc, char **argv)
 		st_usage(stderr, "check");
 		return ST_EXIT_ERROR;
 	}
-	if (load_config(&cfg, &a))
+	if (load_config(&cfg, &a)) {
+		st_check_config_free(&cfg);
 		return ST_EXIT_ERROR;
+	}
 	merge_config(&o, &a, &cfg);
 	st_check_result_init(&r);
 	ret = st_check_run(&o, argv + optind, argc - optind, &r, &e);
