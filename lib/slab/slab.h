@@ -176,8 +176,10 @@ int st_slab_sysfs_write(const char *path, const char *val);
 void st_slab_set_cpu(unsigned int cpu);
 unsigned int st_slab_nr_cpus(void);
 
-/* Boot parameters, before the first allocation: slub_max_order=,
- * slub_min_objects=, slab_nomerge, slub_debug. 0 or -EINVAL. */
+/*
+ * Boot parameters, before the first allocation: slub_max_order=,
+ * slub_min_objects=, slab_nomerge, slub_debug. 0, -EINVAL or -EBUSY.
+ */
 int st_slab_boot_param(const char *param);
 
 #endif

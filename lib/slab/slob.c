@@ -466,8 +466,7 @@ struct kmem_cache *kmem_cache_create(const char *name, unsigned int size,
 	len = strlen(name) + 1;
 	cname = st_kmalloc_node(len, GFP_KERNEL, 0);
 	if (!c || !cname) {
-		if (cname)
-			kfree(cname);
+		kfree(cname);
 		if (c)
 			slob_free_obj(&kmem_cache_boot, c);
 		c = NULL;
@@ -541,7 +540,9 @@ int st_kmem_cache_validate(struct kmem_cache *s)
 int st_kmem_cache_stat(struct kmem_cache *s, const char *name,
 		       unsigned long *val)
 {
-	(void)s, (void)name, (void)val;
+	(void)s;
+	(void)name;
+	(void)val;
 	return -ENOSYS;
 }
 

@@ -148,7 +148,9 @@ int st_kmem_cache_stat(struct kmem_cache *s, const char *name,
 	}
 	return -ENOENT;
 #else
-	(void)s, (void)name, (void)val;
+	(void)s;
+	(void)name;
+	(void)val;
 	return -ENOSYS;
 #endif
 }
@@ -507,27 +509,37 @@ static slab_flags_t kmem_cache_flags(slab_flags_t flags)
 #else /* !CONFIG_SLUB_DEBUG */
 static inline void setup_object_debug(struct kmem_cache *s, void *obj)
 {
-	(void)s, (void)obj;
+	(void)s;
+	(void)obj;
 }
 static inline void alloc_debug_processing(struct kmem_cache *s,
 		struct slab *slab, void *obj, unsigned long addr)
 {
-	(void)s, (void)slab, (void)obj, (void)addr;
+	(void)s;
+	(void)slab;
+	(void)obj;
+	(void)addr;
 }
 static inline bool free_debug_processing(struct kmem_cache *s,
 		struct slab *slab, void *obj, unsigned long addr)
 {
-	(void)s, (void)slab, (void)obj, (void)addr;
+	(void)s;
+	(void)slab;
+	(void)obj;
+	(void)addr;
 	return true;
 }
 static inline void add_full(struct kmem_cache *s, struct kmem_cache_node *n,
 			    struct slab *slab)
 {
-	(void)s, (void)n, (void)slab;
+	(void)s;
+	(void)n;
+	(void)slab;
 }
 static inline void remove_full(struct kmem_cache *s, struct slab *slab)
 {
-	(void)s, (void)slab;
+	(void)s;
+	(void)slab;
 }
 /* Without SLUB_DEBUG the debug flags are dropped, as CACHE_CREATE_MASK does. */
 static inline slab_flags_t kmem_cache_flags(slab_flags_t flags)
@@ -587,7 +599,9 @@ static inline void init_cache_random_seq(struct kmem_cache *s) { (void)s; }
 static inline bool shuffle_freelist(struct kmem_cache *s, struct slab *slab,
 				    unsigned int nr)
 {
-	(void)s, (void)slab, (void)nr;
+	(void)s;
+	(void)slab;
+	(void)nr;
 	return false;
 }
 #endif

@@ -18,13 +18,16 @@
 #ifndef SLAB_SUPPORTS_SYSFS
 int st_slab_sysfs_read(const char *path, char *buf, size_t size)
 {
-	(void)path, (void)buf, (void)size;
+	(void)path;
+	(void)buf;
+	(void)size;
 	return -ENOSYS;
 }
 
 int st_slab_sysfs_write(const char *path, const char *val)
 {
-	(void)path, (void)val;
+	(void)path;
+	(void)val;
 	return -ENOSYS;
 }
 #else
