@@ -30,10 +30,11 @@ if ! git -C "$hooks" rev-parse --git-dir >/dev/null 2>&1; then
 fi
 
 repo="$t/repo"
-mkdir -p "$repo/arch/sh/configs"
+mkdir -p "$repo/arch/sh/configs" "$repo/arch/arm64/configs"
 cd "$repo" && git init -q || exit 1
 printf 'CONFIG_EXPERT=y\nCONFIG_SLOB=y\nCONFIG_PRINTK=y\n' >arch/sh/configs/board_defconfig
 printf 'CONFIG_SLUB=y\n' >arch/sh/configs/clean_defconfig
+printf 'CONFIG_SLAB=y\nCONFIG_PRINTK=y\n' >arch/arm64/configs/defconfig
 printf 'not a defconfig, CONFIG_SLOB=y\n' >README
 git add . && git commit -q -m start || exit 1
 
@@ -48,10 +49,12 @@ run() { # want-status hook
 run 1 slubtiny-check
 grep -q 'arch/sh/configs/board_defconfig:2:1: warning: CONFIG_SLOB=y.*\[removed-allocator\]' "$t/out" ||
 	{ echo "FAIL: slubtiny-check did not report the SLOB line"; cat "$t/out"; fail=1; }
+grep -q 'arch/arm64/configs/defconfig:1:1: warning: CONFIG_SLAB=y' "$t/out" ||
+	{ echo "FAIL: slubtiny-check did not look at a plain defconfig"; fail=1; }
 grep -q README "$t/out" && { echo "FAIL: the hook looked at README"; fail=1; }
 run 1 slubtiny-migrate
 
-"$SLUBTINY" check --fix arch/sh/configs/board_defconfig >"$t/fix.out" 2>&1
+"$SLUBTINY" check --fix arch/sh/configs/board_defconfig arch/arm64/configs/defconfig >"$t/fix.out" 2>&1
 grep -q '^CONFIG_SLUB_TINY=y$' arch/sh/configs/board_defconfig ||
 	{ echo "FAIL: --fix did not migrate:"; cat "$t/fix.out" arch/sh/configs/board_defconfig; fail=1; }
 git add -A
