@@ -12,6 +12,7 @@
 #include <cjson/cJSON.h>
 
 #include "check/check.h"
+#include "check/check_priv.h"
 #include "common/error.h"
 #include "defconfig/defconfig.h"
 
@@ -336,8 +337,50 @@ static void test_render(void)
 	st_check_result_free(&r);
 }
 
+static void test_arch_of(void)
+{
+	static const struct {
+		const char *path, *arch;
+	} cases[] = {
+		{ "arch/sh/configs/se7206_defconfig", "sh" },
+		{ "/usr/src/linux/arch/powerpc/configs/44x/bamboo_defconfig", "powerpc" },
+		{ "./arch/x86/configs/tiny.config", "x86" },
+		{ "myarch/x/configs/a_defconfig", NULL },
+		{ "kernel/configs/tiny.config", NULL },
+		{ "arch//configs/a", NULL },
+		{ "a_defconfig", NULL },
+		{ "arch/arm/configs/../../arch/mips/configs/x_defconfig", "mips" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *a = st_check_arch_of(cases[i].path);
+
+		ok(cases[i].arch ? a && !strcmp(a, cases[i].arch) : !a,
+		   "arch of %s: %s", cases[i].path, a ? a : "(none)");
+		free(a);
+	}
+}
+
+static void test_resolve(void)
+{
+	char *p;
+
+	p = st_check_resolve("repo/.slubtiny.json", "linux");
+	ok(p && !strcmp(p, "repo/linux"), "relative to the file's directory");
+	free(p);
+	p = st_check_resolve(".slubtiny.json", "linux");
+	ok(p && !strcmp(p, "linux"), "file in the current directory");
+	free(p);
+	p = st_check_resolve("/a/b.json", "/abs");
+	ok(p && !strcmp(p, "/abs"), "absolute stays");
+	free(p);
+}
+
 int main(void)
 {
+	test_arch_of();
+	test_resolve();
 	test_rules();
 	test_messages();
 	test_suppress_parse();
