@@ -559,7 +559,9 @@ static bool wanted(const char *name)
 {
 	size_t n = strlen(name);
 
-	return (n > 10 && !strcmp(name + n - 10, "_defconfig")) ||
+	/* arch/<arch>/configs/defconfig is what `make defconfig` reads. */
+	return !strcmp(name, "defconfig") ||
+	       (n > 10 && !strcmp(name + n - 10, "_defconfig")) ||
 	       (n > 7 && !strcmp(name + n - 7, ".config"));
 }
 

@@ -88,13 +88,14 @@ printf '# CONFIG_SLAB is not set\n' >old_defconfig
 run 1 "removed symbol" m --target 6.12 old_defconfig
 expect_err '^old_defconfig:1: warning: CONFIG_SLAB: no such symbol in Linux 6.12' "unknown symbol"
 
-# Directories: every *_defconfig and *.config below, nothing else.
+# Directories: every *_defconfig, defconfig and *.config below, nothing else.
 mkdir -p tree/arch/sh/configs tree/kernel/configs tree/other
 printf 'CONFIG_SLOB=y\n' >tree/arch/sh/configs/x_defconfig
 printf 'CONFIG_SLOB=y\n' >tree/kernel/configs/tiny.config
 printf 'CONFIG_SLOB=y\n' >tree/other/README
+printf 'CONFIG_SLOB=y\n' >tree/arch/sh/configs/defconfig
 run 0 "directory" m --in-place tree
-grep -q SLOB tree/arch/sh/configs/x_defconfig tree/kernel/configs/tiny.config &&
+grep -q SLOB tree/arch/sh/configs/x_defconfig tree/arch/sh/configs/defconfig tree/kernel/configs/tiny.config &&
 	{ echo "FAIL: directory files not migrated"; fail=1; }
 grep -q SLOB tree/other/README || { echo "FAIL: README touched"; fail=1; }
 
