@@ -103,6 +103,95 @@ class Kconfig(kconfiglib.Kconfig):
             self._st_parsing = False
 
 
+#
+# $(shell ...) cache. The kernel's Kconfig probes the compiler ~90 times
+# (cc-option, as-instr, ...), which is most of a parse and the same for
+# every arch built with the same compiler. Results are kept per
+# fingerprint of the tools (path, size, mtime of CC, LD, ...; PATH; the
+# make-like variables but the arch), so another compiler or tree is
+# another cache.
+# SLUBTINY_NO_CACHE=1 turns it off.
+#
+
+class ShellCache(object):
+    TOOLS = ("CC", "LD", "AR", "NM", "OBJCOPY", "HOSTCC", "HOSTCXX", "RUSTC",
+             "BINDGEN", "PAHOLE")
+
+    def __init__(self, env):
+        import hashlib
+        import json
+        self.path = None
+        self.data = {}
+        self.dirty = False
+        if os.environ.get("SLUBTINY_NO_CACHE") == "1":
+            return
+        base = os.environ.get("SLUBTINY_CACHE_DIR") or os.path.join(
+            os.environ.get("XDG_CACHE_HOME") or
+            os.path.join(os.path.expanduser("~"), ".cache"), "slubtiny")
+        fp = [os.environ.get("PATH", "")]
+        # Not ARCH/SRCARCH: the probes get the arch in their command text
+        # (e.g. -march=...) when it matters, and sharing them across
+        # arches is the point. Everything else the commands could read
+        # from their environment is part of the key.
+        for k in sorted(env):
+            if k not in ("ARCH", "SRCARCH", "HEADER_ARCH"):
+                fp.append("%s=%s" % (k, env[k]))
+        for tool in self.TOOLS:
+            prog = (env.get(tool) or "").split(" ")[0]
+            p = which(prog) if prog else None
+            if p:
+                st = os.stat(p)
+                fp.append("%s:%s:%d:%d" % (tool, os.path.realpath(p),
+                                           st.st_size, st.st_mtime_ns))
+        key = hashlib.sha256("\0".join(fp).encode()).hexdigest()[:24]
+        self.path = os.path.join(base, "kconfig-shell-%s.json" % key)
+        try:
+            with open(self.path, encoding="utf-8") as f:
+                self.data = json.load(f)
+            if not isinstance(self.data, dict):
+                self.data = {}
+        except (EnvironmentError, ValueError):
+            self.data = {}
+
+    def wrap(self, real):
+        def shell_fn(kconf, name, command):
+            hit = self.data.get(command)
+            if isinstance(hit, str):
+                return hit
+            out = real(kconf, name, command)
+            self.data[command] = out
+            self.dirty = True
+            return out
+        return shell_fn
+
+    def save(self):
+        import json
+        import tempfile
+        if not self.path or not self.dirty:
+            return
+        try:
+            os.makedirs(os.path.dirname(self.path), exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=os.path.dirname(self.path))
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                json.dump(self.data, f)
+            os.replace(tmp, self.path)
+        except EnvironmentError:
+            pass    # a cache that cannot be written is only slower
+
+
+def load_kconfig_cached(path, env):
+    """load_kconfig() with $(shell ...) results cached for @env."""
+    cache = ShellCache(env)
+    real = kconfiglib._shell_fn
+    kconfiglib._shell_fn = cache.wrap(real)
+    try:
+        kconf = load_kconfig(path)
+    finally:
+        kconfiglib._shell_fn = real
+    cache.save()
+    return kconf
+
+
 def load_kconfig(path):
     """Parse @path quietly; warnings stay in kconf.warnings."""
     try:
@@ -954,19 +1043,25 @@ def fix_deps(tree, assigns, mode):
     iterations = 0
     for iterations in range(1, 11):
         findings = verify(tree, work, mode)
-        new = []
+        new = {}
         for f in findings:
-            if f["requested"] == "n":
-                continue
+            # Also "is not set" lines: a hidden prompt falls back to its
+            # default, and the fix is what makes the prompt visible.
+            what = "%s (line %d)" % (Explainer(tree, {}).fix_text(
+                f["symbol"], f["requested"]), f["line"])
             for fx in f.get("_fixes", []):
                 cur = added.get(fx["sym"])
                 if cur and cur["val"] == fx["val"]:
+                    if what not in cur["for"]:
+                        cur["for"].append(what)
+                    continue
+                if fx["sym"] in new:
+                    new[fx["sym"]]["for"].append(what)
                     continue
                 fx = dict(fx)
-                fx["reason"] = "%s for %s%s=%s (line %d)" % (
-                    fx["reason"], tree.kconf.config_prefix, f["symbol"],
-                    f["requested"], f["line"])
-                new.append(fx)
+                fx["for"] = [what]
+                new[fx["sym"]] = fx
+        new = list(new.values())
         if not new:
             break
         for fx in new:
@@ -992,12 +1087,15 @@ def fix_deps(tree, assigns, mode):
             if o < order and o > best:
                 best, after = o, line
         replace = orig_lines.get(name, 0)
+        reason = "%s for %s" % (fx["reason"], ", ".join(fx["for"][:4]))
+        if len(fx["for"]) > 4:
+            reason += " and %d more" % (len(fx["for"]) - 4)
         fixes.append({"sym": name, "val": fx["val"],
                       "line_text": Explainer(tree, {}).fix_text(name,
                                                                 fx["val"]),
                       "replace_line": replace,
                       "after_line": 0 if replace else after,
-                      "order": order, "reason": fx["reason"]})
+                      "order": order, "reason": reason})
     fixes.sort(key=lambda x: x["order"])
     return fixes, findings, iterations
 
@@ -1033,7 +1131,7 @@ class Server(object):
             env = make_env(srctree, req.get("arch"),
                            req.get("cross_compile"), req.get("env"))
             os.environ.update(env)
-            kconf = load_kconfig(os.path.join(srctree, "Kconfig"))
+            kconf = load_kconfig_cached(os.path.join(srctree, "Kconfig"), env)
             desc = "linux %s tree %s (ARCH=%s)" % (env["KERNELVERSION"],
                                                    srctree, env["ARCH"])
             version = env["KERNELVERSION"]

@@ -16,7 +16,7 @@ st_tree() {
 		command -v xz >/dev/null && command -v make >/dev/null &&
 			command -v flex >/dev/null && command -v bison >/dev/null ||
 			return 77
-		rm -rf "$_dst" && mkdir -p "$2" || return 1
+		rm -rf "$_dst" "$2/ref-$1" && mkdir -p "$2" || return 1
 		xz -T1 -dc "$_tb" | tar -x -C "$2" --wildcards \
 			'*Kconfig*' '*Makefile*' '*Kbuild*' '*.config' \
 			"linux-source-$1/scripts/*" \

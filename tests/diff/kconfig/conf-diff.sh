@@ -23,6 +23,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 kc_tool=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 version=$2 set=$3 jobs=${4:-1}
 work=${ST_BUILDDIR:-/tmp}/kconfig-diff
+export SLUBTINY_CACHE_DIR=${SLUBTINY_CACHE_DIR:-$work/cache}
 tree=$(st_tree "$version" "$work")
 rc=$?
 [ $rc = 77 ] && { echo "conf-diff: linux-source-$version or make/flex/bison/xz missing: skipped"; exit 77; }
@@ -58,13 +59,23 @@ esac | while read -r a rel tg; do
 done >"$run/list"
 
 # One arch: conf for each file, then kc-tool once for all of them.
+#   one_arch ARCH JOB
 one_arch() {
 	a=$1 d=$run/$a
 	mkdir -p "$d/ref" "$d/kc"
 	: >"$d/files"; : >"$d/tiny"
 	grep "^$a " "$run/list" | while read -r _ rel tg; do
 		key=$(echo "$rel" | tr / %)
-		st_ref "$tree" "$a" "$tg" "$work/obj-$version-$a" "$d/ref/$key" ||
+		# conf's output only depends on the extracted tree (and the
+		# host's compilers): keep it for the next run.
+		cache=$work/ref-$version/$a/$key
+		if [ ! -s "$cache" ]; then
+			mkdir -p "$work/ref-$version/$a"
+			# conf is arch-neutral: one object dir per job, built once.
+			st_ref "$tree" "$a" "$tg" "$work/obj-$version-$2" "$cache.tmp" &&
+				mv "$cache.tmp" "$cache"
+		fi
+		cp "$cache" "$d/ref/$key" 2>/dev/null ||
 			echo "REF-FAILED $a $rel" >>"$d/out"
 		if [ "$tg" = tinyconfig ]; then echo "$rel" >>"$d/tiny"
 		else echo "$rel" >>"$d/files"; fi
@@ -95,7 +106,7 @@ start=$(date +%s)
 i=0
 while [ $i -lt "$jobs" ]; do
 	(for a in $(awk -v b=$i '$1 == b { print $2 }' "$run/buckets"); do
-		one_arch "$a"
+		one_arch "$a" "job$i"
 	done) &
 	i=$((i + 1))
 done

@@ -12,6 +12,7 @@ helper=$ST_SRCDIR/kconfig/st_kconfig.py
 "$py" -c 'import kconfiglib' 2>/dev/null || { echo "no Kconfiglib: skipped"; exit 77; }
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT
+export SLUBTINY_CACHE_DIR=$tmp/cache
 n=0 fail=0
 check() { # description, then a command that must succeed
 	d=$1; shift
