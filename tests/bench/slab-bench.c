@@ -31,6 +31,7 @@ static const char *variant(void)
 #endif
 
 static unsigned long ops_per_thread;
+static unsigned long long cpu_ns;	/* summed over the measured threads */
 
 static double now(void)
 {
@@ -69,6 +70,15 @@ static void *worker(void *arg)
 	}
 	for (j = 0; j < SLOTS; j++)
 		kfree(p[j]);
+	if (arg) {
+		struct timespec ts;
+
+		/* CPU time, not wall time: the machine may be shared */
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+		__atomic_fetch_add(&cpu_ns, (unsigned long long)ts.tv_sec *
+				   1000000000ULL + (unsigned long long)ts.tv_nsec,
+				   __ATOMIC_RELAXED);
+	}
 	return NULL;
 }
 
@@ -88,8 +98,9 @@ static int throughput(int threads, unsigned long ops)
 	for (i = 0; i < threads; i++)
 		pthread_join(t[i], NULL);
 	t1 = now();
-	printf("variant=%s threads=%d mops=%.2f\n", variant(), threads,
-	       (double)ops * threads / (t1 - t0) / 1e6);
+	printf("variant=%s threads=%d mops=%.2f cpu_ns_per_op=%.1f\n",
+	       variant(), threads, (double)ops * threads / (t1 - t0) / 1e6,
+	       (double)cpu_ns / ((double)ops * threads));
 	return 0;
 }
 
