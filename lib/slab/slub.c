@@ -541,9 +541,16 @@ static inline void remove_full(struct kmem_cache *s, struct slab *slab)
 	(void)s;
 	(void)slab;
 }
-/* Without SLUB_DEBUG the debug flags are dropped, as CACHE_CREATE_MASK does. */
+/*
+ * Without SLUB_DEBUG the debug flags are dropped, as CACHE_CREATE_MASK
+ * does. SLUB_TINY defines SLAB_RECLAIM_ACCOUNT as 0; a caller passing the
+ * kernel's value numerically (a replayed trace) gets it ignored too.
+ */
 static inline slab_flags_t kmem_cache_flags(slab_flags_t flags)
 {
+#ifdef CONFIG_SLUB_TINY
+	flags &= ~(slab_flags_t)0x00020000u;
+#endif
 	return flags & ~(slab_flags_t)SLAB_DEBUG_FLAGS;
 }
 #endif /* CONFIG_SLUB_DEBUG */

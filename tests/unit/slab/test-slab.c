@@ -356,6 +356,14 @@ static void test_reclaim(void)
 	CHECK_EQ(st1.nr_reclaimable, 0);
 	CHECK(plain == rcl);
 	{
+		/* the kernel's numeric value (a replayed trace) is ignored too */
+		struct kmem_cache *raw = kmem_cache_create("rcl-raw", 512, 0,
+							   0x00020000u, NULL);
+
+		CHECK(raw == plain);
+		kmem_cache_destroy(raw);
+	}
+	{
 		struct st_cache_info info;
 
 		st_kmem_cache_info(st_virt_to_cache(k), &info);
