@@ -63,6 +63,7 @@ typedef unsigned int slab_flags_t;
 #define SLAB_RECLAIM_ACCOUNT	0u		/* SLUB_TINY ignores it */
 #endif
 #define SLAB_PANIC		0x00040000u	/* abort() if creation fails */
+#define SLAB_TYPESAFE_BY_RCU	0x00080000u	/* keeps free pointer outside */
 #define SLAB_NO_MERGE		0x01000000u	/* never merge with another cache */
 #define SLAB_ACCOUNT		0x04000000u
 #define SLAB_TEMPORARY		SLAB_RECLAIM_ACCOUNT

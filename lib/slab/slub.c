@@ -1366,7 +1366,7 @@ size_t st_ksize(const void *obj)
 	s = slab->slab_cache;
 	if (s->flags & (SLAB_RED_ZONE | SLAB_POISON))
 		return s->object_size;
-	if (s->flags & SLAB_STORE_USER)
+	if (s->flags & (SLAB_STORE_USER | SLAB_TYPESAFE_BY_RCU))
 		return s->inuse;
 	return s->size;
 }
@@ -1471,7 +1471,7 @@ static int calculate_sizes(struct kmem_cache *s)
 		size += sizeof(void *);
 #endif
 	s->inuse = size;
-	if ((s->flags & SLAB_POISON) || s->ctor) {
+	if ((s->flags & (SLAB_POISON | SLAB_TYPESAFE_BY_RCU)) || s->ctor) {
 		/* the object's bytes are in use while free: pointer after it */
 		s->offset = size;
 		size += sizeof(void *);
@@ -1558,7 +1558,8 @@ static int kmem_cache_open(struct kmem_cache *s, const char *name,
 }
 
 #define SLAB_NEVER_MERGE (SLAB_RED_ZONE | SLAB_POISON | SLAB_STORE_USER | \
-			  SLAB_CONSISTENCY_CHECKS | SLAB_NO_MERGE)
+			  SLAB_CONSISTENCY_CHECKS | SLAB_NO_MERGE | \
+			  SLAB_TYPESAFE_BY_RCU)
 #define SLAB_MERGE_SAME	(SLAB_RECLAIM_ACCOUNT | SLAB_ACCOUNT)
 
 #ifdef CONFIG_SLAB_MERGE_DEFAULT
