@@ -128,7 +128,8 @@ void st_page_stats_reset_peak(void);
 /*
  * Reports of detected corruption (the kernel's "BUG cache: ..." dmesg
  * text). The library never prints: the last report is kept and the
- * optional handler is called with each one.
+ * optional handler is called with each one. The handler runs with
+ * allocator locks held: it must not call back into the allocator.
  */
 typedef void (*st_slab_report_fn)(const char *text, void *arg);
 void st_slab_set_report_handler(st_slab_report_fn fn, void *arg);
