@@ -194,7 +194,16 @@ static int build_report(struct st_report **r, struct st_build_result **res,
 	ret = st_report_from_build(r, *res, ra->baseline, e);
 	if (ret || !ra->attribute)
 		return ret;
-	ret = st_report_attribute(*r, &ra->b.o, *res, e);
+	/*
+	 * Attribution is a build per option and arch: without --arch it is
+	 * measured on the first arch (the host) only.
+	 */
+	if (ra->b.o.narches)
+		ret = st_report_attribute(*r, &ra->b.o, *res, NULL, 0, e);
+	else
+		ret = st_report_attribute(*r, &ra->b.o, *res,
+					  (const char *const *)(*r)->arches,
+					  (*r)->narches ? 1 : 0, e);
 	build_progress_end(&ra->b);
 	return ret;
 }

@@ -366,6 +366,8 @@ struct attribution {
 	struct st_build_result *res[2];		/* round 1: single toggles; round 2: pairs */
 	char dir[PATH_MAX];
 	const char *base_def;
+	const char *const *arches;		/* where to measure: report arches */
+	size_t narches;
 };
 
 /* Build the toggles [from, ts.n) as variants on the report's arches. */
@@ -387,8 +389,8 @@ static int build_round(struct attribution *at, size_t from, int round, struct st
 	}
 	ao.variants = vars;
 	ao.nvariants = n;
-	ao.arches = (const char *const *)at->r->arches;
-	ao.narches = at->r->narches;
+	ao.arches = at->arches;
+	ao.narches = at->narches;
 	ret = st_build_run(&ao, &at->res[round], e);
 	free(vars);
 	if (ret)
@@ -404,7 +406,7 @@ static int build_round(struct attribution *at, size_t from, int round, struct st
 /* Text cost of toggle @i alone on the first arch, for ordering enablers. */
 static uint64_t alone_cost(const struct attribution *at, size_t i)
 {
-	const struct st_build_unit *u = unit_of(at->res[0], at->ts.t[i].name, at->r->arches[0]);
+	const struct st_build_unit *u = unit_of(at->res[0], at->ts.t[i].name, at->arches[0]);
 	uint64_t sz[3];
 
 	if (!u || !u->ok || size_of(u->object, sz, NULL))
@@ -580,7 +582,7 @@ static int collect(struct attribution *at, struct st_error *e)
 	size_t i, k, a;
 	int ret = 0;
 
-	r->attrs = calloc(at->ts.n * r->narches + 1, sizeof(*r->attrs));
+	r->attrs = calloc(at->ts.n * at->narches + 1, sizeof(*r->attrs));
 	if (!r->attrs)
 		return st_err(e, ENOMEM, NULL, "out of memory");
 	for (i = 0; i < at->ts.n && !ret; i++) {
@@ -597,8 +599,8 @@ static int collect(struct attribution *at, struct st_error *e)
 			if (paired)
 				continue;
 		}
-		for (a = 0; a < r->narches && !ret; a++)
-			ret = fill_attr(at, &r->attrs[r->nattrs++], t, r->arches[a], e);
+		for (a = 0; a < at->narches && !ret; a++)
+			ret = fill_attr(at, &r->attrs[r->nattrs++], t, at->arches[a], e);
 	}
 	if (ret)
 		return ret;
@@ -609,7 +611,8 @@ static int collect(struct attribution *at, struct st_error *e)
 }
 
 int st_report_attribute(struct st_report *r, const struct st_build_opts *o,
-			const struct st_build_result *b, struct st_error *e)
+			const struct st_build_result *b, const char *const *arches,
+			size_t narches, struct st_error *e)
 {
 	struct attribution at = { .r = r, .b = b };
 	char buf[PATH_MAX], datadir[PATH_MAX], builddir[PATH_MAX];
@@ -621,6 +624,17 @@ int st_report_attribute(struct st_report *r, const struct st_build_opts *o,
 		return st_err(e, EINVAL, NULL, "--attribute needs variants built from defconfigs");
 	if (!r->narches)
 		return 0;
+	at.arches = arches && narches ? arches : (const char *const *)r->arches;
+	at.narches = arches && narches ? narches : r->narches;
+	for (i = 0; i < at.narches; i++) {
+		size_t a;
+
+		for (a = 0; a < r->narches; a++)
+			if (!strcmp(r->arches[a], at.arches[i]))
+				break;
+		if (a == r->narches)
+			return st_err(e, EINVAL, NULL, "arch '%s' is not in the report", at.arches[i]);
+	}
 	/* The same defaults as st_build_run(): paths are needed here too. */
 	if (!ro.datadir) {
 		ret = st_build_datadir(datadir, sizeof(datadir), e);

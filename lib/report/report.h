@@ -97,12 +97,14 @@ int st_report_from_objects(struct st_report **out, const char *const *names,
  * Attribution: for every option whose resolved value differs between the
  * baseline and another variant, build the baseline with that one option
  * set to the other variant's value (resolved by Kconfig, so dependencies
- * stay valid) on the report's arches, and record the size change. Uses
- * @o for the build (datadir, builddir, jobs, toolchains); @b is the build
- * the report came from (for the resolved .config files).
+ * stay valid) on @arches (NULL: every arch of the report; each must be one
+ * of them), and record the size change. Uses @o for the build (datadir,
+ * builddir, jobs, toolchains); @b is the build the report came from (for
+ * the resolved .config files).
  */
 int st_report_attribute(struct st_report *r, const struct st_build_opts *o,
-			const struct st_build_result *b, struct st_error *e);
+			const struct st_build_result *b, const char *const *arches,
+			size_t narches, struct st_error *e);
 
 void st_report_free(struct st_report *r);
 
