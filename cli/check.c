@@ -146,6 +146,8 @@ int cmd_check(int argc, char **argv)
 	ret = st_check_run(&o, argv + optind, argc - optind, &r, &e);
 	if (ret) {
 		p_lib_err(&e, NULL, ret);
+		st_check_render_error(stdout, fmt, e.code && e.file[0] ? e.file : NULL,
+				      e.code ? e.msg : strerror(-ret), st_out.pretty);
 		status = ST_EXIT_ERROR;
 		goto out;
 	}

@@ -277,4 +277,14 @@ int st_check_format_parse(const char *name, enum st_check_format *fmt);
 int st_check_render(FILE *f, const struct st_check_result *r,
 		    enum st_check_format fmt, bool pretty, bool color);
 
+/*
+ * After a failed run (exit 2): what the machine formats put on stdout so
+ * that it still holds one document: json {"error": {"file", "message"}},
+ * sarif a log whose invocation failed with the message as a tool execution
+ * notification, github an ::error command; text prints nothing (the CLI's
+ * stderr line is the message). @file may be NULL.
+ */
+int st_check_render_error(FILE *f, enum st_check_format fmt, const char *file,
+			  const char *msg, bool pretty);
+
 #endif

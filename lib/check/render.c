@@ -351,3 +351,71 @@ int st_check_render(FILE *f, const struct st_check_result *r,
 		ret = -EIO;
 	return ret;
 }
+
+static cJSON *json_error(const char *file, const char *msg)
+{
+	cJSON *root = cJSON_CreateObject(), *e;
+
+	if (!root || !(e = cJSON_AddObjectToObject(root, "error")) ||
+	    !(file ? cJSON_AddStringToObject(e, "file", file) : cJSON_AddNullToObject(e, "file")) ||
+	    !cJSON_AddStringToObject(e, "message", msg)) {
+		cJSON_Delete(root);
+		return NULL;
+	}
+	return root;
+}
+
+static cJSON *sarif_error(const char *file, const char *msg)
+{
+	cJSON *root = cJSON_CreateObject(), *runs, *run, *drv, *inv, *invs, *notes, *n;
+	char *text = NULL;
+
+	if (!root || asprintf(&text, "%s%s%s", file ? file : "", file ? ": " : "", msg) < 0)
+		goto fail;
+	if (!cJSON_AddStringToObject(root, "$schema", SARIF_SCHEMA) ||
+	    !cJSON_AddStringToObject(root, "version", "2.1.0") ||
+	    !(runs = cJSON_AddArrayToObject(root, "runs")) ||
+	    !(run = cJSON_CreateObject()) || !cJSON_AddItemToArray(runs, run) ||
+	    !(drv = cJSON_AddObjectToObject(cJSON_AddObjectToObject(run, "tool"), "driver")) ||
+	    !cJSON_AddStringToObject(drv, "name", "slubtiny") ||
+	    !cJSON_AddStringToObject(drv, "version", ST_VERSION) ||
+	    !(invs = cJSON_AddArrayToObject(run, "invocations")) ||
+	    !(inv = cJSON_CreateObject()) || !cJSON_AddItemToArray(invs, inv) ||
+	    !cJSON_AddBoolToObject(inv, "executionSuccessful", 0) ||
+	    !cJSON_AddNumberToObject(inv, "exitCode", 2) ||
+	    !(notes = cJSON_AddArrayToObject(inv, "toolExecutionNotifications")) ||
+	    !(n = cJSON_CreateObject()) || !cJSON_AddItemToArray(notes, n) ||
+	    !cJSON_AddStringToObject(n, "level", "error") ||
+	    !add_obj(n, "message", text_obj(text)) ||
+	    !cJSON_AddArrayToObject(run, "results"))
+		goto fail;
+	free(text);
+	return root;
+fail:
+	free(text);
+	cJSON_Delete(root);
+	return NULL;
+}
+
+int st_check_render_error(FILE *f, enum st_check_format fmt, const char *file,
+			  const char *msg, bool pretty)
+{
+	switch (fmt) {
+	case ST_FMT_JSON:
+		return print_json(f, json_error(file, msg), pretty);
+	case ST_FMT_SARIF:
+		return print_json(f, sarif_error(file, msg), pretty);
+	case ST_FMT_GITHUB:
+		fputs("::error ", f);
+		if (file) {
+			fputs("file=", f);
+			gh_escape(f, file, true);
+		}
+		fputs("::", f);
+		gh_escape(f, msg, false);
+		fputc('\n', f);
+		return ferror(f) ? -EIO : 0;
+	default:
+		return 0;
+	}
+}

@@ -51,6 +51,11 @@ expect 2 "unknown format" "$SLUBTINY" check --format xml slob_defconfig
 expect 2 "missing file" "$SLUBTINY" check nosuch_defconfig
 has "error format" '^slubtiny: nosuch_defconfig: ' "$t/err"
 expect 2 "no arguments" "$SLUBTINY" check
+# an error keeps stdout one document in the machine formats
+expect 2 "json error" "$SLUBTINY" check --format json nosuch_defconfig
+has "json error document" '^\{"error":\{"file":"nosuch_defconfig","message":"No such file or directory"\}\}$' "$t/out"
+expect 2 "github error" "$SLUBTINY" check --format github nosuch_defconfig
+has "github error command" '^::error file=nosuch_defconfig::No such file or directory$' "$t/out"
 
 # suppression comments
 printf '# slubtiny: ignore[removed-allocator] legacy board, kept on 6.1\nCONFIG_SLOB=y\nCONFIG_SLAB=y\n' >supp_defconfig

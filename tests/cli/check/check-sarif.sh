@@ -38,6 +38,11 @@ grep -q '"uri":[ ]*"dir%20with%20space/a%25b_defconfig"' all.sarif ||
 [ $? = 0 ] || { echo "FAIL: clean sarif exit status"; fail=1; }
 validate clean.sarif "an empty result"
 
+"$SLUBTINY" check --format sarif nosuch_defconfig >error.sarif 2>/dev/null
+[ $? = 2 ] || { echo "FAIL: error sarif exit status"; fail=1; }
+validate error.sarif "the log of a failed run"
+grep -q '"executionSuccessful":[ ]*false' error.sarif || { echo "FAIL: failed run not marked"; fail=1; }
+
 # The validator must catch a broken log, or this test proves nothing.
 sed 's/"level":[ ]*"note"/"level": "info"/' all.sarif >broken.sarif
 if cmp -s all.sarif broken.sarif || "$py" -m jsonschema -i broken.sarif "$schema" >/dev/null 2>&1; then
