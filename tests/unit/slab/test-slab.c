@@ -620,6 +620,17 @@ static void test_stress(void)
 	stress_cache = kmem_cache_create("stress", 64, 0, 0, NULL);
 	for (i = 0; i < nr; i++)
 		pthread_create(&t[i], NULL, stress_thread, (void *)i);
+#ifdef CONFIG_SMP
+	/* meanwhile flush every CPU's slabs and read the counters, as
+	 * kmem_cache_shrink() and /sys/kernel/slab do from other CPUs */
+	for (j = 0; j < 200; j++) {
+		struct st_cache_info info;
+
+		kmem_cache_shrink(stress_cache);
+		/* (counts are a racy snapshot here: only walk them) */
+		CHECK_EQ(st_kmem_cache_info(stress_cache, &info), 0);
+	}
+#endif
 	for (i = 0; i < nr; i++) {
 		pthread_join(t[i], &ret);
 		CHECK_EQ((long)ret, 0);
