@@ -85,6 +85,14 @@ build_conf
 for d in "$src"/defconfigs/*_defconfig; do
 	n=$(basename "$d" _defconfig)
 	resolve "$n" "$d"
+	# committed defconfigs are what savedefconfig writes: minimal, in order
+	(cd "$src/kconfig" && srctree=$src/kconfig KCONFIG_CONFIG=$work/$n.ref \
+		"$conf" --savedefconfig="$work/$n.saved" Kconfig >/dev/null)
+	if ! cmp -s "$d" "$work/$n.saved"; then
+		echo "FAIL: $d is not in savedefconfig form:"
+		diff "$d" "$work/$n.saved"
+		fail=1
+	fi
 done
 
 # the variants
