@@ -767,13 +767,17 @@ static int setup_ctx(struct run *r, const struct st_build_opts *o, struct st_err
 
 	c->o = o;
 	if (o->datadir)
-		pathf(c->datadir, sizeof(c->datadir), "%s", o->datadir);
-	else if ((ret = st_build_datadir(c->datadir, sizeof(c->datadir), e)))
-		return ret;
+		ret = pathf(c->datadir, sizeof(c->datadir), "%s", o->datadir);
+	else
+		ret = st_build_datadir(c->datadir, sizeof(c->datadir), e);
+	if (ret)
+		return st_err(e, ret, o->datadir, "%s", strerror(-ret));
 	if (o->builddir)
-		pathf(c->builddir, sizeof(c->builddir), "%s", o->builddir);
-	else if ((ret = st_build_default_dir(c->builddir, sizeof(c->builddir), e)))
-		return ret;
+		ret = pathf(c->builddir, sizeof(c->builddir), "%s", o->builddir);
+	else
+		ret = st_build_default_dir(c->builddir, sizeof(c->builddir), e);
+	if (ret)
+		return st_err(e, ret, o->builddir, "%s", strerror(-ret));
 	c->python = o->python ? o->python : ST_PYTHON;
 	fl = o->cflags ? o->cflags : ST_BUILD_DEFAULT_CFLAGS;
 	/* An empty CFLAGS is honoured: no flags beyond the mandatory ones. */
