@@ -29,10 +29,13 @@ col() { echo "$1" | cut -d' ' -f"$2"; }
 
 g1=$(best "$glibc" 1)
 g2=$(best "$glibc" 2)
-fmt='%-11s %8s %8s %7s %7s %8s %8s %5s %5s %5s %7s\n'
-printf "$fmt" variant 1T-Mops 2T-Mops 1T/libc 2T/libc 1T-ns/op 2T-ns/op \
-	boot full half slab-kB
-printf "$fmt" glibc "$(col "$g1" 1)" "$(col "$g2" 1)" 1.00 1.00 \
+ratio() { echo "$1 $2" | awk '{ printf "%.2f", $1 / $2 }'; }
+
+fmt='%-11s %8s %8s %6s %7s %7s %8s %8s %5s %5s %5s %7s\n'
+printf "$fmt" variant 1T-Mops 2T-Mops 2T/1T 1T/libc 2T/libc 1T-ns/op \
+	2T-ns/op boot full half slab-kB
+printf "$fmt" glibc "$(col "$g1" 1)" "$(col "$g2" 1)" \
+	"$(ratio "$(col "$g2" 1)" "$(col "$g1" 1)")" 1.00 1.00 \
 	"$(col "$g1" 2)" "$(col "$g2" 2)" - - - -
 for exe; do
 	v=$(field "$("$exe" throughput 1 1000)" variant)
@@ -40,13 +43,15 @@ for exe; do
 	t2=$(best "$exe" 2)
 	p=$("$exe" pages)
 	printf "$fmt" "$v" "$(col "$t1" 1)" "$(col "$t2" 1)" \
-		"$(echo "$(col "$t1" 1) $(col "$g1" 1)" | awk '{ printf "%.2f", $1 / $2 }')" \
-		"$(echo "$(col "$t2" 1) $(col "$g2" 1)" | awk '{ printf "%.2f", $1 / $2 }')" \
+		"$(ratio "$(col "$t2" 1)" "$(col "$t1" 1)")" \
+		"$(ratio "$(col "$t1" 1)" "$(col "$g1" 1)")" \
+		"$(ratio "$(col "$t2" 1)" "$(col "$g2" 1)")" \
 		"$(col "$t1" 2)" "$(col "$t2" 2)" \
 		"$(field "$p" boot_pages)" "$(field "$p" full_pages)" \
 		"$(field "$p" half_pages)" "$(field "$p" half_slab_kb)"
 done
 echo "Mops: million kmalloc+kfree pairs per second of wall time (all threads);"
+echo "2T/1T: how the variant scales from one thread to two;"
 echo "ns/op: CPU time per pair summed over threads (robust on a loaded machine,"
 echo "and it includes spinning on contended locks); pages: 4 KiB pages held after"
 echo "st_slab_init (boot), after the fixed workload (full), after freeing half of"
