@@ -7,7 +7,7 @@
 # linux-source-6.12 tarball in a scratch dir, then reports the two objects.
 #
 # usage: tests/kernel-report.sh [SCRATCH_DIR [REPORT_OPTIONS...]]
-#        (SLUBTINY=path/to/slubtiny, JOBS=2)
+#        (SLUBTINY=path/to/slubtiny, JOBS=2, REBUILD=1 to rebuild the objects)
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 slubtiny=${SLUBTINY:-$top/build/cli/slubtiny}
@@ -29,6 +29,11 @@ fi
 
 build() { # name, y|n for SLUB_TINY
 	out=$work/out-$1
+	# Objects of an earlier run are reused unless REBUILD=1.
+	if [ "${REBUILD:-0}" != 1 ] && [ -f "$out/mm/slub.o" ]; then
+		echo "kernel-report: reusing $out/mm/slub.o (REBUILD=1 to rebuild)" >&2
+		return 0
+	fi
 	mkdir -p "$out"
 	nice make -s -C "$src" O="$out" ARCH=x86_64 tinyconfig >/dev/null
 	"$src/scripts/config" --file "$out/.config" -e EXPERT
@@ -48,4 +53,15 @@ build slub n
 build slub_tiny y
 echo "kernel-report: built both mm/slub.o in $(( $(date +%s) - start )) s" >&2
 echo "\$ slubtiny report --objects slub=out-slub/mm/slub.o slub_tiny=out-slub_tiny/mm/slub.o"
-"$slubtiny" report --objects "slub=$work/out-slub/mm/slub.o" "slub_tiny=$work/out-slub_tiny/mm/slub.o" "$@"
+"$slubtiny" report --objects "slub=$work/out-slub/mm/slub.o" "slub_tiny=$work/out-slub_tiny/mm/slub.o" "$@" || exit 2
+# The same pair through the real references: size and bloat-o-meter.
+old=$work/out-slub/mm/slub.o new=$work/out-slub_tiny/mm/slub.o
+echo "\$ size out-slub/mm/slub.o out-slub_tiny/mm/slub.o"
+size "$old" "$new" | sed "s|$work/||"
+python3 "$src/scripts/bloat-o-meter" "$old" "$new" >"$work/bloat-o-meter.txt"
+if "$slubtiny" size-diff "$old" "$new" | cmp -s - "$work/bloat-o-meter.txt"; then
+	echo "slubtiny size-diff and scripts/bloat-o-meter: identical output"
+else
+	echo "slubtiny size-diff and scripts/bloat-o-meter DIFFER" >&2
+	exit 1
+fi
