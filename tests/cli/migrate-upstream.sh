@@ -7,13 +7,14 @@
 # change nothing. Then, at scale: every defconfig of both Debian trees,
 # migrated for the default target, must be stable under a second run.
 set -u
-patchfile=$ST_SRCDIR/tests/cli/migrate-data/upstream-6.2-defconfigs.patch
 command -v patch >/dev/null || { echo "skip: patch(1) missing"; exit 77; }
 extract=$ST_SRCDIR/tests/unit/defconfig/extract-configs.sh
 k61=$(sh "$extract" 6.1) || exit $?
 w=$(mktemp -d) || exit 1
 trap 'rm -rf "$w"' EXIT
 fail=0
+patchfile=$w/upstream.patch
+sh "$ST_SRCDIR/tests/cli/upstream-patch.sh" >"$patchfile" || exit $?
 
 files=$(sed -n 's#^diff --git a/\([^ ]*\) b/.*#\1#p' "$patchfile" | grep -v '^mm/')
 [ "$(echo "$files" | wc -l)" = 18 ] || { echo "FAIL: expected 18 files in the patch"; exit 1; }

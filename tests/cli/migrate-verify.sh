@@ -17,8 +17,8 @@ tree=$(st_tree 6.12 "$work"); st=$?
 w=$(mktemp -d) || exit 1
 trap 'rm -rf "$w"' EXIT
 fail=0
-files=$(sed -n 's#^diff --git a/\([^ ]*\) b/.*#\1#p' \
-	"$ST_SRCDIR/tests/cli/migrate-data/upstream-6.2-defconfigs.patch")
+sh "$ST_SRCDIR/tests/cli/upstream-patch.sh" >"$w/upstream.patch" || exit $?
+files=$(sed -n 's#^diff --git a/\([^ ]*\) b/.*#\1#p' "$w/upstream.patch")
 for f in $files; do
 	mkdir -p "$w/m/$(dirname "$f")" && cp "$k61/$f" "$w/m/$f"
 done
