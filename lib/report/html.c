@@ -166,6 +166,76 @@ static void chart(FILE *f, const struct st_report *r)
 	fputs("</svg>\n", f);
 }
 
+/* The largest |text change| in percent over the non-baseline cells, at least 1. */
+static double max_pct(const struct st_report *r)
+{
+	double m = 1, p;
+	size_t a, v;
+
+	for (a = 0; a < r->narches; a++) {
+		const struct st_report_cell *b = st_report_cell(r, 0, a);
+
+		for (v = 1; v < r->nvariants; v++) {
+			const struct st_report_cell *c = st_report_cell(r, v, a);
+
+			if (!c->object || !c->has_base || !b->text)
+				continue;
+			p = (double)c->delta_text * 100.0 / (double)b->text;
+			if (p < 0)
+				p = -p;
+			if (p > m)
+				m = p;
+		}
+	}
+	return m;
+}
+
+/* Text change against the baseline per arch: bars left of 0 are savings. */
+static void pct_chart(FILE *f, const struct st_report *r)
+{
+	const int label = 170, half = 260, row = 15, gap = 10;
+	double scale = (double)half / max_pct(r);
+	int zero = label + half, y = 30;
+	int h = 30 + (int)(r->narches * ((r->nvariants - 1) * row + gap));
+	size_t a, v;
+
+	if (r->nvariants < 2)
+		return;
+	fputs("<h2>Text against the baseline (%)</h2>\n", f);
+	fprintf(f, "<svg id=\"chart-text-pct\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
+		"height=\"%d\" role=\"img\">\n", label + 2 * half + 60, h);
+	fprintf(f, "<line x1=\"%d\" y1=\"20\" x2=\"%d\" y2=\"%d\" stroke=\"#444\"/>\n"
+		"<text x=\"%d\" y=\"14\" font-size=\"11\">0%% = ", zero, zero, h, zero - 40);
+	esc(f, r->baseline);
+	fputs("</text>\n", f);
+	for (a = 0; a < r->narches; a++) {
+		const struct st_report_cell *b = st_report_cell(r, 0, a);
+
+		for (v = 1; v < r->nvariants; v++) {
+			const struct st_report_cell *c = st_report_cell(r, v, a);
+			double p, w;
+
+			fprintf(f, "<text x=\"0\" y=\"%d\" font-size=\"11\">", y + 10);
+			esc(f, c->arch);
+			fputs(" ", f);
+			esc(f, c->variant);
+			fputs("</text>\n", f);
+			if (c->object && c->has_base && b->text) {
+				p = (double)c->delta_text * 100.0 / (double)b->text;
+				w = (p < 0 ? -p : p) * scale;
+				fprintf(f, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"12\" "
+					"fill=\"%s\"><title>%s %s: %+.1f%%</title></rect>\n"
+					"<text x=\"%.1f\" y=\"%d\" font-size=\"11\">%+.1f%%</text>\n",
+					p < 0 ? zero - w : (double)zero, y, w, p < 0 ? "#1a7f37" : "#b42318",
+					c->arch, c->variant, p, p < 0 ? zero + 4.0 : zero + w + 4, y + 10, p);
+			}
+			y += row;
+		}
+		y += gap;
+	}
+	fputs("</svg>\n", f);
+}
+
 static void diff_table(FILE *f, const struct st_report *r, const struct st_report_cell *c)
 {
 	const struct st_sd_table *t = &c->diff.tables[0];
@@ -282,6 +352,7 @@ int st_report_print_html(FILE *f, const struct st_report *r)
 	head(f, r);
 	size_table(f, r);
 	chart(f, r);
+	pct_chart(f, r);
 	diffs(f, r);
 	attrs(f, r);
 	skipped(f, r);

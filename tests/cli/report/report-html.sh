@@ -57,6 +57,7 @@ echo "png: report $rs bytes, blank page $bs bytes"
 dump "$out/r.html" >"$out/dom.html"
 grep -q '<table id="sizes">' "$out/dom.html" || bad "no size table in the DOM"
 grep -q '<svg id="chart-sizes"' "$out/dom.html" || bad "no chart in the DOM"
+grep -q '<svg id="chart-text-pct"' "$out/dom.html" || bad "no percent chart in the DOM"
 [ "$(grep -c '<rect ' "$out/dom.html")" -ge 9 ] || bad "too few bars in the chart"
 grep -q 'slub_tiny vs slub on' "$out/dom.html" || bad "no symbol table in the DOM"
 for v in slub slub_tiny slob; do

@@ -172,6 +172,8 @@ static void test_render(void)
 	ok(!strstr(buf, "<script") && strstr(buf, "&lt;script&gt;alert(1)&lt;/script&gt;") &&
 	   strstr(buf, "b&amp;c"), "HTML escapes symbol names");
 	ok(strstr(buf, "<svg id=\"chart-sizes\"") && strstr(buf, "</html>"), "HTML has the chart");
+	ok(strstr(buf, "<svg id=\"chart-text-pct\"") && strstr(buf, "+32.0%</text>"),
+	   "HTML has the percent chart (+32.0%% text)");
 	free(buf);
 
 	buf = NULL;
