@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# slubtiny report over the bundled variants, host and arm (when its cross
-# compiler is installed): every number must be what binutils `size` says of
+# slubtiny report over the bundled variants, host, arm and mips (when their
+# cross compilers are installed): every number must be what binutils `size` says of
 # the same object, every delta the difference of two of them, and every
 # size-diff line what the real bloat-o-meter prints for the same pair.
 # Also: on x86_64 text SLOB < SLUB_TINY < SLUB, a warm run builds nothing,
@@ -15,7 +15,9 @@ out=$b/out
 mkdir -p "$out"
 host=$(host_arch)
 set -- --arch "$host"
+# Also a 32-bit little-endian and a big-endian cross arch when installed.
 command -v arm-linux-gnueabi-gcc >/dev/null && set -- "$@" --arch arm
+command -v mips-linux-gnu-gcc >/dev/null && set -- "$@" --arch mips
 
 "$SLUBTINY" report --builddir "$b" "$@" --json >"$out/r.json" 2>"$out/err" ||
 	{ cat "$out/err"; skip "report failed (allocator does not build here?)"; }
@@ -54,10 +56,11 @@ fi
 if get_bom; then
 	bomrun() { PATH=$out/bin:$PATH ${ST_PYTHON:-python3} "$bom" "$1" "$2"; }
 	mkdir -p "$out/bin"
-	for arch in $host arm; do
+	for arch in $host arm mips; do
 		grep -q "^$arch " "$out/rows" || continue
 		pre=
 		[ "$arch" = arm ] && pre=arm-linux-gnueabi-
+		[ "$arch" = mips ] && pre=mips-linux-gnu-
 		ln -sf "$(command -v "${pre}nm" || command -v nm)" "$out/bin/nm"
 		for v in slob slub_tiny slub_debug; do
 			old=$b/$arch/slub.o new=$b/$arch/$v.o
