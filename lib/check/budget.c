@@ -84,6 +84,7 @@ static int entry_string(char **out, const cJSON *v, const char *key, bool is_pat
 	if (!cJSON_IsString(v) || !v->valuestring[0])
 		return st_err(err, EINVAL, path, "budget %zu: \"%s\" must be a non-empty string",
 			      idx, key);
+	free(*out);	/* a key given twice: the last one wins */
 	*out = is_path ? st_check_resolve(path, v->valuestring) : strdup(v->valuestring);
 	return *out ? 0 : st_err(err, ENOMEM, path, "out of memory");
 }

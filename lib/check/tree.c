@@ -152,7 +152,7 @@ static char *tree_message(const struct st_kc_finding *k)
 
 	if (!k->detail || !k->detail[0])
 		return strdup(k->message);
-	cap = strlen(k->message) + 2 * strlen(k->detail) + 8;
+	cap = strlen(k->message) + 3 * strlen(k->detail) + 8;	/* "; " per line */
 	msg = malloc(cap);
 	if (!msg)
 		return NULL;
