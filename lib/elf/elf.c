@@ -34,36 +34,44 @@ struct map {
 
 struct priv {
 	struct map *maps;	/* the file, then thin-archive members */
-	size_t nmaps;
+	size_t nmaps, maps_cap;
 	char **names;		/* member names we had to build */
-	size_t nnames;
+	size_t nnames, names_cap;
 	size_t objs_cap;
 	bool mem;		/* opened from a buffer: no thin-archive members */
 };
 
 static int add_map(struct priv *p, void *addr, size_t len)
 {
-	struct map *m = realloc(p->maps, (p->nmaps + 1) * sizeof(*m));
+	if (p->nmaps == p->maps_cap) {
+		size_t cap = p->maps_cap ? p->maps_cap * 2 : 4;
+		struct map *m = realloc(p->maps, cap * sizeof(*m));
 
-	if (!m)
-		return -ENOMEM;
-	p->maps = m;
-	m[p->nmaps].addr = addr;
-	m[p->nmaps].len = len;
+		if (!m)
+			return -ENOMEM;
+		p->maps = m;
+		p->maps_cap = cap;
+	}
+	p->maps[p->nmaps].addr = addr;
+	p->maps[p->nmaps].len = len;
 	p->nmaps++;
 	return 0;
 }
 
 static const char *keep_name(struct priv *p, char *name)
 {
-	char **n = realloc(p->names, (p->nnames + 1) * sizeof(*n));
+	if (p->nnames == p->names_cap) {
+		size_t cap = p->names_cap ? p->names_cap * 2 : 16;
+		char **n = realloc(p->names, cap * sizeof(*n));
 
-	if (!n) {
-		free(name);
-		return NULL;
+		if (!n) {
+			free(name);
+			return NULL;
+		}
+		p->names = n;
+		p->names_cap = cap;
 	}
-	p->names = n;
-	n[p->nnames++] = name;
+	p->names[p->nnames++] = name;
 	return name;
 }
 

@@ -111,9 +111,15 @@ static char *fold_name(struct priv *p, const char *s, size_t len, size_t *outlen
 static bool skipped(const char *n)
 {
 	if (n[0] == '_' && n[1] == '_') {
-		if (!strncmp(n, "__mod_", 6) || !strncmp(n, "__se_sys", 8) ||
-		    !strncmp(n, "__se_compat_sys", 15) || !strncmp(n, "__addressable_", 14))
-			return true;
+		switch (n[2]) {
+		case 'm':
+			return !strncmp(n, "__mod_", 6);
+		case 's':
+			return !strncmp(n, "__se_sys", 8) || !strncmp(n, "__se_compat_sys", 15);
+		case 'a':
+			return !strncmp(n, "__addressable_", 14);
+		}
+		return false;
 	}
 	return (n[0] == 'l' && !strcmp(n, "linux_banner")) || (n[0] == 'v' && !strcmp(n, "vermagic"));
 }
@@ -171,10 +177,45 @@ struct sel {
 	uint16_t bit[256];
 };
 
+/*
+ * Symbols waiting for their hash slot and row to reach the cache: the
+ * tables are far larger than the cache and every lookup is a miss
+ * otherwise. Stage 1 prefetches the slot, stage 2 (half the ring later)
+ * the row it points to, stage 3 adds.
+ */
+#define RING 16
+
+struct pending {
+	const char *name;
+	uint64_t size;
+	uint32_t hash;
+	uint16_t bit;
+	int8_t table;
+};
+
+static void prefetch_row(const struct build *b, const struct pending *q)
+{
+	const struct build *t = &b[q->table];
+	uint32_t s = t->slots[q->hash & t->mask];
+
+	if (s)
+		__builtin_prefetch(&t->rows[s - 1]);
+}
+
+static int flush_one(struct build *b, struct pending *q, bool new, const char *path,
+		     struct st_error *e)
+{
+	if (add(&b[q->table], q->name, q->hash, q->size, q->bit, new))
+		return st_err(e, EOVERFLOW, path, "sizes of symbol %s overflow 64 bits", q->name);
+	return 0;
+}
+
 static int collect(struct priv *p, const struct st_elf_file *f, const struct sel *sel,
 		   struct build *b, bool new, struct st_error *e)
 {
-	size_t i, j;
+	struct pending ring[RING];
+	size_t i, j, head = 0, tail = 0;
+	int ret;
 
 	for (i = 0; i < f->nobjs; i++) {
 		const struct st_elf_obj *o = &f->objs[i];
@@ -182,9 +223,9 @@ static int collect(struct priv *p, const struct st_elf_file *f, const struct sel
 		for (j = 0; j < o->nsyms; j++) {
 			const struct st_sym *s = &o->syms[j];
 			const char *name = s->name;
-			unsigned char c = (unsigned char)s->type;
+			struct pending *q;
 			size_t len;
-			int t = sel->table[c];
+			int t = sel->table[(unsigned char)s->type];
 
 			if (t < 0 || !(s->flags & ST_SYM_SIZED))
 				continue;
@@ -197,9 +238,26 @@ static int collect(struct priv *p, const struct st_elf_file *f, const struct sel
 				if (!name)
 					return st_err(e, ENOMEM, NULL, "out of memory");
 			}
-			if (add(&b[t], name, hash_mem(name, len), s->size, sel->bit[c], new))
-				return st_err(e, EOVERFLOW, f->path, "sizes of symbol %s overflow 64 bits", name);
+			if (head - tail == RING) {
+				ret = flush_one(b, &ring[tail++ % RING], new, f->path, e);
+				if (ret)
+					return ret;
+			}
+			q = &ring[head++ % RING];
+			q->name = name;
+			q->size = s->size;
+			q->hash = hash_mem(name, len);
+			q->bit = sel->bit[(unsigned char)s->type];
+			q->table = (int8_t)t;
+			__builtin_prefetch(&b[t].slots[q->hash & b[t].mask]);
+			if (head - tail > RING / 2)
+				prefetch_row(b, &ring[(head - 1 - RING / 2) % RING]);
 		}
+	}
+	while (tail != head) {
+		ret = flush_one(b, &ring[tail++ % RING], new, f->path, e);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }
