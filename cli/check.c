@@ -91,6 +91,10 @@ static void merge_config(struct st_check_run_opts *o, const struct args *a,
 	o->srctree = a->srctree ? a->srctree : cfg->srctree;
 	o->arch = a->arch ? a->arch : cfg->arch;
 	o->budget = a->budget ? a->budget : cfg->budget;
+	if (!o->budget && cfg->budgets) {
+		o->budgets = cfg->budgets;
+		o->budgets_path = cfg->path;
+	}
 	o->builddir = a->builddir;
 	o->fix = a->fix;
 }
@@ -133,15 +137,16 @@ int cmd_check(int argc, char **argv)
 		p_err("check: unknown format '%s' (text, json, github, sarif)", a.format);
 		return ST_EXIT_ERROR;
 	}
-	if (optind >= argc && !a.budget) {
-		st_usage(stderr, "check");
-		return ST_EXIT_ERROR;
-	}
 	if (load_config(&cfg, &a)) {
 		st_check_config_free(&cfg);
 		return ST_EXIT_ERROR;
 	}
 	merge_config(&o, &a, &cfg);
+	if (optind >= argc && !o.budget && !o.budgets) {
+		st_usage(stderr, "check");
+		st_check_config_free(&cfg);
+		return ST_EXIT_ERROR;
+	}
 	st_check_result_init(&r);
 	ret = st_check_run(&o, argv + optind, argc - optind, &r, &e);
 	if (ret) {

@@ -172,12 +172,15 @@ int st_budget_check(struct st_check_result *r, const struct st_budget *b,
 }
 
 int st_check_budgets(struct st_check_result *r, const char *budget_path,
-		     const char *builddir, struct st_error *err)
+		     const char *text, const char *builddir, struct st_error *err)
 {
 	struct st_budget b;
 	int ret;
 
-	ret = st_budget_load(&b, budget_path, err);
+	if (text)
+		ret = st_budget_parse(&b, text, strlen(text), budget_path, err);
+	else
+		ret = st_budget_load(&b, budget_path, err);
 	if (!ret)
 		ret = st_budget_check(r, &b, builddir, err);
 	st_budget_free(&b);

@@ -144,7 +144,8 @@ void st_check_apply_suppressions(struct st_check_result *r, size_t from,
 /*
  * The per-repository configuration file, .slubtiny.json:
  *	{ "select": ["rule", ...], "ignore": ["rule", ...],
- *	  "srctree": "DIR", "arch": "ARCH", "budget": "FILE" }
+ *	  "srctree": "DIR", "arch": "ARCH", "budget": "FILE",
+ *	  "budgets": [ ...entries of a budget file... ] }
  * Paths are relative to the directory of the file. Every key is optional;
  * unknown keys and rules are errors (a typo must not disable a gate).
  */
@@ -158,6 +159,7 @@ struct st_check_config {
 	char *srctree;		/* resolved against the file's directory */
 	char *arch;
 	char *budget;		/* resolved against the file's directory */
+	char *budgets;		/* inline "budgets" as a budget file's text, or NULL */
 };
 
 int st_check_config_parse(struct st_check_config *c, const char *buf, size_t len,
@@ -253,6 +255,8 @@ struct st_check_run_opts {
 	const char *arch;	/* NULL: from arch/<arch>/configs/ in the path */
 	bool fix;		/* apply migrate's rewrite in place first */
 	const char *budget;	/* budget file, or NULL */
+	const char *budgets;	/* or the text of one (inline in .slubtiny.json) */
+	const char *budgets_path;	/* where @budgets came from (paths resolve there) */
 	const char *builddir;	/* where `slubtiny build` put variants, or NULL */
 };
 

@@ -112,6 +112,27 @@ static int string_key(char **out, const cJSON *v, const char *key, bool is_path,
 	return 0;
 }
 
+/* Keep "budgets" as the text of a budget file; it is parsed when used. */
+static int inline_budgets(struct st_check_config *c, const cJSON *v,
+			  struct st_error *err)
+{
+	cJSON *doc, *copy;
+
+	if (!cJSON_IsArray(v))
+		return st_err(err, EINVAL, c->path, "\"budgets\" must be an array");
+	doc = cJSON_CreateObject();
+	copy = cJSON_Duplicate(v, 1);
+	if (!doc || !copy || !cJSON_AddItemToObject(doc, "budgets", copy)) {
+		cJSON_Delete(copy);
+		cJSON_Delete(doc);
+		return st_err(err, ENOMEM, c->path, "out of memory");
+	}
+	free(c->budgets);
+	c->budgets = cJSON_PrintUnformatted(doc);
+	cJSON_Delete(doc);
+	return c->budgets ? 0 : st_err(err, ENOMEM, c->path, "out of memory");
+}
+
 int st_check_config_parse(struct st_check_config *c, const char *buf, size_t len,
 			  const char *path, struct st_error *err)
 {
@@ -144,12 +165,16 @@ int st_check_config_parse(struct st_check_config *c, const char *buf, size_t len
 			ret = string_key(&c->arch, v, k, false, c->path, err);
 		} else if (!strcmp(k, "budget")) {
 			ret = string_key(&c->budget, v, k, true, c->path, err);
+		} else if (!strcmp(k, "budgets")) {
+			ret = inline_budgets(c, v, err);
 		} else {
 			ret = st_err(err, EINVAL, c->path, "unknown key \"%s\"", k);
 		}
 		if (ret)
 			break;
 	}
+	if (!ret && c->budget && c->budgets)
+		ret = st_err(err, EINVAL, c->path, "\"budget\" and \"budgets\": give one of them");
 out:
 	cJSON_Delete(root);
 	return ret;
@@ -171,19 +196,36 @@ int st_check_config_load(struct st_check_config *c, const char *path,
 	return ret;
 }
 
+/* @dir followed by @up "/.." steps and @name, as short as it gets. */
+static char *relative(const char *dir, int up, const char *name)
+{
+	char buf[PATH_MAX];
+	size_t n = 0;
+	int i;
+
+	if (strcmp(dir, "."))
+		n = snprintf(buf, sizeof(buf), "%s/", dir);
+	for (i = 0; i < up && n < sizeof(buf) - 4; i++)
+		n += snprintf(buf + n, sizeof(buf) - n, "../");
+	snprintf(buf + n, sizeof(buf) - n, "%s", name);
+	return strdup(buf);
+}
+
 int st_check_config_find(const char *dir, char **path)
 {
 	char cur[PATH_MAX], probe[PATH_MAX + 32];
 	char *slash;
+	int up = 0;
 
 	*path = NULL;
 	if (!realpath(dir, cur))
 		return -errno;
-	for (;;) {
+	for (;; up++) {
 		snprintf(probe, sizeof(probe), "%s/%s", strcmp(cur, "/") ? cur : "",
 			 ST_CHECK_CONFIG_NAME);
 		if (access(probe, F_OK) == 0) {
-			*path = strdup(probe);
+			/* relative, so that findings name it the way the user would */
+			*path = relative(dir, up, ST_CHECK_CONFIG_NAME);
 			return *path ? 0 : -ENOMEM;
 		}
 		snprintf(probe, sizeof(probe), "%s/.git", strcmp(cur, "/") ? cur : "");
@@ -205,5 +247,6 @@ void st_check_config_free(struct st_check_config *c)
 	free(c->srctree);
 	free(c->arch);
 	free(c->budget);
+	cJSON_free(c->budgets);
 	memset(c, 0, sizeof(*c));
 }

@@ -278,7 +278,9 @@ int st_check_run(const struct st_check_run_opts *o, char *const *paths, size_t n
 		free_items(&w);
 	}
 	if (!ret && o->budget)
-		ret = st_check_budgets(r, o->budget, o->builddir, err);
+		ret = st_check_budgets(r, o->budget, NULL, o->builddir, err);
+	else if (!ret && o->budgets)
+		ret = st_check_budgets(r, o->budgets_path, o->budgets, o->builddir, err);
 	st_mig_paths_free(files, nr_files);
 	return ret;
 }

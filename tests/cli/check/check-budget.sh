@@ -44,6 +44,15 @@ grep -q "bss grew from $obss to $bss bytes .*over the allowed growth of 10.00%" 
 "$SLUBTINY" check --no-config --budget ci/budget.json --format sarif >out.sarif
 grep -q '"ruleId":"size-budget"' out.sarif || { echo "FAIL: no sarif result"; fail=1; }
 
+# the same limits inline in .slubtiny.json; paths relative to it
+mkdir -p .git
+printf '{"budgets": [{"object": "obj/new.o", "max": {"bss": %d}}]}\n' $((bss - 1)) >.slubtiny.json
+"$SLUBTINY" check >out 2>err; st=$?
+[ $st = 1 ] || { echo "FAIL: inline budgets: exit $st, want 1"; cat out err; fail=1; }
+grep -qx "\.slubtiny\.json: warning: obj/new.o: bss is $bss bytes, over its budget of $((bss - 1)) bytes by 1 \[size-budget\]" out ||
+	{ echo "FAIL: inline budget message"; cat out; fail=1; }
+rm -rf .slubtiny.json .git
+
 budget '{"object": "../obj/none.o", "max": {"text": 1}}'
 expect 2 "missing object"
 budget '{"object": "../obj/new.c", "max": {"text": 1}}'

@@ -220,8 +220,22 @@ static void test_config(void)
 	ok(!ret && !strcmp(c.srctree, "repo/linux") && !strcmp(c.arch, "arm") &&
 	   !strcmp(c.budget, "/abs/b.json"), "config paths resolve against the file");
 	st_check_config_free(&c);
+	{
+		const char *inl = "{\"budgets\":[{\"object\":\"a.o\",\"max\":{\"text\":1}}]}";
+		struct st_budget b;
+
+		ret = st_check_config_parse(&c, inl, strlen(inl), "r/.slubtiny.json", &e);
+		ok(!ret && c.budgets, "inline budgets kept");
+		ret = ret ? ret : st_budget_parse(&b, c.budgets, strlen(c.budgets), c.path, &e);
+		ok(!ret && b.nr == 1 && !strcmp(b.e[0].object, "r/a.o"),
+		   "inline budgets parse as a budget file next to the config");
+		if (!ret)
+			st_budget_free(&b);
+		st_check_config_free(&c);
+	}
 	static const char *const bad[] = {
-		"", "[]", "{\"selct\":[]}", "{\"select\":[\"nope\"]}", "{\"select\":\"syntax\"}",
+		"", "[]", "{\"selct\":[]}", "{\"budgets\":{}}",
+		"{\"budget\":\"b.json\",\"budgets\":[]}", "{\"select\":[\"nope\"]}", "{\"select\":\"syntax\"}",
 		"{\"srctree\":1}", "{\"srctree\":\"\"}", "{\"ignore\":[1]}", "{",
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
