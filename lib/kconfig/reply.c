@@ -274,8 +274,9 @@ int st_kc_reply_tree(const char *buf, size_t len, cJSON **out,
 	}
 	if (cJSON_IsFalse(ok)) {
 		msg = cJSON_GetObjectItemCaseSensitive(root, "error");
-		st_err(err, EIO, "", "%s", cJSON_IsString(msg) && msg->valuestring ?
-		       msg->valuestring : "the Kconfig helper failed");
+		st_err(err, EIO, "", "%s", cJSON_IsString(msg) && msg->valuestring &&
+		       msg->valuestring[0] ? msg->valuestring :
+		       "the Kconfig helper failed");
 		cJSON_Delete(root);
 		return -EIO;
 	}
