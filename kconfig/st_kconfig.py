@@ -204,7 +204,9 @@ def load_kconfig(path):
 
 
 class HelperError(Exception):
-    pass
+    def __init__(self, msg, code=None):
+        super().__init__(msg)
+        self.code = code        # errno name for the client, e.g. "EINVAL"
 
 
 #
@@ -395,7 +397,7 @@ def make_env(srctree, arch, cross_compile, overrides):
         srcarch = "um"
     if not os.path.isfile(os.path.join(srctree, "arch", srcarch, "Kconfig")):
         raise HelperError("unknown arch '%s' (no arch/%s/Kconfig in %s)"
-                          % (arch, srcarch, srctree))
+                          % (arch, srcarch, srctree), "EINVAL")
     if cross_compile is None:
         cross_compile = arch_cross_prefix(srctree, srcarch, arch, subarch)
     env = {
@@ -773,9 +775,19 @@ class Explainer(object):
     def hidden_reason(self, sym, need, depth, seen, out, indent):
         """Why the file cannot raise @sym to @need (prompt or no prompt)."""
         if not has_prompt(sym):
-            sel = [s for s in selectors(sym, "select")]
-            return "%s has no prompt (only select or default can set it)" % \
+            cands = []
+            for term in kconfiglib.split_expr(sym.rev_dep, kconfiglib.OR):
+                src = kconfiglib.split_expr(term, kconfiglib.AND)[0]
+                if isinstance(src, kconfiglib.Symbol) and src not in cands:
+                    cands.append(src)
+            text = "%s has no prompt (only select or default can set it)" % \
                 sym.name
+            if cands:
+                text += "; selected by %s%s" % (", ".join(
+                    "%s (%s)" % (c.name, show_val(c)) for c in cands[:4]),
+                    " and %d more" % (len(cands) - 4) if len(cands) > 4
+                    else "")
+            return text
         if sym.choice is not None and sym.visibility >= need:
             return "%s is a choice member and another one is selected" % \
                 sym.name
@@ -878,6 +890,9 @@ class Explainer(object):
                     if not a:
                         detail.append("  %s is not set in this file" %
                                       mod.name)
+                    elif a[0] is None or a[0][:1] == "n":
+                        detail.append("  %s is not set in this file (line "
+                                      "%d)" % (mod.name, a[1]))
                     return "modules", "m needs %s, which is n" % mod.name
                 imp = selectors(sym, "imply")
                 if imp and kconfiglib.expr_value(sym.weak_rev_dep) == 2:
@@ -1215,7 +1230,10 @@ class Server(object):
         try:
             rep = fn(req)
         except HelperError as e:
-            return {"id": rid, "ok": False, "error": str(e)}
+            rep = {"id": rid, "ok": False, "error": str(e)}
+            if e.code:
+                rep["code"] = e.code
+            return rep
         except (kconfiglib.KconfigError, EnvironmentError) as e:
             return {"id": rid, "ok": False,
                     "error": str(e).strip().replace("\n", " ")}

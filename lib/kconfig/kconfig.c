@@ -276,12 +276,12 @@ static int load_tree(struct st_kconfig *kc, const struct st_kc_opts *o,
 		return ret;
 	ret = st_kc_reply_tree(line, len, &root, err);
 	consume_line(kc, len);
-	if (ret == -EIO) {
+	if (ret == -EIO || ret == -EINVAL) {
 		/* The helper's message names the tree or the missing module. */
 		if (err && !err->file[0])
 			snprintf(err->file, sizeof(err->file), "%s",
 				 o->srctree ? o->srctree : HELPER_NAME);
-		return -ENOENT;
+		return ret == -EINVAL ? ret : -ENOENT;
 	}
 	if (ret)
 		return ret;

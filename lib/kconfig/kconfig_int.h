@@ -16,7 +16,8 @@ struct cJSON;
 /*
  * Parse one reply line of the helper (@len bytes, need not be
  * NUL-terminated) into a new result. A reply with "ok": false becomes
- * -EIO with its "error" text in @err; anything that is not a well-formed
+ * -EIO (-EINVAL with "code": "EINVAL") with its "error" text in @err;
+ * anything that is not a well-formed
  * reply is -EPROTO. *res is only set on success.
  */
 int st_kc_reply_parse(const char *buf, size_t len, struct st_kc_result **res,

@@ -273,12 +273,17 @@ int st_kc_reply_tree(const char *buf, size_t len, cJSON **out,
 			      "reply from the Kconfig helper without \"ok\"");
 	}
 	if (cJSON_IsFalse(ok)) {
+		const cJSON *code = cJSON_GetObjectItemCaseSensitive(root, "code");
+		/* The helper names the errno when it is not a plain failure. */
+		int e = cJSON_IsString(code) && code->valuestring &&
+			!strcmp(code->valuestring, "EINVAL") ? EINVAL : EIO;
+
 		msg = cJSON_GetObjectItemCaseSensitive(root, "error");
-		st_err(err, EIO, "", "%s", cJSON_IsString(msg) && msg->valuestring &&
+		st_err(err, e, "", "%s", cJSON_IsString(msg) && msg->valuestring &&
 		       msg->valuestring[0] ? msg->valuestring :
 		       "the Kconfig helper failed");
 		cJSON_Delete(root);
-		return -EIO;
+		return -e;
 	}
 	*out = root;
 	return 0;

@@ -245,6 +245,40 @@ static void make_nokc(void)
 	fclose(f);
 }
 
+/* A kernel-like tree with a Kconfig and a Makefile, no arch/. */
+static char fake[] = "/tmp/st-kc-tree.XXXXXX";
+
+static const char *fake_tree(void)
+{
+	char path[128];
+	FILE *f;
+
+	if (!mkdtemp(fake))
+		return "/nonexistent";
+	snprintf(path, sizeof(path), "%s/Kconfig", fake);
+	if ((f = fopen(path, "w"))) {
+		fputs("config X\n\tbool \"x\"\n", f);
+		fclose(f);
+	}
+	snprintf(path, sizeof(path), "%s/Makefile", fake);
+	if ((f = fopen(path, "w"))) {
+		fputs("VERSION = 6\nPATCHLEVEL = 12\n", f);
+		fclose(f);
+	}
+	return fake;
+}
+
+static void rm_fake_tree(void)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "%s/Kconfig", fake);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/Makefile", fake);
+	unlink(path);
+	rmdir(fake);
+}
+
 static void test_errors(void)
 {
 	struct st_kc_opts o = { .python = "/nonexistent/python3" };
@@ -277,6 +311,12 @@ static void test_errors(void)
 	err = st_kconfig_open(&o, &kc, &e);
 	ok(err == -ENOENT && !kc && strstr(e.msg, "no Kconfig"),
 	   "a tree without Kconfig: %s", e.msg);
+	st_error_clear(&e);
+	o.srctree = fake_tree();
+	o.arch = "no-such-arch";
+	err = st_kconfig_open(&o, &kc, &e);
+	ok(err == -EINVAL && !kc && strstr(e.msg, "unknown arch"),
+	   "unknown arch: -EINVAL: %s", e.msg);
 }
 
 int main(void)
@@ -286,6 +326,7 @@ int main(void)
 	make_nokc();
 	test_errors();
 	unlink(nokc);
+	rm_fake_tree();
 	test_model();
 	test_choice_61();
 	printf("1..%d\n", nr_tests);
