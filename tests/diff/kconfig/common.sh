@@ -35,19 +35,24 @@ st_tree() {
 # (NAME_defconfig or tinyconfig) and copy the resulting .config to OUT.
 st_ref() {
 	mkdir -p "$4" || return 1
-	if ! make -s -C "$1" O="$4" ARCH="$2" "$3" >"$4/make.log" 2>&1; then
+	# A file named just "defconfig" has no make target of its own
+	# (`make defconfig` means the arch's KBUILD_DEFCONFIG).
+	if [ "$(basename "$3")" = defconfig ] ||
+	   ! make -s -C "$1" O="$4" ARCH="$2" "$3" >"$4/make.log" 2>&1; then
 		# An arch Makefile may own the target (mips generic_defconfig is
 		# only a base for generated targets): run the plain conf rule on
 		# a copy under another name, in our scratch tree.
 		case $3 in
-		*_defconfig) ;;
+		*_defconfig | defconfig) ;;
 		*) st_ref_failed "$@"; return 1 ;;
 		esac
 		_d=$(dirname "$3") _b=$(basename "$3")
+		[ "$_b" = defconfig ] && _b=plain_defconfig
 		_c=arch/$2/configs/$_d/st_ref_$_b
 		[ "$_d" = . ] && _c=arch/$2/configs/st_ref_$_b
 		[ -d "$1/arch/$2" ] || { st_ref_failed "$@"; return 1; }
 		cp "$1/arch/$2/configs/$3" "$1/$_c" || return 1
+		: >"$4/make.log"
 		make -s -C "$1" O="$4" ARCH="$2" "${_c#arch/$2/configs/}" >"$4/make.log" 2>&1
 		_rc=$?
 		rm -f "$1/$_c"
@@ -61,10 +66,12 @@ st_ref_failed() {
 	tail -5 "$4/make.log" >&2
 }
 
-# st_defconfigs TREE: every arch/*/configs/**/*_defconfig as "ARCH REL
+# st_defconfigs TREE: every arch/*/configs/**/*_defconfig (and plain
+# defconfig) as "ARCH REL
 # TARGET" lines (REL relative to TREE, TARGET the make target).
 st_defconfigs() {
-	(cd "$1" && find arch/*/configs -name '*_defconfig' -type f | LC_ALL=C sort) |
+	(cd "$1" && find arch/*/configs \( -name '*_defconfig' -o -name defconfig \) \
+		-type f | LC_ALL=C sort) |
 	while read -r rel; do
 		a=${rel#arch/}; a=${a%%/*}
 		t=${rel#arch/$a/configs/}
