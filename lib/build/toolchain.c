@@ -38,7 +38,9 @@ static const struct arch_def {
 	{ "mipsel", "mipsel-linux-gnu-", "gcc-mipsel-linux-gnu", "mipsel" },
 	{ "powerpc", "powerpc-linux-gnu-", "gcc-powerpc-linux-gnu", "ppc" },
 	{ "sh4", "sh4-linux-gnu-", "gcc-sh4-linux-gnu", "sh4" },
-	{ "or1k", "or1k-elf-", "gcc-or1k-elf", "or1k" },
+	/* bare metal: Debian's or1k-elf has its C library in libnewlib-dev */
+	{ "or1k", "or1k-elf-", "gcc-or1k-elf libnewlib-dev", "or1k",
+	  "-isystem /usr/include/newlib" },
 };
 
 #define NARCH (sizeof(arch_defs) / sizeof(arch_defs[0]))
@@ -304,6 +306,15 @@ fail:
 	return NULL;
 }
 
+static void free_words(char **v)
+{
+	size_t i;
+
+	for (i = 0; v && v[i]; i++)
+		free(v[i]);
+	free(v);
+}
+
 static void tc_clear(struct st_toolchain *t)
 {
 	size_t i;
@@ -345,26 +356,35 @@ static void no_libc(struct st_toolchain *t)
 static int probe_libc(struct st_toolchain *t)
 {
 	static const char test[] = "#include <errno.h>\n#include <stdlib.h>\nint x;\n";
-	char **argv, *dash;
+	char **argv, **flags, *dash;
 	struct st_child c;
-	size_t n, i;
+	size_t n, m, i;
 	int ret;
 
 	dash = strstr(t->prefix, "-elf-");
 	if (!dash || dash[5])
 		return 0;
+	/* The arch's own flags say where its C library is (newlib for or1k). */
+	flags = split_words(t->cflags ? t->cflags : "");
 	for (n = 0; t->cc[n]; n++)
 		;
-	argv = calloc(n + 5, sizeof(*argv));
-	if (!argv)
+	for (m = 0; flags && flags[m]; m++)
+		;
+	argv = calloc(n + m + 5, sizeof(*argv));
+	if (!argv) {
+		free_words(flags);
 		return -ENOMEM;
+	}
 	for (i = 0; i < n; i++)
 		argv[i] = t->cc[i];
-	argv[n] = "-fsyntax-only";
-	argv[n + 1] = "-xc";
-	argv[n + 2] = "-";
+	for (i = 0; i < m; i++)
+		argv[n + i] = flags[i];
+	argv[n + m] = "-fsyntax-only";
+	argv[n + m + 1] = "-xc";
+	argv[n + m + 2] = "-";
 	ret = st_spawn(&c, argv, NULL, NULL, ST_SPAWN_STDIN | ST_SPAWN_QUIET);
 	free(argv);
+	free_words(flags);
 	if (ret)
 		return ret;
 	if (write(c.in_fd, test, sizeof(test) - 1) < 0)
@@ -425,13 +445,15 @@ static int probe(struct st_toolchain *t, struct tc_cache *c)
 	if (cache_key(t, key, sizeof(key)))
 		return probe_run(t);
 	v = cache_get(c, key, &libc);
-	if (v) {
+	/*
+	 * A missing C library is not remembered: installing it (libnewlib-dev)
+	 * changes the answer without touching the compiler.
+	 */
+	if (v && libc) {
 		t->version = strdup(v);
 		if (!t->version)
 			return -ENOMEM;
 		t->found = true;
-		if (!libc)
-			no_libc(t);
 		return 0;
 	}
 	ret = probe_run(t);
