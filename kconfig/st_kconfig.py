@@ -483,6 +483,10 @@ class Tree(object):
         self.version = version
         self.env = env
         self.allno = None
+        self.new_choice = False
+        if not model and version_key(version) >= (6, 11, 0):
+            new_choice_semantics(kconf)
+            self.new_choice = True
         # Bundled models list the symbols their version dropped.
         self.removed = set()
         if model:
@@ -557,6 +561,95 @@ def resolve(tree, assigns, mode):
         tree.load_text(text)
     else:
         raise HelperError("unknown mode '%s'" % mode)
+    clamp_ranges(kconf)
+    if tree.new_choice:
+        kconf._invalidate_all()
+
+
+def clamp_ranges(kconf):
+    """
+    conf keeps an out-of-range int/hex user value clamped to the bound it
+    crosses; Kconfiglib falls back to the default instead. Do as conf.
+    """
+    for sym in kconf.unique_defined_syms:
+        if sym.orig_type not in (kconfiglib.INT, kconfiglib.HEX) or \
+           sym.user_value is None or not sym.visibility:
+            continue
+        base = 16 if sym.orig_type is kconfiglib.HEX else 10
+        for low, high, cond in sym.ranges:
+            if not kconfiglib.expr_value(cond):
+                continue
+            try:
+                val = int(sym.user_value, base)
+            except ValueError:
+                break
+            lo = int(low.str_value, base) if \
+                kconfiglib._is_base_n(low.str_value, base) else 0
+            hi = int(high.str_value, base) if \
+                kconfiglib._is_base_n(high.str_value, base) else 0
+            if val < lo:
+                sym.set_value(low.str_value)
+            elif val > hi:
+                sym.set_value(high.str_value)
+            break
+
+
+#
+# Choices as Linux >= 6.11 resolves them ("kconfig: refactor choice value
+# calculation"): a member's visibility no longer includes the choice's
+# prompt condition (a choice whose prompt is hidden still takes its
+# default), and the selection is: the first visible member set to y (last
+# assignment first), else the default unless it is explicitly n, else the
+# first visible member the file does not mention, else the last visible one.
+#
+
+def new_choice_semantics(kconf):
+    """Rewire member dependencies on the choice to the choice's own deps."""
+    def subst(expr, choice, repl):
+        if expr is choice:
+            return repl
+        if isinstance(expr, tuple):
+            if expr[0] is kconfiglib.NOT:
+                return (expr[0], subst(expr[1], choice, repl))
+            if expr[0] in (kconfiglib.AND, kconfiglib.OR):
+                return (expr[0], subst(expr[1], choice, repl),
+                        subst(expr[2], choice, repl))
+        return expr
+
+    for choice in kconf.unique_choices:
+        for cnode in choice.nodes:
+            node = cnode.list
+            while node:
+                sym = node.item
+                if isinstance(sym, kconfiglib.Symbol) and sym.choice is choice:
+                    node.dep = subst(node.dep, choice, cnode.dep)
+                    if node.prompt:
+                        node.prompt = (node.prompt[0], subst(
+                            node.prompt[1], choice, cnode.dep))
+                        kconfiglib._depend_on(sym, node.prompt[1])
+                        kconfiglib._depend_on(choice, node.prompt[1])
+                node = node.next
+    kconfiglib.Choice._selection = _new_choice_selection
+
+
+def _new_choice_selection(self):
+    first = [self.user_selection] if self.user_selection else []
+    for sym in first + [m for m in self.syms if m.user_value == 2 and
+                        m is not self.user_selection]:
+        if sym.visibility:
+            return sym
+    for sym, cond in self.defaults:
+        if kconfiglib.expr_value(cond) and sym.visibility:
+            if sym.user_value != 0:
+                return sym
+            break
+    for sym in self.syms:
+        if sym.visibility and sym.user_value is None:
+            return sym
+    for sym in reversed(self.syms):
+        if sym.visibility:
+            return sym
+    return None
 
 
 #
