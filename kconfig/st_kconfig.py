@@ -513,6 +513,10 @@ class Tree(object):
         kconf = self.kconf
         kconf.load_config(ConfigText(""), replace=True)
         for sym in kconf.unique_defined_syms:
+            # Since 6.11 conf leaves choice members alone: their choice
+            # takes its default.
+            if self.new_choice and sym.choice is not None:
+                continue
             sym.set_value(2 if sym.is_allnoconfig_y else 0)
         base = os.path.join(kconf.srctree, "kernel/configs/tiny-base.config")
         if os.path.isfile(base):
