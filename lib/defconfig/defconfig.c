@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,15 +18,53 @@
 #define PREFIX_LEN	(sizeof(ST_DC_PREFIX) - 1)
 #define NOT_SET_TAIL	" is not set"
 
+/*
+ * A parsed model lives in one allocation: this header, the line array, the
+ * duplicate table, a copy of the file whose line ends are turned into NULs
+ * (the lines' text), then sym/val strings. A defconfig has thousands of
+ * lines and check loads hundreds of files: one malloc per line and field was
+ * most of its run time. Lines replaced or inserted later own malloc'd
+ * strings; in_block() tells which to free.
+ */
+struct dc_block {
+	struct st_defconfig dc;		/* first: a model is freed as its block */
+	const char *lo, *hi;		/* the arena after the header */
+};
+
+/* Bump allocator over a block's string area (NULL: use malloc). */
+struct arena {
+	char *cur, *end;
+};
+
+/* Duplicate detection: symbol hash and 1-based line index (0: empty). */
+struct dup_slot {
+	uint32_t hash;
+	uint32_t idx;
+};
+
 static bool is_blank(char c)
 {
 	return c == ' ' || c == '\t';
 }
 
+/* [A-Za-z0-9_]: a table, as symbol bytes are the parser's hottest loop */
+static const bool symchar[256] = {
+	['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1,
+	['6'] = 1, ['7'] = 1, ['8'] = 1, ['9'] = 1, ['A'] = 1, ['B'] = 1,
+	['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1, ['G'] = 1, ['H'] = 1,
+	['I'] = 1, ['J'] = 1, ['K'] = 1, ['L'] = 1, ['M'] = 1, ['N'] = 1,
+	['O'] = 1, ['P'] = 1, ['Q'] = 1, ['R'] = 1, ['S'] = 1, ['T'] = 1,
+	['U'] = 1, ['V'] = 1, ['W'] = 1, ['X'] = 1, ['Y'] = 1, ['Z'] = 1,
+	['_'] = 1, ['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1,
+	['f'] = 1, ['g'] = 1, ['h'] = 1, ['i'] = 1, ['j'] = 1, ['k'] = 1,
+	['l'] = 1, ['m'] = 1, ['n'] = 1, ['o'] = 1, ['p'] = 1, ['q'] = 1,
+	['r'] = 1, ['s'] = 1, ['t'] = 1, ['u'] = 1, ['v'] = 1, ['w'] = 1,
+	['x'] = 1, ['y'] = 1, ['z'] = 1,
+};
+
 static bool is_symchar(char c)
 {
-	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
-	       (c >= '0' && c <= '9') || c == '_';
+	return symchar[(unsigned char)c];
 }
 
 bool st_defconfig_valid_sym(const char *s, size_t len)
@@ -40,6 +79,13 @@ bool st_defconfig_valid_sym(const char *s, size_t len)
 	return true;
 }
 
+static bool in_block(const struct st_defconfig *dc, const void *p)
+{
+	const struct dc_block *b = (const struct dc_block *)dc;
+
+	return (uintptr_t)p >= (uintptr_t)b->lo && (uintptr_t)p < (uintptr_t)b->hi;
+}
+
 static char *memdup0(const char *s, size_t len)
 {
 	char *p = malloc(len + 1);
@@ -51,7 +97,23 @@ static char *memdup0(const char *s, size_t len)
 	return p;
 }
 
-static void __attribute__((format(printf, 6, 7)))
+/* A NUL-terminated copy of @s from @a, or malloc'd without an arena. */
+static char *str_new(struct arena *a, const char *s, size_t len)
+{
+	char *p;
+
+	if (!a)
+		return memdup0(s, len);
+	if ((size_t)(a->end - a->cur) < len + 1)
+		return NULL;	/* cannot happen: the arena is sized for the worst case */
+	p = a->cur;
+	memcpy(p, s, len);
+	p[len] = '\0';
+	a->cur += len + 1;
+	return p;
+}
+
+static struct st_dc_diag * __attribute__((format(printf, 6, 7)))
 add_diag(struct st_defconfig *dc, int line, enum st_dc_severity sev,
 	 enum st_dc_diag_kind kind, const char *sym, const char *fmt, ...)
 {
@@ -59,13 +121,13 @@ add_diag(struct st_defconfig *dc, int line, enum st_dc_severity sev,
 	va_list ap;
 
 	if (!dc)
-		return;
+		return NULL;
 	if (dc->nr_diags == dc->alloc_diags) {
 		size_t n = dc->alloc_diags ? 2 * dc->alloc_diags : 16;
 
 		d = realloc(dc->diags, n * sizeof(*d));
 		if (!d)
-			return;	/* diagnostics are best effort under OOM */
+			return NULL;	/* diagnostics are best effort under OOM */
 		dc->diags = d;
 		dc->alloc_diags = n;
 	}
@@ -80,6 +142,7 @@ add_diag(struct st_defconfig *dc, int line, enum st_dc_severity sev,
 	va_end(ap);
 	if (sev == ST_DC_ERROR)
 		dc->nr_errors++;
+	return d;
 }
 
 /* Classify a value (trailing blanks already removed). */
@@ -128,7 +191,7 @@ static const char *vtype_problem(enum st_dc_vtype t)
 }
 
 /* "# CONFIG_FOO is not set" (trailing blanks allowed): set sym, return true. */
-static int parse_not_set(struct st_dc_line *l)
+static int parse_not_set(struct arena *a, struct st_dc_line *l)
 {
 	const char *t = l->text, *sym, *end;
 	size_t n = l->len, tail = strlen(NOT_SET_TAIL);
@@ -143,39 +206,56 @@ static int parse_not_set(struct st_dc_line *l)
 	end = t + n - tail;
 	if (!st_defconfig_valid_sym(sym, end - sym))
 		return 0;
-	l->sym = memdup0(sym, end - sym);
-	l->val = memdup0("n", 1);
+	l->sym = str_new(a, sym, end - sym);
+	l->val = str_new(a, "n", 1);
 	if (!l->sym || !l->val)
 		return -ENOMEM;
 	l->kind = ST_DC_NOT_SET;
 	return 1;
 }
 
-/* CONFIG_FOO=value. Diagnoses into @dc (may be NULL) at @lineno. */
-static int parse_assign(struct st_defconfig *dc, int lineno, struct st_dc_line *l)
+/*
+ * The value of CONFIG_FOO=value: in a parsed model it is the tail of the
+ * NUL-terminated text unless blanks follow it, so it needs no copy.
+ */
+static char *value_new(struct arena *a, const char *v, size_t vlen,
+		       const struct st_dc_line *l)
 {
-	const char *t = l->text, *eq, *v;
-	size_t symlen, vlen;
+	if (a && v + vlen == l->text + l->len)
+		return (char *)v;
+	return str_new(a, v, vlen);
+}
+
+/* CONFIG_FOO=value. Diagnoses into @dc (may be NULL) at @lineno. */
+static int parse_assign(struct st_defconfig *dc, struct arena *a, int lineno,
+			struct st_dc_line *l)
+{
+	const char *t = l->text, *end = t + l->len, *s, *v;
+	size_t vlen;
 	const char *why;
 
-	eq = memchr(t, '=', l->len);
-	if (!eq) {
-		add_diag(dc, lineno, ST_DC_WARNING, ST_DC_D_NOEQ, NULL,
-			 "'%s' line without '='", ST_DC_PREFIX);
-		return 0;
+	/* the symbol runs to the first '=', which must follow a name */
+	for (s = t + PREFIX_LEN; s < end && is_symchar(*s); s++)
+		;
+	if (s == end || *s != '=') {
+		const char *eq = memchr(s, '=', end - s);
+
+		if (!eq) {
+			add_diag(dc, lineno, ST_DC_WARNING, ST_DC_D_NOEQ, NULL,
+				 "'%s' line without '='", ST_DC_PREFIX);
+			return 0;
+		}
+		s = eq;
+		goto badsym;
 	}
-	symlen = eq - t - PREFIX_LEN;
-	if (!st_defconfig_valid_sym(t + PREFIX_LEN, symlen)) {
-		add_diag(dc, lineno, ST_DC_WARNING, ST_DC_D_BADSYM, NULL,
-			 "invalid symbol name '%.*s'", (int)(eq - t > 100 ? 100 : eq - t), t);
-		return 0;
-	}
-	v = eq + 1;
-	vlen = l->len - (v - t);
+	if (s == t + PREFIX_LEN)
+		goto badsym;
+	v = s + 1;
+	vlen = end - v;
 	while (vlen && is_blank(v[vlen - 1]))
 		vlen--;
-	l->sym = memdup0(t + PREFIX_LEN, symlen);
-	l->val = memdup0(v, vlen);
+	l->sym = str_new(a, t + PREFIX_LEN, s - t - PREFIX_LEN);
+	l->val = value_new(a, v, vlen, l);
 	if (!l->sym || !l->val)
 		return -ENOMEM;
 	l->kind = ST_DC_ASSIGN;
@@ -186,6 +266,38 @@ static int parse_assign(struct st_defconfig *dc, int lineno, struct st_dc_line *
 			 l->vtype == ST_DC_V_EMPTY ? ST_DC_D_NOVALUE : ST_DC_D_BADVALUE,
 			 l->sym, "%s%s: %s", ST_DC_PREFIX, l->sym, why);
 	return 1;
+badsym:
+	add_diag(dc, lineno, ST_DC_WARNING, ST_DC_D_BADSYM, NULL,
+		 "invalid symbol name '%.*s'", (int)(s - t > 100 ? 100 : s - t), t);
+	return 0;
+}
+
+/*
+ * True if no byte of @s is below 0x20 or 0x7f, eight bytes at a time: the
+ * usual case, which spares the exact byte-by-byte diagnosis below.
+ */
+static bool plain_bytes(const char *s, size_t n)
+{
+	const uint64_t ones = 0x0101010101010101ULL;
+	const uint64_t high = 0x8080808080808080ULL;
+	size_t i = 0;
+
+	for (; i + 8 <= n; i += 8) {
+		uint64_t x, y;
+
+		memcpy(&x, s + i, 8);
+		y = x ^ (0x7f * ones);
+		/* some byte < 0x20, or some byte == 0x7f */
+		if (((x - 0x20 * ones) & ~x & high) | ((y - ones) & ~y & high))
+			return false;
+	}
+	for (; i < n; i++) {
+		unsigned char c = s[i];
+
+		if (c < 0x20 || c == 0x7f)
+			return false;
+	}
+	return true;
 }
 
 /* Byte-level problems that make a line (and the file) unusable. */
@@ -198,6 +310,8 @@ static bool check_bytes(struct st_defconfig *dc, int lineno, const struct st_dc_
 			 "line longer than %d bytes (%zu)", ST_DC_MAX_LINE, l->len);
 		return false;
 	}
+	if (plain_bytes(l->text, l->len))
+		return true;
 	if (memchr(l->text, '\0', l->len)) {
 		add_diag(dc, lineno, ST_DC_ERROR, ST_DC_D_NUL, NULL,
 			 "NUL byte: binary data, not a defconfig");
@@ -217,10 +331,12 @@ static bool check_bytes(struct st_defconfig *dc, int lineno, const struct st_dc_
 }
 
 /*
- * Set kind/vtype/sym/val of @l from its text. With @dc, diagnose problems
- * at @lineno. Returns 0 or -ENOMEM.
+ * Set kind/vtype/sym/val of @l from its text, the strings from @a (or
+ * malloc'd without it). With @dc, diagnose problems at @lineno. Returns 0
+ * or -ENOMEM.
  */
-static int classify(struct st_defconfig *dc, int lineno, struct st_dc_line *l)
+static int classify(struct st_defconfig *dc, struct arena *a, int lineno,
+		    struct st_dc_line *l)
 {
 	size_t i;
 	int ret;
@@ -236,7 +352,7 @@ static int classify(struct st_defconfig *dc, int lineno, struct st_dc_line *l)
 		return 0;
 	}
 	if (l->text[0] == '#') {
-		ret = parse_not_set(l);
+		ret = parse_not_set(a, l);
 		if (ret < 0)
 			return ret;
 		if (!ret)
@@ -244,7 +360,7 @@ static int classify(struct st_defconfig *dc, int lineno, struct st_dc_line *l)
 		return 0;
 	}
 	if (l->len >= PREFIX_LEN && !memcmp(l->text, ST_DC_PREFIX, PREFIX_LEN)) {
-		ret = parse_assign(dc, lineno, l);
+		ret = parse_assign(dc, a, lineno, l);
 		return ret < 0 ? ret : 0;
 	}
 	add_diag(dc, lineno, ST_DC_WARNING, ST_DC_D_UNEXPECTED, NULL,
@@ -253,11 +369,15 @@ static int classify(struct st_defconfig *dc, int lineno, struct st_dc_line *l)
 	return 0;
 }
 
-static void line_release(struct st_dc_line *l)
+/* Free what @l owns: strings in the model's block are not its own. */
+static void line_release(struct st_defconfig *dc, struct st_dc_line *l)
 {
-	free(l->text);
-	free(l->sym);
-	free(l->val);
+	if (!in_block(dc, l->text))
+		free(l->text);
+	if (!in_block(dc, l->sym))
+		free(l->sym);
+	if (!in_block(dc, l->val))
+		free(l->val);
 	l->text = l->sym = l->val = NULL;
 }
 
@@ -268,11 +388,13 @@ void st_defconfig_free(struct st_defconfig *dc)
 	if (!dc)
 		return;
 	for (i = 0; i < dc->nr_lines; i++)
-		line_release(&dc->lines[i]);
-	free(dc->lines);
+		line_release(dc, &dc->lines[i]);
+	if (!in_block(dc, dc->lines))
+		free(dc->lines);
 	free(dc->diags);
-	free(dc->name);
-	free(dc);
+	if (!in_block(dc, dc->name))
+		free(dc->name);
+	free(dc);	/* the block */
 }
 
 /* Make room for one more line at @idx; returns it zeroed, or NULL. */
@@ -283,7 +405,14 @@ static struct st_dc_line *open_slot(struct st_defconfig *dc, size_t idx)
 	if (dc->nr_lines == dc->alloc_lines) {
 		size_t n = dc->alloc_lines ? 2 * dc->alloc_lines : 64;
 
-		l = realloc(dc->lines, n * sizeof(*l));
+		/* the parsed line array sits in the block: move it out */
+		if (in_block(dc, dc->lines)) {
+			l = malloc(n * sizeof(*l));
+			if (l && dc->nr_lines)
+				memcpy(l, dc->lines, dc->nr_lines * sizeof(*l));
+		} else {
+			l = realloc(dc->lines, n * sizeof(*l));
+		}
 		if (!l)
 			return NULL;
 		dc->lines = l;
@@ -297,55 +426,60 @@ static struct st_dc_line *open_slot(struct st_defconfig *dc, size_t idx)
 	return l;
 }
 
-static int cmp_assign(const void *a, const void *b, void *lines)
+/*
+ * Hash of a symbol from its length and its first and last 8 bytes (they
+ * overlap or are zero-padded below 16): a per-byte hash cost as much as
+ * the rest of the duplicate check. Names alike in the middle only collide.
+ */
+static uint32_t sym_hash(const char *s)
 {
-	const struct st_dc_line *la = &((struct st_dc_line *)lines)[*(const size_t *)a];
-	const struct st_dc_line *lb = &((struct st_dc_line *)lines)[*(const size_t *)b];
-	int c = strcmp(la->sym, lb->sym);
+	size_t n = strlen(s);
+	uint64_t head = 0, tail = 0, h;
 
-	if (c)
-		return c;
-	return la->lineno - lb->lineno;
+	memcpy(&head, s, n < 8 ? n : 8);
+	if (n > 8)
+		memcpy(&tail, s + n - 8, 8);
+	h = (head * 0x9e3779b97f4a7c15ULL) ^ (tail * 0xc2b2ae3d27d4eb4fULL) ^ n;
+	h ^= h >> 29;
+	h *= 0xbf58476d1ce4e5b9ULL;
+	return (uint32_t)(h ^ (h >> 32));
 }
 
-/* Later assignments of a symbol: duplicate (same value) or conflict. */
-static int find_duplicates(struct st_defconfig *dc)
+/*
+ * A later assignment of a symbol: duplicate (same value) or conflict with
+ * the previous one. Lines come in order and each line has at most one
+ * diagnostic of its own, of a lower kind, so the diagnostics stay sorted by
+ * line, then kind.
+ */
+static void note_duplicate(struct st_defconfig *dc, struct dup_slot *tab,
+			   size_t mask, size_t i)
 {
-	size_t *idx, n = 0, i;
+	const struct st_dc_line *cur = &dc->lines[i], *prev;
+	uint32_t h = sym_hash(cur->sym);
+	struct st_dc_diag *d;
+	size_t k;
+	bool same;
 
-	idx = malloc((dc->nr_lines + 1) * sizeof(*idx));
-	if (!idx)
-		return -ENOMEM;
-	for (i = 0; i < dc->nr_lines; i++)
-		if (dc->lines[i].sym)
-			idx[n++] = i;
-	qsort_r(idx, n, sizeof(*idx), cmp_assign, dc->lines);
-	for (i = 1; i < n; i++) {
-		const struct st_dc_line *prev = &dc->lines[idx[i - 1]];
-		const struct st_dc_line *cur = &dc->lines[idx[i]];
-		bool same = !strcmp(prev->val, cur->val);
-
-		if (strcmp(prev->sym, cur->sym))
-			continue;
-		add_diag(dc, cur->lineno, ST_DC_WARNING,
-			 same ? ST_DC_D_DUPLICATE : ST_DC_D_CONFLICT, cur->sym,
-			 same ? "%s%s assigned again (same value as line %d)"
-			      : "%s%s assigned again with another value (line %d has %s)",
-			 ST_DC_PREFIX, cur->sym, prev->lineno,
-			 prev->kind == ST_DC_NOT_SET ? "'is not set'" : prev->val);
-		dc->diags[dc->nr_diags - 1].other_line = prev->lineno;
+	for (k = h & mask; tab[k].idx; k = (k + 1) & mask) {
+		prev = &dc->lines[tab[k].idx - 1];
+		if (tab[k].hash == h && !strcmp(prev->sym, cur->sym))
+			break;
 	}
-	free(idx);
-	return 0;
-}
-
-static int cmp_diag(const void *a, const void *b)
-{
-	const struct st_dc_diag *x = a, *y = b;
-
-	if (x->line != y->line)
-		return x->line < y->line ? -1 : 1;
-	return (int)x->kind - (int)y->kind;
+	if (!tab[k].idx) {
+		tab[k].hash = h;
+		tab[k].idx = i + 1;
+		return;
+	}
+	tab[k].idx = i + 1;
+	same = !strcmp(prev->val, cur->val);
+	d = add_diag(dc, cur->lineno, ST_DC_WARNING,
+		     same ? ST_DC_D_DUPLICATE : ST_DC_D_CONFLICT, cur->sym,
+		     same ? "%s%s assigned again (same value as line %d)"
+			  : "%s%s assigned again with another value (line %d has %s)",
+		     ST_DC_PREFIX, cur->sym, prev->lineno,
+		     prev->kind == ST_DC_NOT_SET ? "'is not set'" : prev->val);
+	if (d)
+		d->other_line = prev->lineno;
 }
 
 static const char *line_eol(const char *p, const char *end, const char **next,
@@ -372,42 +506,103 @@ static const char *line_eol(const char *p, const char *end, const char **next,
 	return "\n";
 }
 
+static size_t count_lines(const char *buf, size_t len)
+{
+	const char *p = buf, *end = buf + len, *nl;
+	size_t n = 0;
+
+	while (p < end && (nl = memchr(p, '\n', end - p))) {
+		n++;
+		p = nl + 1;
+	}
+	return n + (p < end);
+}
+
+/*
+ * One block for the whole model of @len bytes in @nlines lines. Worst case
+ * of the strings: a line of n bytes has sym and val of at most n + 2 bytes
+ * with their NULs (and "n" for a not-set line).
+ */
+static struct dc_block *block_new(size_t len, size_t nlines, size_t namelen,
+				  size_t *tabsize, struct arena *a)
+{
+	size_t tab = 16, lines_sz, tab_sz, str_sz, total;
+	struct dc_block *b;
+	char *p;
+
+	while (tab < 2 * nlines)
+		tab *= 2;
+	if (len > SIZE_MAX / 8 || nlines > UINT32_MAX / 2)
+		return NULL;
+	lines_sz = nlines * sizeof(struct st_dc_line);
+	tab_sz = tab * sizeof(struct dup_slot);
+	str_sz = (len + 1) + (len + 2 * nlines + 2) + namelen + 1;
+	total = sizeof(*b) + lines_sz + tab_sz + str_sz;
+	b = malloc(total);
+	if (!b)
+		return NULL;
+	memset(b, 0, sizeof(*b));
+	p = (char *)(b + 1);
+	b->lo = p;
+	b->hi = (char *)b + total;
+	b->dc.lines = (struct st_dc_line *)p;
+	b->dc.alloc_lines = nlines;
+	memset(p + lines_sz, 0, tab_sz);
+	a->cur = p + lines_sz + tab_sz;
+	a->end = (char *)b->hi;
+	*tabsize = tab;
+	return b;
+}
+
 int st_defconfig_parse(struct st_defconfig **out, const char *buf, size_t len,
 		       const char *name, struct st_error *err)
 {
-	struct st_defconfig *dc;
 	const char *p = buf, *end = buf + len, *next;
+	const char *dcname = name ? name : "-";
+	size_t nlines, tabsize, off;
+	struct st_defconfig *dc;
+	struct dup_slot *tab;
+	struct dc_block *b;
+	struct arena a;
+	char *text;
 	int lineno = 0;
 
 	*out = NULL;
-	dc = calloc(1, sizeof(*dc));
-	if (!dc)
+	nlines = count_lines(buf, len);
+	b = block_new(len, nlines, strlen(dcname), &tabsize, &a);
+	if (!b)
 		goto oom;
-	dc->name = strdup(name ? name : "-");
-	if (!dc->name)
-		goto oom;
+	dc = &b->dc;
+	tab = (struct dup_slot *)(dc->lines + nlines);
+	dc->name = str_new(&a, dcname, strlen(dcname));
+	/* the lines' text: the file with each end of line cut by a NUL */
+	text = a.cur;
+	if (len)
+		memcpy(text, buf, len);
+	text[len] = '\0';
+	a.cur += len + 1;
 	while (p < end) {
-		struct st_dc_line *l = open_slot(dc, dc->nr_lines);
+		struct st_dc_line *l = &dc->lines[dc->nr_lines++];
 		size_t tl;
 
-		if (!l)
-			goto oom;
+		memset(l, 0, sizeof(*l));
+		off = p - buf;
 		l->eol = line_eol(p, end, &next, &tl);
-		l->text = memdup0(p, tl);
+		l->text = text + off;
+		l->text[tl] = '\0';
 		l->len = tl;
 		l->lineno = ++lineno;
-		if (!l->text || classify(dc, lineno, l))
-			goto oom;
+		if (classify(dc, &a, lineno, l))
+			goto oom_dc;
+		if (l->sym)
+			note_duplicate(dc, tab, tabsize - 1, dc->nr_lines - 1);
 		p = next;
 	}
-	if (find_duplicates(dc))
-		goto oom;
-	if (dc->nr_diags)
-		qsort(dc->diags, dc->nr_diags, sizeof(*dc->diags), cmp_diag);
 	*out = dc;
 	return 0;
-oom:
+oom_dc:
 	st_defconfig_free(dc);
+oom:
 	return st_err(err, ENOMEM, name, "out of memory");
 }
 
@@ -461,14 +656,15 @@ out:
 	return ret;
 }
 
-static int line_copy(struct st_dc_line *dst, const struct st_dc_line *src)
+static int line_copy(struct st_defconfig *dc, struct st_dc_line *dst,
+		     const struct st_dc_line *src)
 {
 	*dst = *src;
 	dst->text = memdup0(src->text, src->len);
 	dst->sym = src->sym ? strdup(src->sym) : NULL;
 	dst->val = src->val ? strdup(src->val) : NULL;
 	if (!dst->text || (src->sym && !dst->sym) || (src->val && !dst->val)) {
-		line_release(dst);
+		line_release(dc, dst);
 		return -ENOMEM;
 	}
 	return 0;
@@ -480,7 +676,8 @@ int st_defconfig_dup(struct st_defconfig **out, const struct st_defconfig *dc)
 	size_t i;
 
 	*out = NULL;
-	n = calloc(1, sizeof(*n));
+	/* a block without arena: every string is the copy's own */
+	n = calloc(1, sizeof(struct dc_block));
 	if (!n)
 		return -ENOMEM;
 	n->name = strdup(dc->name);
@@ -490,7 +687,7 @@ int st_defconfig_dup(struct st_defconfig **out, const struct st_defconfig *dc)
 		goto oom;
 	n->alloc_lines = dc->nr_lines + 1;
 	for (i = 0; i < dc->nr_lines; i++, n->nr_lines++)
-		if (line_copy(&n->lines[i], &dc->lines[i]))
+		if (line_copy(n, &n->lines[i], &dc->lines[i]))
 			goto oom;
 	if (dc->nr_diags)
 		memcpy(n->diags, dc->diags, dc->nr_diags * sizeof(*n->diags));
@@ -544,16 +741,16 @@ const char *st_defconfig_eol(const struct st_defconfig *dc)
 }
 
 /* Fill @l from @text (one line), classified without diagnostics. */
-static int line_set(struct st_dc_line *l, const char *text)
+static int line_set(struct st_defconfig *dc, struct st_dc_line *l, const char *text)
 {
 	if (strchr(text, '\n'))
 		return -EINVAL;
-	line_release(l);
+	line_release(dc, l);
 	l->len = strlen(text);
 	l->text = memdup0(text, l->len);
 	if (!l->text)
 		return -ENOMEM;
-	return classify(NULL, 0, l);
+	return classify(NULL, NULL, 0, l);
 }
 
 int st_defconfig_replace(struct st_defconfig *dc, size_t idx, const char *text)
@@ -564,7 +761,7 @@ int st_defconfig_replace(struct st_defconfig *dc, size_t idx, const char *text)
 	if (idx >= dc->nr_lines)
 		return -EINVAL;
 	l = &dc->lines[idx];
-	ret = line_set(l, text);
+	ret = line_set(dc, l, text);
 	if (!ret)
 		l->modified = true;
 	return ret;
@@ -581,7 +778,7 @@ int st_defconfig_insert(struct st_defconfig *dc, size_t idx, const char *text)
 	l = open_slot(dc, idx);
 	if (!l)
 		return -ENOMEM;
-	ret = line_set(l, text);
+	ret = line_set(dc, l, text);
 	if (ret) {
 		st_defconfig_delete(dc, idx);
 		return ret;
@@ -606,7 +803,7 @@ int st_defconfig_delete(struct st_defconfig *dc, size_t idx)
 	if (idx >= dc->nr_lines)
 		return -EINVAL;
 	eol = dc->lines[idx].eol;
-	line_release(&dc->lines[idx]);
+	line_release(dc, &dc->lines[idx]);
 	memmove(&dc->lines[idx], &dc->lines[idx + 1],
 		(dc->nr_lines - idx - 1) * sizeof(*dc->lines));
 	dc->nr_lines--;
