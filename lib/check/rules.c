@@ -267,8 +267,10 @@ static int key_lookup(const char *sym)
 	default:
 		return -1;
 	}
+	/* two bytes first: most symbols differ there, strcmp() is the cost */
 	for (i = 0; i < K_COUNT; i++)
-		if (!strcmp(sym, key_names[i]))
+		if (sym[1] == key_names[i][1] && sym[0] == key_names[i][0] &&
+		    !strcmp(sym, key_names[i]))
 			return i;
 	return -1;
 }
