@@ -48,6 +48,10 @@ config MODULES
 config OLD_EXPERT
 	bool
 	transitional
+config OLD_WRITTEN
+	bool
+	default y
+	transitional
 config EXPERT
 	bool "expert"
 	default OLD_EXPERT
@@ -105,6 +109,7 @@ check "INTV=9 out of range 1..8" has "$tmp/out" '"symbol":"INTV","kind":"ineffec
 check "unknown symbol" has "$tmp/out" '"symbol":"NOPE","kind":"unknown"'
 check "transitional symbol has no prompt" has "$tmp/out" '"symbol":"OLD_EXPERT","kind":"ineffective","cause":"no_prompt"'
 check "config holds the arch string" has "$tmp/out" '\["ARCH_IS","i386","s"\]'
+check "transitional symbol is never written" hasnt "$tmp/out" '\["OLD_WRITTEN",'
 check "bad JSON -> error reply" has "$tmp/out" '"id":null,"ok":false,"error":"bad request'
 check "unknown op -> error reply" has "$tmp/out" '"id":4,"ok":false'
 check "bad symbol name -> error reply" has "$tmp/out" '"id":5,"ok":false'
