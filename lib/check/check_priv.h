@@ -43,7 +43,4 @@ int st_check_fix(const struct st_check_run_opts *o, char **files, size_t n,
 int st_check_budgets(struct st_check_result *r, const char *budget_path,
 		     const char *text, const char *builddir, struct st_error *err);
 
-/* The ARCH of arch/<arch>/configs/<file> in @path, malloc'd, or NULL. */
-char *st_check_arch_of(const char *path);
-
 #endif

@@ -177,9 +177,10 @@ static int run_items(struct work *w, size_t nfiles, struct st_check_result *r,
 
 static char *arch_key(const struct st_check_run_opts *o, const char *path)
 {
-	char *a = o->arch ? NULL : st_check_arch_of(path);
+	size_t n;
+	const char *a = o->arch ? NULL : st_mig_arch_of_path(path, &n);
 
-	return a ? a : strdup(o->arch ? o->arch : "");
+	return a ? strndup(a, n) : strdup(o->arch ? o->arch : "");
 }
 
 /*

@@ -16,6 +16,7 @@
 #include "common/error.h"
 #include "defconfig/defconfig.h"
 #include "kconfig/kconfig.h"
+#include "migrate/migrate.h"
 
 struct tree_arch {
 	char *arch;			/* "" for the host's */
@@ -65,24 +66,6 @@ void st_check_tree_free(struct st_check_tree *t)
 	free(t->srctree);
 	free(t->arch);
 	free(t);
-}
-
-char *st_check_arch_of(const char *path)
-{
-	const char *p = path, *a, *end;
-
-	/* the last "arch/X/configs/" in the path */
-	for (a = NULL; (p = strstr(p, "arch/")); p++) {
-		if (p != path && p[-1] != '/')
-			continue;
-		end = strchr(p + 5, '/');
-		if (end && end > p + 5 && !strncmp(end, "/configs/", 9))
-			a = p;
-	}
-	if (!a)
-		return NULL;
-	end = strchr(a + 5, '/');
-	return strndup(a + 5, end - (a + 5));
 }
 
 /* The helper for @arch ("" = host), started on first use. */
@@ -252,13 +235,14 @@ int st_check_tree_verify(struct st_check_tree *t, struct st_check_result *r,
 	struct st_kc_assign *as;
 	struct st_kc_result *res = NULL;
 	struct st_kconfig *kc;
+	const char *a;
 	char *arch = NULL;
 	bool *confirmed = NULL;
-	size_t i, n = 0, nr_before = r->nr;
+	size_t i, n = 0, nr_before = r->nr, alen;
 	int ret;
 
-	if (!t->arch)
-		arch = st_check_arch_of(path);
+	if (!t->arch && (a = st_mig_arch_of_path(path, &alen)))
+		arch = strndup(a, alen);
 	ret = tree_kc(t, t->arch ? t->arch : arch ? arch : "", &kc, err);
 	free(arch);
 	if (ret)

@@ -179,4 +179,11 @@ int st_mig_expand_paths(char *const *paths, size_t n, char ***out, size_t *nr_ou
 			struct st_error *err);
 void st_mig_paths_free(char **paths, size_t n);
 
+/*
+ * The SRCARCH of a defconfig from its path: <arch> of the last
+ * "arch/<arch>/configs/" in @path (at its start or after a '/'), as a
+ * pointer into @path and its length in *len, or NULL.
+ */
+const char *st_mig_arch_of_path(const char *path, size_t *len);
+
 #endif

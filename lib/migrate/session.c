@@ -120,19 +120,34 @@ struct st_kver st_mig_session_target(const struct st_mig_session *s)
 	return s->target;
 }
 
-/* SRCARCH from ".../arch/<arch>/configs/..."; kernel/configs/ is x86's. */
+const char *st_mig_arch_of_path(const char *path, size_t *len)
+{
+	const char *p, *a, *end;
+
+	/* the last "arch/X/configs/": the tree nearest to the file */
+	for (a = NULL, p = path; (p = strstr(p, "arch/")); p++) {
+		if (p != path && p[-1] != '/')
+			continue;
+		end = strchr(p + 5, '/');
+		if (end && end > p + 5 && !strncmp(end, "/configs/", 9))
+			a = p;
+	}
+	if (!a)
+		return NULL;
+	end = strchr(a + 5, '/');
+	*len = end - (a + 5);
+	return a + 5;
+}
+
+/* SRCARCH of @real (a realpath) in @buf; kernel/configs/ is x86's. */
 static const char *arch_of_path(const char *real, char *buf, size_t size)
 {
-	const char *p = real, *a, *e;
+	size_t n;
+	const char *a = st_mig_arch_of_path(real, &n);
 
-	while ((a = strstr(p, "/arch/"))) {
-		a += 6;
-		e = strchr(a, '/');
-		if (e && !strncmp(e, "/configs/", 9) && (size_t)(e - a) < size) {
-			snprintf(buf, size, "%.*s", (int)(e - a), a);
-			return buf;
-		}
-		p = a;
+	if (a && n < size) {
+		snprintf(buf, size, "%.*s", (int)n, a);
+		return buf;
 	}
 	if (strstr(real, "/kernel/configs/"))
 		return "x86";	/* make ARCH=x86 tinyconfig */
