@@ -70,15 +70,33 @@ static const char *pick_python(const struct st_kc_opts *o)
 	return ST_PYTHON;
 }
 
-static const char *pick_helper(const struct st_kc_opts *o)
+/*
+ * $SLUBTINY_KCONFIG_HELPER, then the installed copy next to the program
+ * (<prefix>/share/slubtiny/kconfig/, see lib/build/meson.build), then the
+ * source tree. @buf holds the installed path when that one is used.
+ */
+static const char *pick_helper(const struct st_kc_opts *o, char *buf,
+			       size_t len)
 {
 	const char *p = o->helper;
+	ssize_t n;
+	char *slash;
 
 	if (p && *p)
 		return p;
 	p = getenv("SLUBTINY_KCONFIG_HELPER");
 	if (p && *p)
 		return p;
+	n = readlink("/proc/self/exe", buf, len - 1);
+	if (n > 0) {
+		buf[n] = '\0';
+		slash = strrchr(buf, '/');
+		if (slash && (size_t)(slash - buf) + 40 < len) {
+			strcpy(slash, "/../share/slubtiny/kconfig/" HELPER_NAME);
+			if (access(buf, R_OK) == 0)
+				return buf;
+		}
+	}
 	return ST_SOURCE_ROOT "/kconfig/" HELPER_NAME;
 }
 
@@ -222,7 +240,8 @@ static int transact(struct st_kconfig *kc, cJSON *req, char **line,
 static int spawn_helper(struct st_kconfig *kc, const struct st_kc_opts *o,
 			struct st_error *err)
 {
-	const char *py = pick_python(o), *helper = pick_helper(o);
+	char buf[4096];
+	const char *py = pick_python(o), *helper = pick_helper(o, buf, sizeof(buf));
 	char *argv[] = { (char *)py, (char *)helper, "serve", NULL };
 
 	if (!executable(py))
