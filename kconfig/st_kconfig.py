@@ -890,17 +890,19 @@ class Explainer(object):
     def hidden_reason(self, sym, need, depth, seen, out, indent):
         """Why the file cannot raise @sym to @need (prompt or no prompt)."""
         if not has_prompt(sym):
-            cands = []
-            for term in kconfiglib.split_expr(sym.rev_dep, kconfiglib.OR):
-                src = kconfiglib.split_expr(term, kconfiglib.AND)[0]
-                if isinstance(src, kconfiglib.Symbol) and src not in cands:
-                    cands.append(src)
+            # Each select with its condition: "DRM && DRM_FBDEV_EMULATION
+            # (n)" says more than the selector's own value.
+            cands = [t for t in kconfiglib.split_expr(sym.rev_dep,
+                                                      kconfiglib.OR)
+                     if t is not self.kconf.n]
             text = "%s has no prompt (only select or default can set it)" % \
                 sym.name
             if cands:
-                text += "; selected by %s%s" % (", ".join(
-                    "%s (%s)" % (c.name, show_val(c)) for c in cands[:4]),
-                    " and %d more" % (len(cands) - 4) if len(cands) > 4
+                text += "; selected if %s%s" % (" or ".join(
+                    "%s (%s)" % (kconfiglib.expr_str(t),
+                                 TRI_STR[kconfiglib.expr_value(t)])
+                    for t in cands[:4]),
+                    " or %d more" % (len(cands) - 4) if len(cands) > 4
                     else "")
             return text
         if sym.choice is not None and sym.visibility >= need:
