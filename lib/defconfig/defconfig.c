@@ -29,6 +29,7 @@
 struct dc_block {
 	struct st_defconfig dc;		/* first: a model is freed as its block */
 	const char *lo, *hi;		/* the arena after the header */
+	bool owns;			/* some line may own malloc'd strings */
 };
 
 /* Bump allocator over a block's string area (NULL: use malloc). */
@@ -77,6 +78,12 @@ bool st_defconfig_valid_sym(const char *s, size_t len)
 		if (!is_symchar(s[i]))
 			return false;
 	return true;
+}
+
+/* dc is the first member of its block (parse and dup allocate both) */
+static struct dc_block *to_block(struct st_defconfig *dc)
+{
+	return (struct dc_block *)dc;
 }
 
 static bool in_block(const struct st_defconfig *dc, const void *p)
@@ -387,8 +394,10 @@ void st_defconfig_free(struct st_defconfig *dc)
 
 	if (!dc)
 		return;
-	for (i = 0; i < dc->nr_lines; i++)
-		line_release(dc, &dc->lines[i]);
+	/* a model as parsed has nothing of its own in its lines */
+	if (to_block(dc)->owns)
+		for (i = 0; i < dc->nr_lines; i++)
+			line_release(dc, &dc->lines[i]);
 	if (!in_block(dc, dc->lines))
 		free(dc->lines);
 	free(dc->diags);
@@ -680,6 +689,7 @@ int st_defconfig_dup(struct st_defconfig **out, const struct st_defconfig *dc)
 	n = calloc(1, sizeof(struct dc_block));
 	if (!n)
 		return -ENOMEM;
+	to_block(n)->owns = true;
 	n->name = strdup(dc->name);
 	n->lines = calloc(dc->nr_lines + 1, sizeof(*n->lines));
 	n->diags = calloc(dc->nr_diags + 1, sizeof(*n->diags));
@@ -745,6 +755,7 @@ static int line_set(struct st_defconfig *dc, struct st_dc_line *l, const char *t
 {
 	if (strchr(text, '\n'))
 		return -EINVAL;
+	to_block(dc)->owns = true;
 	line_release(dc, l);
 	l->len = strlen(text);
 	l->text = memdup0(text, l->len);
