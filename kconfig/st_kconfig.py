@@ -1252,15 +1252,18 @@ def fix_deps(tree, assigns, mode):
 #
 
 class Server(object):
-    def __init__(self):
+    def __init__(self, cwd):
         self.tree = None
+        # The caller's working directory: a relative srctree is theirs, not
+        # that of the scratch directory the server runs in.
+        self.cwd = cwd
 
     def op_load(self, req):
         srctree = req.get("srctree")
         if srctree:
-            srctree = os.path.abspath(srctree)
+            srctree = os.path.normpath(os.path.join(self.cwd, srctree))
             if not os.path.isfile(os.path.join(srctree, "Kconfig")):
-                raise HelperError("%s: no Kconfig (not a kernel tree?)"
+                raise HelperError("no Kconfig in %s (not a kernel tree?)"
                                   % srctree)
             env = make_env(srctree, req.get("arch"),
                            req.get("cross_compile"), req.get("env"))
@@ -1371,8 +1374,9 @@ def cmd_serve(argv):
     proto = os.fdopen(os.dup(1), "w", encoding="utf-8")
     os.dup2(2, 1)
     sys.stdout = sys.stderr
+    cwd = os.getcwd()
     os.chdir(os.environ.get("TMPDIR") or "/tmp")
-    server = Server()
+    server = Server(cwd)
     for line in sys.stdin:
         line = line.strip()
         if not line:

@@ -123,6 +123,11 @@ printf '{"id":1,"op":"load","srctree":"%s","arch":"nosucharch"}\n{"id":2,"op":"l
 check "unknown arch" has "$tmp/out2" '"id":1,"ok":false,"error":"unknown arch'
 check "tree without Kconfig" has "$tmp/out2" '"id":2,"ok":false,"error":".*no Kconfig'
 
+# A relative srctree is the caller's: the server works in a scratch directory.
+printf '{"id":1,"op":"load","srctree":"tree","arch":"x86_64"}\n' >"$tmp/req3"
+(cd "$tmp" && "$py" "$helper" serve <"$tmp/req3" >"$tmp/out3" 2>/dev/null)
+check "relative srctree resolved from the caller's directory" has "$tmp/out3" '"id":1,"ok":true'
+
 # autoconf
 printf 'CONFIG_EXPERT=y\nCONFIG_SLUB_TINY=y\nCONFIG_DRV=m\nCONFIG_STR="x\\"y"\n' >"$tmp/d"
 (cd "$tmp" && srctree=$t ARCH=x86 SRCARCH=x86 KERNELVERSION=6.18 CC_VERSION_TEXT=gcc \
