@@ -30,14 +30,14 @@ static const struct arch_def {
 } arch_defs[] = {
 	/* cmpxchg16b for SLUB's freelist + tid double-word cmpxchg, as meson does */
 	{ "x86_64", "x86_64-linux-gnu-", "gcc-x86-64-linux-gnu", "x86_64", "-mcx16" },
-	{ "i686", "i686-linux-gnu-", "gcc-i686-linux-gnu", "i686" },
-	{ "arm", "arm-linux-gnueabi-", "gcc-arm-linux-gnueabi", "armv7l" },
-	{ "aarch64", "aarch64-linux-gnu-", "gcc-aarch64-linux-gnu", "aarch64" },
-	{ "riscv64", "riscv64-linux-gnu-", "gcc-riscv64-linux-gnu", "riscv64" },
-	{ "mips", "mips-linux-gnu-", "gcc-mips-linux-gnu", "mips" },
-	{ "mipsel", "mipsel-linux-gnu-", "gcc-mipsel-linux-gnu", "mipsel" },
-	{ "powerpc", "powerpc-linux-gnu-", "gcc-powerpc-linux-gnu", "ppc" },
-	{ "sh4", "sh4-linux-gnu-", "gcc-sh4-linux-gnu", "sh4" },
+	{ "i686", "i686-linux-gnu-", "gcc-i686-linux-gnu libc6-dev-i386-cross", "i686" },
+	{ "arm", "arm-linux-gnueabi-", "gcc-arm-linux-gnueabi libc6-dev-armel-cross", "armv7l" },
+	{ "aarch64", "aarch64-linux-gnu-", "gcc-aarch64-linux-gnu libc6-dev-arm64-cross", "aarch64" },
+	{ "riscv64", "riscv64-linux-gnu-", "gcc-riscv64-linux-gnu libc6-dev-riscv64-cross", "riscv64" },
+	{ "mips", "mips-linux-gnu-", "gcc-mips-linux-gnu libc6-dev-mips-cross", "mips" },
+	{ "mipsel", "mipsel-linux-gnu-", "gcc-mipsel-linux-gnu libc6-dev-mipsel-cross", "mipsel" },
+	{ "powerpc", "powerpc-linux-gnu-", "gcc-powerpc-linux-gnu libc6-dev-powerpc-cross", "ppc" },
+	{ "sh4", "sh4-linux-gnu-", "gcc-sh4-linux-gnu libc6-dev-sh4-cross", "sh4" },
 	/* bare metal: Debian's or1k-elf has its C library in libnewlib-dev */
 	{ "or1k", "or1k-elf-", "gcc-or1k-elf libnewlib-dev", "or1k",
 	  "-isystem /usr/include/newlib" },
@@ -343,26 +343,27 @@ void st_toolchains_free(struct st_toolchain *tcs, size_t n)
 static void no_libc(struct st_toolchain *t)
 {
 	t->found = false;
-	if (asprintf(&t->reason, "%s has no C library headers (bare-metal compiler; "
-		     "lib/slab needs libc)", t->cc[0]) < 0)
+	if (asprintf(&t->reason, "%s has no C library headers (lib/slab needs "
+		     "libc; install %s)", t->cc[0], t->pkg ? t->pkg : "its libc") < 0)
 		t->reason = NULL;
 }
 
 /*
- * lib/slab is hosted C: it includes libc headers. A bare-metal compiler
- * (Debian's or1k-elf has no C library) cannot build it; say so up front
- * rather than failing every job. Only *-elf- prefixes are probed.
+ * lib/slab is hosted C: it includes libc headers. A cross compiler without
+ * its libc (Debian installs libc6-dev-<arch>-cross only as a recommendation,
+ * or1k-elf needs libnewlib-dev) cannot build it; say so up front, with the
+ * package, rather than failing every job.
  */
 static int probe_libc(struct st_toolchain *t)
 {
 	static const char test[] = "#include <errno.h>\n#include <stdlib.h>\nint x;\n";
-	char **argv, **flags, *dash;
+	char **argv, **flags;
 	struct st_child c;
 	size_t n, m, i;
 	int ret;
 
-	dash = strstr(t->prefix, "-elf-");
-	if (!dash || dash[5])
+	/* The host compiler's libc comes with the build's own dependencies. */
+	if (!t->prefix || !*t->prefix)
 		return 0;
 	/* The arch's own flags say where its C library is (newlib for or1k). */
 	flags = split_words(t->cflags ? t->cflags : "");
