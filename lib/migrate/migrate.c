@@ -480,6 +480,12 @@ static int cmp_finding(const void *a, const void *b)
 	return strcmp(x->symbol, y->symbol);
 }
 
+void st_migration_sort_findings(struct st_migration *m)
+{
+	if (m->nr_findings)
+		qsort(m->findings, m->nr_findings, sizeof(*m->findings), cmp_finding);
+}
+
 /* Findings are about the migrated file: parse its bytes afresh. */
 static int findings(struct st_migration *m, struct st_kver target)
 {
@@ -499,8 +505,7 @@ static int findings(struct st_migration *m, struct st_kver target)
 	if (!ret)
 		ret = slab_findings(re, target, m);
 	st_defconfig_free(re);
-	if (m->nr_findings)
-		qsort(m->findings, m->nr_findings, sizeof(*m->findings), cmp_finding);
+	st_migration_sort_findings(m);
 	return ret;
 }
 

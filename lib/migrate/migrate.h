@@ -89,6 +89,8 @@ void st_migration_release(struct st_migration *m);
 
 /* Append a finding to @m (for callers adding verification results). */
 int st_migration_add_finding(struct st_migration *m, const struct st_mig_finding *f);
+/* Order @m's findings by line, then symbol: the order every report uses. */
+void st_migration_sort_findings(struct st_migration *m);
 
 /* A symbol's value in a resolved configuration; val NULL = not defined. */
 struct st_symval {

@@ -342,15 +342,6 @@ static int merge_findings(struct st_migration *m, const struct st_kc_result *res
 	return 0;
 }
 
-static int cmp_finding(const void *a, const void *b)
-{
-	const struct st_mig_finding *x = a, *y = b;
-
-	if (x->line != y->line)
-		return x->line < y->line ? -1 : 1;
-	return strcmp(x->symbol, y->symbol);
-}
-
 static int add_skip(const char ***skip, size_t *n, const char *sym)
 {
 	const char **p = realloc(*skip, (*n + 2) * sizeof(*p));
@@ -506,8 +497,7 @@ int st_mig_session_file(struct st_mig_session *s, const char *path,
 		if (ret)
 			return ret;
 	}
-	if (f->m.nr_findings)
-		qsort(f->m.findings, f->m.nr_findings, sizeof(*f->m.findings), cmp_finding);
+	st_migration_sort_findings(&f->m);
 	ret = st_defconfig_diff(f->before, f->m.after, f->path, &f->diff, &len);
 	if (ret)
 		return st_err(err, -ret, path, "%s", strerror(-ret));

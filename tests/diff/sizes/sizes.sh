@@ -12,31 +12,12 @@ arch=$1 pre=$2 dir=$3
 : "${SLUBTINY:?}" "${ST_BUILDDIR:?}"
 stnm=$ST_BUILDDIR/tests/diff/sizes/st-nm
 tarball=/usr/src/linux-source-6.12.tar.xz
-refdir=$ST_BUILDDIR/tests/diff/sizes/ref
-bom=$refdir/bloat-o-meter
+. "$ST_SRCDIR/tests/bom.sh"
 python=${ST_PYTHON:-python3}
 
 skip() { echo "SKIP: $*"; exit 77; }
 
-# One extraction for all tests running in parallel: mkdir is the lock.
-get_bom() {
-	[ -s "$bom" ] && return 0
-	[ -r "$tarball" ] || skip "$tarball missing (Debian package linux-source-6.12)"
-	mkdir -p "$refdir"
-	if mkdir "$refdir/lock" 2>/dev/null; then
-		tmp=$refdir/tmp.$$
-		mkdir -p "$tmp"
-		tar -C "$tmp" -xJf "$tarball" --wildcards '*/scripts/bloat-o-meter' &&
-			mv "$(find "$tmp" -name bloat-o-meter | head -1)" "$bom"
-		rm -rf "$tmp" "$refdir/lock"
-	else
-		i=0
-		while [ -d "$refdir/lock" ] && [ $i -lt 600 ]; do sleep 0.2; i=$((i + 1)); done
-	fi
-	[ -s "$bom" ] || skip "could not extract bloat-o-meter"
-}
-
-get_bom
+get_bom || skip "cannot extract bloat-o-meter from $tarball (Debian package linux-source-6.12)"
 [ -s "$dir/pairs" ] || skip "fixtures for $arch were not built (compiler missing)"
 
 # bloat-o-meter runs plain "nm": point it at the binutils for this arch.
