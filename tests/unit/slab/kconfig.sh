@@ -49,7 +49,7 @@ build_conf() {
 
 # resolve NAME DEFCONFIG: NAME.ref (conf) and NAME.kc (helper), compared
 resolve() {
-	(cd "$src/kconfig" && srctree=$src/kconfig KCONFIG_CONFIG=$work/$1.ref \
+	(cd "$work" && srctree=$src/kconfig KCONFIG_CONFIG=$work/$1.ref \
 		"$conf" --defconfig="$2" Kconfig >/dev/null) ||
 		{ echo "FAIL: conf rejected $2"; fail=1; return; }
 	"$ST_PYTHON" "$src/kconfig/st_kconfig.py" autoconf \
@@ -86,7 +86,7 @@ for d in "$src"/defconfigs/*_defconfig; do
 	n=$(basename "$d" _defconfig)
 	resolve "$n" "$d"
 	# committed defconfigs are what savedefconfig writes: minimal, in order
-	(cd "$src/kconfig" && srctree=$src/kconfig KCONFIG_CONFIG=$work/$n.ref \
+	(cd "$work" && srctree=$src/kconfig KCONFIG_CONFIG=$work/$n.ref \
 		"$conf" --savedefconfig="$work/$n.saved" Kconfig >/dev/null)
 	if ! cmp -s "$d" "$work/$n.saved"; then
 		echo "FAIL: $d is not in savedefconfig form:"
