@@ -174,11 +174,71 @@ static int render(const struct st_report *r, const struct report_args *ra)
 	return ST_EXIT_OK;
 }
 
+/*
+ * The unit that makes the whole report an error, or NULL: a failure on the
+ * host compiler, or the first failure when nothing at all was built. (A
+ * cross arch whose compiles fail is listed as skipped with the error.)
+ */
+static const struct st_build_unit *fatal_unit(const struct st_build_result *res)
+{
+	const struct st_build_unit *first = NULL;
+	size_t i, t, nok = 0;
+
+	for (i = 0; i < res->nunits; i++) {
+		const struct st_build_unit *u = &res->units[i];
+
+		if (u->ok) {
+			nok++;
+			continue;
+		}
+		if (!first)
+			first = u;
+		for (t = 0; t < res->ntcs; t++)
+			if (res->tcs[t].found && !res->tcs[t].prefix[0] &&
+			    !strcmp(res->tcs[t].arch, u->arch))
+				return u;
+	}
+	return nok ? NULL : first;
+}
+
+/*
+ * The compiles ran quiet: build the failed unit @u once more with the
+ * compiler's stderr on ours, so the error shows the compiler's message.
+ */
+static void show_compiler_errors(const struct report_args *ra, const struct st_build_unit *u)
+{
+	struct st_build_opts o = ra->b.o;
+	struct st_build_result *res = NULL;
+	struct st_variant *vs = NULL;
+	struct st_error e = { 0 };
+	const char *arches[] = { u->arch };
+	size_t n = 0, i;
+
+	if (st_build_variants(ra->b.datadir, &vs, &n, &e))
+		return;
+	for (i = 0; i < n; i++)
+		if (!strcmp(vs[i].name, u->variant))
+			break;
+	if (i < n) {
+		o.variants = &vs[i];
+		o.nvariants = 1;
+		o.arches = arches;
+		o.narches = 1;
+		o.jobs = 1;
+		o.quiet = false;
+		o.progress = NULL;
+		if (!st_build_run(&o, &res, &e))
+			st_build_result_free(res);
+	}
+	st_build_variants_free(vs, n);
+}
+
 /* Build the variants (nothing is rebuilt when up to date) and make the report. */
 static int build_report(struct st_report **r, struct st_build_result **res,
 			struct report_args *ra, struct st_error *e)
 {
 	const char *py = getenv("SLUBTINY_PYTHON");
+	const struct st_build_unit *bad;
 	int ret;
 
 	ra->b.o.quiet = true;
@@ -191,6 +251,11 @@ static int build_report(struct st_report **r, struct st_build_result **res,
 	if (!(*res)->nunits)
 		return st_err(e, ENOENT, NULL, "no usable compiler%s%s", (*res)->ntcs ? ": " : "",
 			      (*res)->ntcs && (*res)->tcs[0].reason ? (*res)->tcs[0].reason : "");
+	bad = fatal_unit(*res);
+	if (bad) {
+		show_compiler_errors(ra, bad);
+		return st_err(e, EIO, NULL, "%s: %s", bad->variant, bad->error);
+	}
 	ret = st_report_from_build(r, *res, ra->baseline, e);
 	if (ret || !ra->attribute)
 		return ret;

@@ -325,8 +325,9 @@ static int names_from_build(struct st_report *r, const struct st_build_result *b
 				return st_err(e, ENOMEM, NULL, "out of memory");
 			continue;
 		}
+		/* The compiler is there: no package to suggest. */
 		if (!arch_built(b, t->arch, &err)) {
-			if (add_skip(r, t->arch, err ? err : "nothing built", t->pkg))
+			if (add_skip(r, t->arch, err ? err : "nothing built", NULL))
 				return st_err(e, ENOMEM, NULL, "out of memory");
 			continue;
 		}

@@ -1,9 +1,15 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # slubtiny report / build: usage errors exit 2 with one line on stderr;
-# --objects on two objects compiled here reports what size(1) says.
+# --objects on two objects compiled here reports what size(1) and the real
+# bloat-o-meter say; a data dir whose lib/slab/slub.c does not compile, or a
+# host compiler that fails, makes report exit 2 with the compiler's message.
 set -u
 . "$(dirname "$0")/lib.sh"
+command -v cc >/dev/null || skip "no cc"
+command -v size >/dev/null || skip "no size"
+command -v nm >/dev/null || skip "no nm"
+[ -r /usr/src/linux-source-6.12.tar.xz ] || skip "linux-source-6.12 missing (bloat-o-meter)"
 out=$ST_BUILDDIR/tests-report/errors
 rm -rf "$out"
 mkdir -p "$out"
@@ -30,16 +36,52 @@ err "no compiler" env CROSS_COMPILE=nosuch- "$SLUBTINY" report --builddir "$out/
 err "no compiler (build)" env CROSS_COMPILE=nosuch- "$SLUBTINY" build --builddir "$out/b"
 err "bad datadir" env SLUBTINY_DATADIR="$out" "$SLUBTINY" build --builddir "$out/b"
 
-command -v cc >/dev/null || skip "no cc"
-command -v size >/dev/null || skip "no size"
 printf 'int a[10];\nint f(int i) { return a[i]; }\n' >"$out/old.c"
 printf 'int a[20];\nconst int r[4] = { 1 };\nint f(int i) { return a[i] + r[i]; }\nint g(void) { return 2; }\n' >"$out/new.c"
-cc -Os -c "$out/old.c" -o "$out/old.o" && cc -Os -c "$out/new.c" -o "$out/new.o" || skip "cc failed"
-"$SLUBTINY" report --objects old="$out/old.o" new="$out/new.o" >"$out/o.txt" || bad "--objects failed"
+cc -Os -c "$out/old.c" -o "$out/old.o" && cc -Os -c "$out/new.c" -o "$out/new.o" ||
+	{ bad "cc failed"; exit 1; }
+"$SLUBTINY" report --objects old="$out/old.o" new="$out/new.o" >"$out/o.txt" 2>"$out/stderr" ||
+	bad "--objects failed"
+[ -s "$out/stderr" ] && bad "--objects: stderr: $(head -3 "$out/stderr")"
 for f in old new; do
 	set -- $(size "$out/$f.o" | awk 'NR == 2 { print $1, $2, $3, $4 }')
 	grep -Eq "^[a-z0-9_]+ +$f +$1 +$2 +$3 +$4 " "$out/o.txt" || bad "$f: size says $*"
 done
-sum=$("$SLUBTINY" size-diff "$out/old.o" "$out/new.o" | head -1)
-grep -qF "$sum" "$out/o.txt" || bad "size-diff summary '$sum' not in the report"
+get_bom || { bad "cannot extract bloat-o-meter"; exit 1; }
+sum=$(${ST_PYTHON:-python3} "$bom" "$out/old.o" "$out/new.o" | head -1)
+[ -n "$sum" ] || bad "bloat-o-meter printed nothing"
+grep -qF "$sum" "$out/o.txt" || bad "bloat-o-meter's summary '$sum' not in the report"
+
+# A total failure is an error, not a report with no results: a copy of the
+# data dir whose slub.c does not compile.
+data=$out/data
+mkdir -p "$data/lib"
+cp -r "$ST_SRCDIR/kconfig" "$ST_SRCDIR/defconfigs" "$data/" &&
+	cp -r "$ST_SRCDIR/lib/slab" "$data/lib/" || { bad "cannot copy the data dir"; exit 1; }
+echo 'int st_broken_by_the_test = ;' >>"$data/lib/slab/slub.c"
+broken() { # description, command...
+	what=$1; shift
+	"$@" >"$out/stdout" 2>"$out/stderr"; st=$?
+	[ $st = 2 ] || bad "$what: exit $st, want 2"
+	case $* in *" report "*) [ -s "$out/stdout" ] && bad "$what: something on stdout: $(head -3 "$out/stdout")" ;; esac
+	grep -q 'slub\.c:[0-9]*:[0-9]*: error: ' "$out/stderr" ||
+		bad "$what: no compiler message on stderr: $(tail -3 "$out/stderr")"
+	tail -1 "$out/stderr" | grep -q '^slubtiny: .*slub\.c: .* exited with status' ||
+		bad "$what: last line is not the error: $(tail -1 "$out/stderr")"
+	grep -qi 'skipped' "$out/stderr" && bad "$what: the failure is called skipped"
+}
+broken "report, slub.c broken" env SLUBTINY_DATADIR="$data" \
+	"$SLUBTINY" report --builddir "$out/broken" --arch "$(host_arch)"
+broken "report --json, slub.c broken" env SLUBTINY_DATADIR="$data" \
+	"$SLUBTINY" report --builddir "$out/broken" --arch "$(host_arch)" --json
+broken "build, slub.c broken" env SLUBTINY_DATADIR="$data" \
+	"$SLUBTINY" build --builddir "$out/broken" --arch "$(host_arch)" --variant slub_tiny
+# The host compiler fails (a cross arch would build): still an error.
+echo '#error host compiler broken by the test' >"$out/broken.h"
+CC="cc -include $out/broken.h" "$SLUBTINY" report --builddir "$out/b-host" \
+	--arch "$(host_arch)" --variant slub >"$out/stdout" 2>"$out/stderr"
+st=$?
+[ $st = 2 ] || bad "host compiler broken: exit $st, want 2"
+grep -q 'error: #error host compiler broken by the test' "$out/stderr" ||
+	bad "host compiler broken: no compiler message: $(tail -3 "$out/stderr")"
 exit $fail
