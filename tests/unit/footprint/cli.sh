@@ -8,6 +8,11 @@
 #	cli.sh GCC_TRACE
 set -u
 gcc_trace=$1
+# meson records gcc when it finds one; without it there is no recording.
+if [ -z "$gcc_trace" ]; then
+	echo "1..0 # SKIP no gcc at configure time: no recording of gcc to replay"
+	exit 0
+fi
 tmp=${ST_BUILDDIR:-/tmp}/footprint-cli.$$
 mkdir -p "$tmp" || exit 1
 trap 'rm -rf "$tmp"' EXIT
@@ -17,10 +22,12 @@ t() { # description, status (0 = ok)
 	if [ "$2" = 0 ]; then echo "ok $n - $1"; else echo "not ok $n - $1"; fail=1; fi
 }
 
-"$SLUBTINY" footprint gen boot >"$tmp/boot.txt"
-t "gen boot writes a text trace" $([ "$(head -1 "$tmp/boot.txt")" = "slubtrace 1" ]; echo $?)
-"$SLUBTINY" footprint gen net --binary --seed 7 >"$tmp/net.bin"
-t "gen --binary writes the binary magic" $([ "$(head -c 4 "$tmp/net.bin")" = SLTB ]; echo $?)
+"$SLUBTINY" footprint gen boot >"$tmp/boot.txt" 2>"$tmp/err"
+t "gen boot writes a text trace" $([ $? = 0 ] && [ ! -s "$tmp/err" ] &&
+	[ "$(head -1 "$tmp/boot.txt")" = "slubtrace 1" ]; echo $?)
+"$SLUBTINY" footprint gen net --binary --seed 7 >"$tmp/net.bin" 2>"$tmp/err"
+t "gen --binary writes the binary magic" $([ $? = 0 ] && [ ! -s "$tmp/err" ] &&
+	[ "$(head -c 4 "$tmp/net.bin")" = SLTB ]; echo $?)
 "$SLUBTINY" footprint gen nope >/dev/null 2>"$tmp/err"
 t "unknown shape: exit 2" $([ $? = 2 ] && grep -q '^slubtiny: nope: unknown trace shape' "$tmp/err"; echo $?)
 
@@ -34,23 +41,25 @@ t "unknown variant: exit 2" $([ $? = 2 ] && grep -q 'no such variant' "$tmp/err"
 # every variant on the recording of gcc: runs, and gives every page back
 "$SLUBTINY" footprint --trace "$gcc_trace" --time-ms 1 --json >"$tmp/gcc.json" 2>"$tmp/err"
 st=$?
-t "gcc recording replays on every variant" $([ $st -le 1 ] && [ -s "$tmp/gcc.json" ]; echo $?)
+t "gcc recording replays on every variant" $([ $st -le 1 ] && [ -s "$tmp/gcc.json" ] &&
+	[ ! -s "$tmp/err" ]; echo $?)
 runs=$(grep -o '"leak_pages":[0-9]*' "$tmp/gcc.json" | wc -l)
 leaks=$(grep -o '"leak_pages":[0-9]*' "$tmp/gcc.json" | grep -vc '"leak_pages":0$')
 t "one run per variant ($runs), no leaked pages ($leaks)" $([ "$runs" -ge 2 ] && [ "$leaks" = 0 ]; echo $?)
 reports=$(grep -o '"slab_reports":[0-9]*' "$tmp/gcc.json" | grep -vc '"slab_reports":0$')
 t "no allocator bug reports ($reports runs with some)" $([ "$reports" = 0 ]; echo $?)
+missing=
 for k in trace variant threads peak_pages final_pages requested_bytes held_bytes ops_per_s; do
-	grep -q "^{\"runs\":\[{.*\"$k\":" "$tmp/gcc.json" || { t "JSON run has $k" 1; continue; }
+	grep -q "^{\"runs\":\[{.*\"$k\":" "$tmp/gcc.json" || missing="$missing $k"
 done
-t "JSON runs have the schema's keys" 0
+t "JSON runs have the schema's keys (missing:${missing:- none})" $([ -z "$missing" ]; echo $?)
 
 # the built-in traces on the three allocators: on boot, peak pages as
 # issue 7 expects
 "$SLUBTINY" footprint --variant slub --variant slub_tiny --variant slob \
 	--time-ms 1 --json --svg "$tmp/all.svg" >"$tmp/all.json" 2>"$tmp/err"
 st=$?
-t "built-in traces on slub, slub_tiny, slob" $([ $st -le 1 ]; echo $?)
+t "built-in traces on slub, slub_tiny, slob" $([ $st -le 1 ] && [ ! -s "$tmp/err" ]; echo $?)
 r1=$(grep -o '{"trace":"boot","what":"peak_pages","num":"slub_tiny","den":"slub"[^}]*}' "$tmp/all.json")
 r2=$(grep -o '{"trace":"boot","what":"peak_pages","num":"slob","den":"slub_tiny"[^}]*}' "$tmp/all.json")
 echo "# $r1"
