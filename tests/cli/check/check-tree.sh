@@ -4,12 +4,14 @@
 # directory): for each file, the symbols check reports as not taking effect
 # (ineffective-option, unknown-symbol, slub-tiny-deps, slub-tiny-disables,
 # removed-allocator) must be exactly those whose requested value (other than
-# n) `make O=... ARCH=... NAME_defconfig` does not keep. Then --fix on a
-# SLOB-era file must give a file in which conf keeps CONFIG_SLUB_TINY=y.
+# n) `make O=... ARCH=... NAME_defconfig` does not keep; check exits 1 when
+# conf drops something and 0 when it drops nothing (no other rule fires on
+# these files), prints one JSON document and nothing on stderr. Then --fix on
+# a SLOB-era file must give a file in which conf keeps CONFIG_SLUB_TINY=y.
 set -u
 tb=/usr/src/linux-source-6.12.tar.xz
 [ -r "$tb" ] || { echo "skip: $tb not installed"; exit 77; }
-for p in xz make flex bison gcc; do
+for p in xz make flex bison gcc python3; do
 	command -v $p >/dev/null || { echo "skip: $p missing"; exit 77; }
 done
 top=$ST_BUILDDIR/check-tree
@@ -75,8 +77,14 @@ for spec in "x86 arch/x86/configs/stcheck_defconfig stcheck_defconfig" \
 	set -- $spec
 	conf "$1" "$3" >"$w/config" || continue
 	dropped "$tree/$2" "$w/config" >"$w/want"
-	(cd "$tree" && "$SLUBTINY" check --no-config --format json --srctree . "$2") >"$w/json"
+	(cd "$tree" && "$SLUBTINY" check --no-config --format json --srctree . "$2") >"$w/json" 2>"$w/err"
 	st=$?
+	want_st=0
+	[ -s "$w/want" ] && want_st=1
+	[ $st = $want_st ] || { echo "FAIL: $2: check exit $st, want $want_st"; head -5 "$w/err"; fail=1; }
+	[ -s "$w/err" ] && { echo "FAIL: $2: stderr not empty:"; head -5 "$w/err"; fail=1; }
+	python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert isinstance(d["findings"], list)' \
+		"$w/json" 2>/dev/null || { echo "FAIL: $2: stdout is not a JSON report"; head -c 300 "$w/json"; fail=1; }
 	reported "$w/json" >"$w/got"
 	if ! cmp -s "$w/want" "$w/got"; then
 		echo "FAIL: $2: check vs conf (< conf drops it, > check reports it):"
@@ -90,7 +98,10 @@ grep -q '"rule":"slub-tiny-deps","level":"warning","symbol":"SLUB_TINY"' "$w/jso
 # --fix: a 6.1-era SLOB board, migrated and given EXPERT, verified by conf
 mkdir -p "$w/fix/arch/sh/configs"
 printf 'CONFIG_SLOB=y\n# CONFIG_VT is not set\nCONFIG_PRINTK=y\n' >"$w/fix/arch/sh/configs/board_defconfig"
-(cd "$w/fix" && "$SLUBTINY" check --no-config --fix --srctree "$tree" arch/sh/configs/board_defconfig) >"$w/fix.out" 2>&1
+(cd "$w/fix" && "$SLUBTINY" check --no-config --fix --srctree "$tree" arch/sh/configs/board_defconfig) >"$w/fix.out" 2>"$w/fix.err"
+st=$?
+[ $st -le 1 ] || { echo "FAIL: --fix: exit $st"; cat "$w/fix.err"; fail=1; }
+[ -s "$w/fix.err" ] && { echo "FAIL: --fix: stderr not empty:"; cat "$w/fix.err"; fail=1; }
 cp "$w/fix/arch/sh/configs/board_defconfig" "$tree/arch/sh/configs/stfix_defconfig"
 conf sh stfix_defconfig >"$w/config" &&
 	{ grep -qx 'CONFIG_SLUB_TINY=y' "$w/config" ||

@@ -87,10 +87,17 @@ one_arch() {
 			--config-dir "$d/kc" $(cat "$d/$kind")) \
 			>>"$d/findings" 2>"$d/kc.err"
 		[ $? -le 1 ] || { echo "KC-FAILED $a: $(tail -1 "$d/kc.err")" >>"$d/out"; }
+		# A sanitizer report, a crash message: anything on stderr but
+		# the line naming the tree.
+		grep -v '^kc-tool: using linux [^ ]* tree ' "$d/kc.err" >"$d/kc.err2"
+		[ -s "$d/kc.err2" ] && echo "KC-FAILED $a: stderr: $(head -1 "$d/kc.err2")" >>"$d/out"
 	done
 	grep "^$a " "$run/list" | while read -r _ rel tg; do
 		key=$(echo "$rel" | tr / %)
-		[ -f "$d/ref/$key" ] && [ -f "$d/kc/$key.config" ] || continue
+		[ -f "$d/ref/$key" ] || continue	# REF-FAILED above
+		# Every file gives a config, or the file counts as failed.
+		[ -s "$d/kc/$key.config" ] ||
+			{ echo "KC-FAILED $rel: no config written" >>"$d/out"; continue; }
 		grep "^F	$rel	" "$d/findings" >"$d/f.tmp"
 		awk -v def="$tree/$rel" -v ref="$d/ref/$key" -v ours="$d/kc/$key.config" \
 			-v fnd="$d/f.tmp" -v name="$rel" -f "$here/compare.awk" </dev/null >>"$d/out"
@@ -115,12 +122,12 @@ end=$(date +%s)
 
 cat "$run"/*/out >"$run/all.out" 2>/dev/null
 grep -v '^STAT ' "$run/all.out"
-awk -v v="$version" -v s="$set" -v t=$((end - start)) '
+awk -v v="$version" -v s="$set" -v t=$((end - start)) -v want="$(wc -l <"$run/list")" '
 	$1 == "STAT" { n++; nk += $3; nr += $4; if ($3) fk++; if ($5) cm++ }
 	$1 == "SET-MISMATCH" { sm++ }
 	$1 == "REF-FAILED" || $1 == "KC-FAILED" { fail++ }
 	END {
-		printf "conf-diff %s %s: %d files compared (%d failed to run), %d config mismatches, %d set mismatches; %d files have %d options conf did not keep, kc reported %d; %ds\n",
-			v, s, n, fail, cm, sm, fk, nk, nr, t
-		exit (cm || sm || fail || !n) ? 1 : 0
+		printf "conf-diff %s %s: %d of %d files compared (%d failed to run), %d config mismatches, %d set mismatches; %d files have %d options conf did not keep, kc reported %d; %ds\n",
+			v, s, n, want, fail, cm, sm, fk, nk, nr, t
+		exit (cm || sm || fail || !n || n != want) ? 1 : 0
 	}' "$run/all.out"
