@@ -8,6 +8,14 @@
 #include "elf/elf.h"
 #include "sizes/size_diff.h"
 
+static void print_warnings(const struct st_elf_file *f)
+{
+	size_t i;
+
+	for (i = 0; f && i < f->nwarnings; i++)
+		p_err("%s", f->warnings[i]);
+}
+
 int cmd_size_diff(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -64,6 +72,9 @@ int cmd_size_diff(int argc, char **argv)
 		ret = st_elf_open(&newf, argv[optind + 1], &e);
 	if (!ret)
 		ret = st_size_diff(oldf, newf, mode, &res, &e);
+	/* members that are not ELF: nm warns and bloat-o-meter compares the rest */
+	print_warnings(oldf);
+	print_warnings(newf);
 	if (ret) {
 		p_lib_err(&e, NULL, ret);
 		st_elf_close(oldf);
