@@ -8,6 +8,20 @@
 #include "elf/elf.h"
 #include "sizes/size_diff.h"
 
+struct feed {
+	struct st_size_diff *res;
+	bool new;
+	struct st_error *e;
+};
+
+/* Each object goes into the diff as it is read, and is then freed. */
+static int feed(const struct st_elf_file *f, const struct st_elf_obj *o, void *ctx)
+{
+	struct feed *fd = ctx;
+
+	return st_size_diff_feed(fd->res, o, fd->new, f->path, fd->e);
+}
+
 static void print_warnings(const struct st_elf_file *f)
 {
 	size_t i;
@@ -67,11 +81,19 @@ int cmd_size_diff(int argc, char **argv)
 		p_err("size-diff: expected OLD and NEW files; see 'slubtiny size-diff --help'");
 		return ST_EXIT_ERROR;
 	}
-	ret = st_elf_open(&oldf, argv[optind], &e);
-	if (!ret)
-		ret = st_elf_open(&newf, argv[optind + 1], &e);
-	if (!ret)
-		ret = st_size_diff(oldf, newf, mode, &res, &e);
+	/* names are copied into the result: memory follows the symbol count */
+	ret = st_size_diff_begin(&res, mode, 0, true, &e);
+	if (!ret) {
+		struct feed fo = { &res, false, &e }, fn = { &res, true, &e };
+
+		ret = st_elf_scan(&oldf, argv[optind], 0, feed, &fo, &e);
+		if (!ret)
+			ret = st_elf_scan(&newf, argv[optind + 1], 0, feed, &fn, &e);
+		if (!ret)
+			ret = st_size_diff_end(&res, &e);
+		else
+			st_size_diff_free(&res);
+	}
 	/* members that are not ELF: nm warns and bloat-o-meter compares the rest */
 	print_warnings(oldf);
 	print_warnings(newf);

@@ -53,6 +53,9 @@ struct priv {
 	size_t objs_cap, warn_cap;
 	unsigned int flags;	/* ST_ELF_* */
 	bool mem;		/* opened from a buffer: no thin-archive members */
+	st_elf_obj_fn fn;	/* st_elf_scan(): each object goes here, then away */
+	void *ctx;
+	char *symstr;		/* st_elf_scan(): the current object's string table */
 };
 
 /* Where an object's bytes are: a file descriptor or a buffer, and a window. */
@@ -357,7 +360,8 @@ static int read_shdrs(struct reader *r, size_t first, size_t n, GElf_Shdr *out)
  * Read a whole section (a string table) into memory the result keeps,
  * NUL-terminated after its end so that a bounded name is a C string.
  */
-static int read_strtab(struct reader *r, const GElf_Shdr *sh, struct strtab *t, const char *what)
+static int read_strtab(struct reader *r, const GElf_Shdr *sh, struct strtab *t, const char *what,
+		       bool transient)
 {
 	const char *nul;
 	char *buf;
@@ -369,7 +373,13 @@ static int read_strtab(struct reader *r, const GElf_Shdr *sh, struct strtab *t, 
 		return st_err(r->e, EINVAL, r->name, "bad %s", what);
 	if (sh->sh_size >= SIZE_MAX)
 		return st_err(r->e, EFBIG, r->name, "%s too large", what);
-	buf = keep(r->p, malloc(sh->sh_size + 1));
+	if (transient) {
+		/* only until the object has been handed to the callback */
+		free(r->p->symstr);
+		buf = r->p->symstr = malloc(sh->sh_size + 1);
+	} else {
+		buf = keep(r->p, malloc(sh->sh_size + 1));
+	}
 	if (!buf)
 		return st_err(r->e, ENOMEM, r->name, "out of memory");
 	ret = src_read(&r->src, sh->sh_offset, buf, sh->sh_size);
@@ -449,6 +459,9 @@ static int read_sections(struct reader *r, struct st_elf_obj *o)
 
 	r->shnum = r->eh.e_shnum;
 	r->shstrndx = r->eh.e_shstrndx;
+	/* binutils: a relocatable object without section headers is hosed */
+	if (!r->eh.e_shoff && r->eh.e_type == ET_REL)
+		return not_recognized(r, "relocatable object without section headers");
 	if (!r->eh.e_shoff) {
 		if (r->eh.e_shnum)
 			return st_err(r->e, EINVAL, r->name, "%u sections but no section header table",
@@ -491,7 +504,7 @@ static int read_sections(struct reader *r, struct st_elf_obj *o)
 	ret = check_sections(r);
 	if (ret)
 		return ret;
-	ret = read_strtab(r, &r->shdrs[r->shstrndx], &names, "section name table");
+	ret = read_strtab(r, &r->shdrs[r->shstrndx], &names, "section name table", false);
 	if (ret)
 		return ret;
 	for (i = 0; i < r->shnum; i++) {
@@ -576,7 +589,7 @@ static int read_symbols(struct reader *r, struct st_elf_obj *o, size_t symtab)
 	o->has_symtab = n > 0;
 	if (n <= 1 || (r->p->flags & ST_ELF_NO_SYMBOLS))
 		return 0;
-	ret = read_strtab(r, &r->shdrs[sh->sh_link], &str, "symbol string table");
+	ret = read_strtab(r, &r->shdrs[sh->sh_link], &str, "symbol string table", r->p->fn != NULL);
 	if (ret)
 		return ret;
 	o->syms = malloc((n - 1) * sizeof(*o->syms));
@@ -709,6 +722,18 @@ static int read_object(struct st_elf_file *f, const struct src *src, const unsig
 		ret = read_symbols(&r, o, symtab);
 	if (!ret)
 		st_nm_classify_symbols(o);
+	if (!ret && r.p->fn) {
+		ret = r.p->fn(f, o, r.p->ctx);
+		/* handed over: keep only the object's name and kind */
+		free(o->syms);
+		free(o->secs);
+		free(r.p->symstr);
+		o->syms = NULL;
+		o->secs = NULL;
+		r.p->symstr = NULL;
+		o->nsyms = 0;
+		o->nsecs = 0;
+	}
 out:
 	free(r.shdrs);
 	return ret;
@@ -1025,8 +1050,8 @@ static struct st_elf_file *new_file(const char *path, unsigned int flags)
 	return f;
 }
 
-int st_elf_open_flags(struct st_elf_file **out, const char *path, unsigned int flags,
-		      struct st_error *e)
+static int open_path(struct st_elf_file **out, const char *path, unsigned int flags,
+		     st_elf_obj_fn fn, void *ctx, struct st_error *e)
 {
 	struct src s = { .fd = -1 };
 	struct st_elf_file *f;
@@ -1039,6 +1064,8 @@ int st_elf_open_flags(struct st_elf_file **out, const char *path, unsigned int f
 	f = new_file(path, flags);
 	if (!f)
 		return st_err(e, ENOMEM, path, "out of memory");
+	((struct priv *)f->priv)->fn = fn;
+	((struct priv *)f->priv)->ctx = ctx;
 	ret = open_file(path, &s.fd, &s.len, e);
 	if (!ret)
 		ret = open_src(f, &s, e);
@@ -1052,9 +1079,21 @@ int st_elf_open_flags(struct st_elf_file **out, const char *path, unsigned int f
 	return 0;
 }
 
+int st_elf_open_flags(struct st_elf_file **out, const char *path, unsigned int flags,
+		      struct st_error *e)
+{
+	return open_path(out, path, flags, NULL, NULL, e);
+}
+
+int st_elf_scan(struct st_elf_file **out, const char *path, unsigned int flags,
+		st_elf_obj_fn fn, void *ctx, struct st_error *e)
+{
+	return open_path(out, path, flags, fn, ctx, e);
+}
+
 int st_elf_open(struct st_elf_file **out, const char *path, struct st_error *e)
 {
-	return st_elf_open_flags(out, path, 0, e);
+	return open_path(out, path, 0, NULL, NULL, e);
 }
 
 int st_elf_open_mem(struct st_elf_file **out, const void *buf, size_t len,
@@ -1096,6 +1135,7 @@ void st_elf_close(struct st_elf_file *f)
 	free(f->objs);
 	free(f->warnings);
 	if (p) {
+		free(p->symstr);
 		for (i = 0; i < p->nkeep; i++)
 			free(p->keep[i]);
 		free(p->keep);

@@ -36,6 +36,7 @@ struct st_section {
 	uint64_t addr;
 	uint32_t type;		/* sh_type */
 	uint32_t flags;		/* ST_SEC_* */
+	char letter;		/* nm's letter for a local symbol defined here */
 };
 
 /* Symbol flags. */
@@ -96,6 +97,17 @@ int st_elf_open(struct st_elf_file **out, const char *path, struct st_error *e);
 #define ST_ELF_NO_SYMBOLS	0x1
 int st_elf_open_flags(struct st_elf_file **out, const char *path, unsigned int flags,
 		      struct st_error *e);
+/*
+ * For inputs too large to hold: like st_elf_open_flags(), but each object
+ * is handed to @fn as soon as it is read, and its sections, symbols and
+ * string table are freed when @fn returns (the st_elf_obj left in *@out
+ * has nsecs and nsyms 0). Memory follows the largest object, not the file.
+ * A non-zero return from @fn (-errno, with @e filled) stops the walk.
+ */
+typedef int (*st_elf_obj_fn)(const struct st_elf_file *f, const struct st_elf_obj *o,
+			     void *ctx);
+int st_elf_scan(struct st_elf_file **out, const char *path, unsigned int flags,
+		st_elf_obj_fn fn, void *ctx, struct st_error *e);
 /* Same, over a caller-owned buffer (the fuzz target). @name is for messages. */
 int st_elf_open_mem(struct st_elf_file **out, const void *buf, size_t len,
 		    const char *name, struct st_error *e);
