@@ -55,8 +55,33 @@ struct priv {
 	bool mem;		/* opened from a buffer: no thin-archive members */
 	st_elf_obj_fn fn;	/* st_elf_scan(): each object goes here, then away */
 	void *ctx;
-	char *symstr;		/* st_elf_scan(): the current object's string table */
+	char *symstr;		/* st_elf_scan(): the current object's string tables */
+	size_t symstr_cap;
+	char *shstr;
+	size_t shstr_cap;
+	/* scratch space reused from object to object: no page faults per member */
+	void *shdr_buf;		/* raw section headers */
+	size_t shdr_cap;
+	GElf_Shdr *shdrs;	/* translated section headers */
+	size_t shdrs_cap;
+	void *chunk_raw;	/* SYM_CHUNK raw symbols */
+	GElf_Sym *chunk;	/* SYM_CHUNK translated symbols */
 };
+
+/* Grow *@buf to hold @n bytes; its contents are not kept. */
+static void *scratch(void **buf, size_t *cap, size_t n)
+{
+	if (n > *cap) {
+		size_t c = *cap ? *cap : 4096;
+
+		while (c < n)
+			c *= 2;
+		free(*buf);
+		*buf = malloc(c);
+		*cap = *buf ? c : 0;
+	}
+	return *buf;
+}
 
 /* Where an object's bytes are: a file descriptor or a buffer, and a window. */
 struct src {
@@ -322,12 +347,11 @@ static int read_shdrs(struct reader *r, size_t first, size_t n, GElf_Shdr *out)
 	void *raw;
 	int ret;
 
-	raw = malloc(n * sizeof(GElf_Shdr));	/* >= n * ent */
+	raw = scratch(&r->p->shdr_buf, &r->p->shdr_cap, n * sizeof(GElf_Shdr));	/* >= n * ent */
 	if (!raw)
 		return st_err(r->e, ENOMEM, r->name, "out of memory");
 	ret = src_read(&r->src, r->eh.e_shoff + first * ent, raw, n * ent);
 	if (ret) {
-		free(raw);
 		if (ret == -EINVAL)
 			return st_err(r->e, EINVAL, r->name, "section header table past the end of the file");
 		return read_err(r, ret, "the section headers");
@@ -350,7 +374,6 @@ static int read_shdrs(struct reader *r, size_t first, size_t n, GElf_Shdr *out)
 			out[i].sh_entsize = s32[i].sh_entsize;
 		}
 	}
-	free(raw);
 	if (ret)
 		return st_err(r->e, EINVAL, r->name, "bad section headers: %s", elf_errmsg(-1));
 	return 0;
@@ -361,7 +384,7 @@ static int read_shdrs(struct reader *r, size_t first, size_t n, GElf_Shdr *out)
  * NUL-terminated after its end so that a bounded name is a C string.
  */
 static int read_strtab(struct reader *r, const GElf_Shdr *sh, struct strtab *t, const char *what,
-		       bool transient)
+		       char **scr, size_t *scr_cap)
 {
 	const char *nul;
 	char *buf;
@@ -373,10 +396,9 @@ static int read_strtab(struct reader *r, const GElf_Shdr *sh, struct strtab *t, 
 		return st_err(r->e, EINVAL, r->name, "bad %s", what);
 	if (sh->sh_size >= SIZE_MAX)
 		return st_err(r->e, EFBIG, r->name, "%s too large", what);
-	if (transient) {
+	if (scr) {
 		/* only until the object has been handed to the callback */
-		free(r->p->symstr);
-		buf = r->p->symstr = malloc(sh->sh_size + 1);
+		buf = scratch((void **)scr, scr_cap, sh->sh_size + 1);
 	} else {
 		buf = keep(r->p, malloc(sh->sh_size + 1));
 	}
@@ -484,7 +506,7 @@ static int read_sections(struct reader *r, struct st_elf_obj *o)
 		return st_err(r->e, EINVAL, r->name, "section header table with no sections");
 	if (r->shnum > r->src.len / ent || !range_ok(r->eh.e_shoff, (uint64_t)r->shnum * ent, r->src.len))
 		return st_err(r->e, EINVAL, r->name, "section header table past the end of the file");
-	r->shdrs = malloc(r->shnum * sizeof(*r->shdrs));
+	r->shdrs = scratch((void **)&r->p->shdrs, &r->p->shdrs_cap, r->shnum * sizeof(*r->shdrs));
 	o->secs = calloc(r->shnum, sizeof(*o->secs));
 	if (!r->shdrs || !o->secs)
 		return st_err(r->e, ENOMEM, r->name, "out of memory");
@@ -504,7 +526,8 @@ static int read_sections(struct reader *r, struct st_elf_obj *o)
 	ret = check_sections(r);
 	if (ret)
 		return ret;
-	ret = read_strtab(r, &r->shdrs[r->shstrndx], &names, "section name table", false);
+	ret = read_strtab(r, &r->shdrs[r->shstrndx], &names, "section name table",
+			  r->p->fn ? &r->p->shstr : NULL, &r->p->shstr_cap);
 	if (ret)
 		return ret;
 	for (i = 0; i < r->shnum; i++) {
@@ -589,12 +612,17 @@ static int read_symbols(struct reader *r, struct st_elf_obj *o, size_t symtab)
 	o->has_symtab = n > 0;
 	if (n <= 1 || (r->p->flags & ST_ELF_NO_SYMBOLS))
 		return 0;
-	ret = read_strtab(r, &r->shdrs[sh->sh_link], &str, "symbol string table", r->p->fn != NULL);
+	ret = read_strtab(r, &r->shdrs[sh->sh_link], &str, "symbol string table",
+			  r->p->fn ? &r->p->symstr : NULL, &r->p->symstr_cap);
 	if (ret)
 		return ret;
 	o->syms = malloc((n - 1) * sizeof(*o->syms));
-	raw = malloc(SYM_CHUNK * sizeof(GElf_Sym));
-	syms = malloc(SYM_CHUNK * sizeof(GElf_Sym));
+	if (!r->p->chunk_raw)
+		r->p->chunk_raw = malloc(SYM_CHUNK * sizeof(GElf_Sym));
+	if (!r->p->chunk)
+		r->p->chunk = malloc(SYM_CHUNK * sizeof(GElf_Sym));
+	raw = r->p->chunk_raw;
+	syms = r->p->chunk;
 	if (!o->syms || !raw || !syms) {
 		ret = st_err(r->e, ENOMEM, r->name, "out of memory");
 		goto out;
@@ -641,8 +669,6 @@ static int read_symbols(struct reader *r, struct st_elf_obj *o, size_t symtab)
 	}
 out:
 	free(xndx);
-	free(raw);
-	free(syms);
 	return ret;
 }
 
@@ -659,6 +685,8 @@ static int detect_lto(struct reader *r, struct st_elf_obj *o)
 		unsigned char slim;
 		int ret;
 
+		if (n[0] != '.' || n[1] != 'g' || n[2] != 'n')
+			continue;
 		if (!strncmp(n, ".gnu.lto_.symtab.", 17))
 			o->lto_ir = true;
 		/* struct lto_section: int16 major, minor; uint8 slim_object */
@@ -727,15 +755,12 @@ static int read_object(struct st_elf_file *f, const struct src *src, const unsig
 		/* handed over: keep only the object's name and kind */
 		free(o->syms);
 		free(o->secs);
-		free(r.p->symstr);
 		o->syms = NULL;
 		o->secs = NULL;
-		r.p->symstr = NULL;
 		o->nsyms = 0;
 		o->nsecs = 0;
 	}
 out:
-	free(r.shdrs);
 	return ret;
 }
 
@@ -1136,6 +1161,11 @@ void st_elf_close(struct st_elf_file *f)
 	free(f->warnings);
 	if (p) {
 		free(p->symstr);
+		free(p->shstr);
+		free(p->shdr_buf);
+		free(p->shdrs);
+		free(p->chunk_raw);
+		free(p->chunk);
 		for (i = 0; i < p->nkeep; i++)
 			free(p->keep[i]);
 		free(p->keep);

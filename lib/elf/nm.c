@@ -31,7 +31,7 @@ static bool starts(const char *s, const char *p)
 /* Debugging sections are known by name only, and only when not allocated. */
 static bool debug_name(const char *n)
 {
-	if (n[0] != '.')
+	if (n[0] != '.' || !strchr("dgzls", n[1]))
 		return false;
 	return starts(n, ".debug") || starts(n, ".gnu.debuglto_.debug_") ||
 	       starts(n, ".gnu.linkonce.wi.") || starts(n, ".zdebug") ||
@@ -148,6 +148,8 @@ static char coff_letter(const char *n)
 	};
 	size_t i;
 
+	if (n[0] != '.' || !n[1] || !strchr("deip", n[1]))
+		return '?';
 	for (i = 0; i < sizeof(tab) / sizeof(tab[0]); i++) {
 		size_t l = strlen(tab[i].name);
 

@@ -240,7 +240,8 @@ found:
  * Symbols waiting for their hash slot and row to reach the cache: the
  * tables are far larger than the cache and every lookup is a miss
  * otherwise. Stage 1 prefetches the slot, stage 2 (half the ring later)
- * the row it points to, stage 3 adds.
+ * the row it points to, stage 3 (a quarter later) the row's name, stage 4
+ * adds.
  */
 #define RING 16
 
@@ -260,6 +261,16 @@ static void prefetch_row(const struct build *b, const struct pending *q)
 
 	if (s)
 		__builtin_prefetch(&t->rows[s - 1]);
+}
+
+/* Stage 3: the name the row points to, for the strcmp() of the lookup. */
+static void prefetch_name(const struct build *b, const struct pending *q)
+{
+	const struct build *t = &b[q->table];
+	uint32_t s = t->slots[q->hash & t->mask];
+
+	if (s)
+		__builtin_prefetch(t->rows[s - 1].name);
 }
 
 static int flush_one(struct priv *p, struct pending *q, bool new, const char *path,
@@ -315,6 +326,8 @@ static int collect_obj(struct priv *p, const struct st_elf_obj *o, bool new, con
 		__builtin_prefetch(&p->b[t].slots[q->hash & p->b[t].mask]);
 		if (head - tail > RING / 2)
 			prefetch_row(p->b, &ring[(head - 1 - RING / 2) % RING]);
+		if (head - tail > 3 * RING / 4)
+			prefetch_name(p->b, &ring[(head - 1 - 3 * RING / 4) % RING]);
 	}
 	while (tail != head) {
 		ret = flush_one(p, &ring[tail++ % RING], new, path, e);

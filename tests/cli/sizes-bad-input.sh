@@ -12,13 +12,13 @@ trap 'rm -rf "$tmp"' EXIT
 fail=0 n=0
 
 # Files of the corpus that are valid input (everything else must be refused).
-valid=" x86_64.o arm.o ppc32be.o arch.a empty.a "
+valid=" x86_64.o arm.o ppc32be.o arch.a empty.a ar-zeroed-names.a ar-name-slash.a "
 # Bad symbol tables: binutils size reads sections only and prints them
 # (nm refuses or warns), so size must work and size-diff must refuse.
 symbad=" strtab-tiny.o sym-name-past.o sym-xindex.o "
 # An archive with a member that is not ELF: size and nm warn about it and
 # go on; size exits non-zero (slubtiny: 1), bloat-o-meter ignores it (0).
-nonelf=" ar-non-elf.a "
+nonelf=" ar-non-elf.a ar-mixed.a "
 
 bad() { # description file command...
 	what=$1 file=$2; shift 2
@@ -41,7 +41,7 @@ warned() { # description rc command...
 	"$@" >"$tmp/out" 2>"$tmp/err" </dev/null
 	rc=$?
 	if [ $rc != "$want" ] || [ "$(wc -l <"$tmp/err")" != 1 ] ||
-	   ! grep -q '^slubtiny: .*ar-non-elf\.a(junk\.o): file format not recognized$' "$tmp/err"; then
+	   ! grep -q "^slubtiny: .*/$b([a-z.]*): file format not recognized\$" "$tmp/err"; then
 		echo "FAIL: $what: exit $rc, stderr:"
 		cat "$tmp/err"
 		fail=1
