@@ -23,6 +23,7 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -202,6 +203,8 @@ static int open_file(const char *path, int *fdp, uint64_t *len, struct st_error 
 		close(fd);
 		return st_err(e, EINVAL, path, "file is empty");
 	}
+	/* archives are walked front to back: let the kernel read ahead far */
+	posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 	*fdp = fd;
 	*len = st.st_size;
 	return 0;
@@ -1027,9 +1030,20 @@ static int read_archive(struct st_elf_file *f, const struct src *s, struct st_er
 	return ret;
 }
 
+static unsigned int libelf_version = EV_NONE;
+
+static void libelf_init(void)
+{
+	libelf_version = elf_version(EV_CURRENT);
+}
+
+/* libelf's global version, set once whatever the number of threads reading. */
 static int elf_init(struct st_error *e, const char *name)
 {
-	if (elf_version(EV_CURRENT) == EV_NONE)
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	pthread_once(&once, libelf_init);
+	if (libelf_version == EV_NONE)
 		return st_err(e, EINVAL, name, "libelf: %s", elf_errmsg(-1));
 	return 0;
 }

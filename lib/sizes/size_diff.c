@@ -464,6 +464,42 @@ int st_size_diff_feed(struct st_size_diff *res, const struct st_elf_obj *o, bool
 	return collect_obj(res->priv, o, new, path, e);
 }
 
+int st_size_diff_absorb(struct st_size_diff *into, struct st_size_diff *from, struct st_error *e)
+{
+	struct priv *p = into->priv, *q = from->priv;
+	struct chunk **tail;
+	bool copy = p->copy;
+	size_t t, i;
+	int ret = 0;
+
+	/* the names stay where they are: @from's arena moves over */
+	for (tail = &p->chunks; *tail; tail = &(*tail)->next)
+		;
+	*tail = q->chunks;
+	q->chunks = NULL;
+	p->copy = false;
+	for (t = 0; t < into->ntables && !ret; t++) {
+		const struct build *b = &q->b[t];
+
+		for (i = 0; i < b->n && !ret; i++) {
+			const struct st_sd_row *r = &b->rows[i];
+			size_t len = strlen(r->name);
+
+			if (r->in_old)
+				ret = add(p, &p->b[t], r->name, len, r->hash, r->old_size, r->letters, false);
+			if (!ret && r->in_new)
+				ret = add(p, &p->b[t], r->name, len, r->hash, r->new_size, r->letters, true);
+			if (ret == -EOVERFLOW)
+				ret = st_err(e, EOVERFLOW, NULL, "sizes of symbol %s overflow 64 bits", r->name);
+			else if (ret)
+				ret = st_err(e, -ret, NULL, "out of memory");
+		}
+	}
+	p->copy = copy;
+	st_size_diff_free(from);
+	return ret;
+}
+
 int st_size_diff_end(struct st_size_diff *res, struct st_error *e)
 {
 	struct priv *p = res->priv;

@@ -81,6 +81,13 @@ int st_size_diff_begin(struct st_size_diff *res, enum st_sd_mode mode, size_t hi
 struct st_elf_obj;
 int st_size_diff_feed(struct st_size_diff *res, const struct st_elf_obj *o, bool new,
 		      const char *path, struct st_error *e);
+/*
+ * Move what was fed into @from (begun with the same mode) into @into and
+ * free @from: OLD and NEW may be fed into two results concurrently, one
+ * per thread, and joined before st_size_diff_end(@into).
+ */
+int st_size_diff_absorb(struct st_size_diff *into, struct st_size_diff *from,
+			struct st_error *e);
 int st_size_diff_end(struct st_size_diff *res, struct st_error *e);
 /* True when some table's totals differ (for --exit-code). */
 bool st_size_diff_changed(const struct st_size_diff *res);
