@@ -24,7 +24,8 @@ const struct cmd st_commands[] = {
 	{ "size-diff", cmd_size_diff, "compare symbol sizes of two ELF files (bloat-o-meter compatible)",
 	  "[-c | -d | -t] [-p PREFIX] [--json] [--exit-code] OLD NEW" },
 	{ "size", cmd_size, "list section sizes of ELF files (binutils size compatible)",
-	  "[-A] [-t] [--json] FILE..." },
+	  "[-A | -B | -G | --format={berkeley|sysv|gnu}] [-d | -o | -x | --radix={8|10|16}] "
+	  "[--common] [-t] [--json] [FILE...]" },
 	{ "build", cmd_build, "build the bundled allocator variants for each architecture",
 	  "[--variant V]... [--arch A]... [-j N] [--builddir DIR] [--json]" },
 	{ "report", cmd_report, "size table and diffs of every allocator variant and architecture",

@@ -1,12 +1,91 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* slubtiny size-diff: bloat-o-meter without nm. */
 #include <getopt.h>
+#include <pthread.h>
 #include <stdlib.h>
 
 #include "cli.h"
 #include "common/error.h"
 #include "elf/elf.h"
 #include "sizes/size_diff.h"
+
+/* One input of the diff, read in its own thread into its own result. */
+struct side {
+	const char *path;
+	bool new;
+	struct st_size_diff res;
+	struct st_elf_file *f;
+	struct st_error e;
+	int ret;
+};
+
+/* Each object goes into the side's result as it is read, and is then freed. */
+static int feed(const struct st_elf_file *f, const struct st_elf_obj *o, void *ctx)
+{
+	struct side *s = ctx;
+
+	return st_size_diff_feed(&s->res, o, s->new, f->path, &s->e);
+}
+
+static void *scan(void *arg)
+{
+	struct side *s = arg;
+
+	s->ret = st_elf_scan(&s->f, s->path, 0, feed, s, &s->e);
+	return NULL;
+}
+
+/*
+ * Read OLD and NEW at the same time (the archives of a kernel or of LLVM
+ * take most of the run to read), names copied so that each object can be
+ * freed once counted; then join NEW's counts into OLD's.
+ */
+static int diff_files(struct side *old, struct side *new, enum st_sd_mode mode,
+		      struct st_error *e)
+{
+	pthread_t t;
+	bool threaded;
+	int ret;
+
+	ret = st_size_diff_begin(&old->res, mode, 0, true, &old->e);
+	if (ret) {
+		*e = old->e;
+		return ret;
+	}
+	ret = st_size_diff_begin(&new->res, mode, 0, true, &new->e);
+	if (ret) {
+		*e = new->e;
+		st_size_diff_free(&old->res);
+		return ret;
+	}
+	threaded = !pthread_create(&t, NULL, scan, new);
+	scan(old);
+	if (threaded)
+		pthread_join(t, NULL);
+	else
+		scan(new);
+	ret = old->ret ? old->ret : new->ret;
+	if (ret) {
+		*e = old->ret ? old->e : new->e;
+		st_size_diff_free(&old->res);
+		st_size_diff_free(&new->res);
+		return ret;
+	}
+	ret = st_size_diff_absorb(&old->res, &new->res, e);
+	if (!ret)
+		ret = st_size_diff_end(&old->res, e);
+	else
+		st_size_diff_free(&old->res);
+	return ret;
+}
+
+static void print_warnings(const struct st_elf_file *f)
+{
+	size_t i;
+
+	for (i = 0; f && i < f->nwarnings; i++)
+		p_err("%s", f->warnings[i]);
+}
 
 int cmd_size_diff(int argc, char **argv)
 {
@@ -18,6 +97,7 @@ int cmd_size_diff(int argc, char **argv)
 	};
 	enum st_sd_mode mode = ST_SD_DEFAULT;
 	struct st_elf_file *oldf = NULL, *newf = NULL;
+	struct side old = { 0 }, new = { 0 };
 	struct st_size_diff res;
 	struct st_error e = { 0 };
 	bool exit_code = false;
@@ -59,11 +139,16 @@ int cmd_size_diff(int argc, char **argv)
 		p_err("size-diff: expected OLD and NEW files; see 'slubtiny size-diff --help'");
 		return ST_EXIT_ERROR;
 	}
-	ret = st_elf_open(&oldf, argv[optind], &e);
-	if (!ret)
-		ret = st_elf_open(&newf, argv[optind + 1], &e);
-	if (!ret)
-		ret = st_size_diff(oldf, newf, mode, &res, &e);
+	old.path = argv[optind];
+	new.path = argv[optind + 1];
+	new.new = true;
+	ret = diff_files(&old, &new, mode, &e);
+	oldf = old.f;
+	newf = new.f;
+	res = old.res;
+	/* members that are not ELF: nm warns and bloat-o-meter compares the rest */
+	print_warnings(oldf);
+	print_warnings(newf);
 	if (ret) {
 		p_lib_err(&e, NULL, ret);
 		st_elf_close(oldf);

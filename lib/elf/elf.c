@@ -1,12 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Reading ELF objects and ar archives with libelf.
+ * Reading ELF objects and ar archives.
  *
- * A file is mapped once, privately (copy-on-write, so nothing libelf might
- * do ever reaches the file), and each object in it - the file itself, an
- * archive member, or a thin-archive member mapped from its own file - is
- * handed to libelf with elf_memory(), the in-memory form of
- * ELF_C_READ_MMAP. Names stay pointers into the mapping.
+ * Nothing is mapped. Each object - the file itself, an archive member, or
+ * a thin-archive member read from its own file - is read with pread() in
+ * bounded pieces: its ELF header, its section header table, the section
+ * name table, the string table of its symbols and the symbol table itself
+ * (in fixed-size chunks). libelf's elf32/elf64_xlatetom() turn the file's
+ * class and byte order into GElf structures. So memory follows the number
+ * of sections and symbols (the names are kept, nothing else), not the size
+ * of the file.
+ *
+ * What binutils (BFD) refuses as "file format not recognized" is refused
+ * here too, with the reason; a member of an archive that is not ELF at all
+ * is skipped with a warning, as nm and size do.
  *
  * The rules that decide which sections binutils models and what letter nm
  * gives a symbol live in nm.c; this file only walks the structures and
@@ -16,10 +23,11 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
+#include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -27,62 +35,152 @@
 #include "elf/elf.h"
 #include "elf/elf_int.h"
 
-struct map {
-	void *addr;
-	size_t len;
-};
+#ifndef PN_XNUM
+#define PN_XNUM		0xffff
+#endif
+#ifndef EM_OLD_SPARCV9
+#define EM_OLD_SPARCV9	11
+#endif
+#ifndef SHF_INFO_LINK
+#define SHF_INFO_LINK	0x40
+#endif
+
+/* Symbols translated per read: bounds the buffers whatever the table size. */
+#define SYM_CHUNK	4096
 
 struct priv {
-	struct map *maps;	/* the file, then thin-archive members */
-	size_t nmaps, maps_cap;
-	char **names;		/* member names we had to build */
-	size_t nnames, names_cap;
-	size_t objs_cap;
+	char **keep;		/* names and tables the results point into */
+	size_t nkeep, keep_cap;
+	size_t objs_cap, warn_cap;
+	unsigned int flags;	/* ST_ELF_* */
 	bool mem;		/* opened from a buffer: no thin-archive members */
+	st_elf_obj_fn fn;	/* st_elf_scan(): each object goes here, then away */
+	void *ctx;
+	char *symstr;		/* st_elf_scan(): the current object's string tables */
+	size_t symstr_cap;
+	char *shstr;
+	size_t shstr_cap;
+	/* scratch space reused from object to object: no page faults per member */
+	void *shdr_buf;		/* raw section headers */
+	size_t shdr_cap;
+	GElf_Shdr *shdrs;	/* translated section headers */
+	size_t shdrs_cap;
+	void *chunk_raw;	/* SYM_CHUNK raw symbols */
+	GElf_Sym *chunk;	/* SYM_CHUNK translated symbols */
 };
 
-static int add_map(struct priv *p, void *addr, size_t len)
+/* Grow *@buf to hold @n bytes; its contents are not kept. */
+static void *scratch(void **buf, size_t *cap, size_t n)
 {
-	if (p->nmaps == p->maps_cap) {
-		size_t cap = p->maps_cap ? p->maps_cap * 2 : 4;
-		struct map *m = realloc(p->maps, cap * sizeof(*m));
+	if (n > *cap) {
+		size_t c = *cap ? *cap : 4096;
 
-		if (!m)
-			return -ENOMEM;
-		p->maps = m;
-		p->maps_cap = cap;
+		while (c < n)
+			c *= 2;
+		free(*buf);
+		*buf = malloc(c);
+		*cap = *buf ? c : 0;
 	}
-	p->maps[p->nmaps].addr = addr;
-	p->maps[p->nmaps].len = len;
-	p->nmaps++;
+	return *buf;
+}
+
+/* Where an object's bytes are: a file descriptor or a buffer, and a window. */
+struct src {
+	int fd;			/* -1: read from @mem */
+	const char *mem;
+	uint64_t base;		/* the window's offset in the file */
+	uint64_t len;		/* the window's length */
+};
+
+static bool range_ok(uint64_t off, uint64_t size, uint64_t len)
+{
+	return off <= len && size <= len - off;
+}
+
+/* Read @n bytes at @off of the window: -EINVAL past its end, -errno on I/O errors. */
+static int src_read(const struct src *s, uint64_t off, void *buf, size_t n)
+{
+	char *b = buf;
+
+	if (!range_ok(off, n, s->len))
+		return -EINVAL;
+	if (s->fd < 0) {
+		memcpy(b, s->mem + s->base + off, n);
+		return 0;
+	}
+	off += s->base;
+	while (n) {
+		ssize_t r = pread(s->fd, b, n, (off_t)off);
+
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (r == 0)
+			return -EIO;	/* the file shrank under us */
+		b += r;
+		off += r;
+		n -= r;
+	}
 	return 0;
 }
 
-static const char *keep_name(struct priv *p, char *name)
+/* Take ownership of @buf until st_elf_close(); frees it on failure. */
+static void *keep(struct priv *p, void *buf)
 {
-	if (p->nnames == p->names_cap) {
-		size_t cap = p->names_cap ? p->names_cap * 2 : 16;
-		char **n = realloc(p->names, cap * sizeof(*n));
+	if (!buf)
+		return NULL;
+	if (p->nkeep == p->keep_cap) {
+		size_t cap = p->keep_cap ? p->keep_cap * 2 : 16;
+		char **n = realloc(p->keep, cap * sizeof(*n));
 
 		if (!n) {
-			free(name);
+			free(buf);
 			return NULL;
 		}
-		p->names = n;
-		p->names_cap = cap;
+		p->keep = n;
+		p->keep_cap = cap;
 	}
-	p->names[p->nnames++] = name;
-	return name;
+	p->keep[p->nkeep++] = buf;
+	return buf;
+}
+
+static int add_warning(struct st_elf_file *f, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int add_warning(struct st_elf_file *f, const char *fmt, ...)
+{
+	struct priv *p = f->priv;
+	va_list ap;
+	char *msg;
+	int n;
+
+	if (f->nwarnings == p->warn_cap) {
+		size_t cap = p->warn_cap ? p->warn_cap * 2 : 4;
+		const char **w = realloc(f->warnings, cap * sizeof(*w));
+
+		if (!w)
+			return -ENOMEM;
+		f->warnings = w;
+		p->warn_cap = cap;
+	}
+	va_start(ap, fmt);
+	n = vasprintf(&msg, fmt, ap);
+	va_end(ap);
+	if (n < 0 || !keep(p, msg))
+		return -ENOMEM;
+	f->warnings[f->nwarnings++] = msg;
+	return 0;
 }
 
 /*
- * Map @path read-only into private memory. Only regular, non-empty files:
- * a pipe or a directory cannot be mapped and is reported as such.
+ * Open @path read-only. Only regular, non-empty files: a pipe or a
+ * directory cannot be read at offsets and is reported as such.
  */
-static int map_file(const char *path, void **addr, size_t *len, struct st_error *e)
+static int open_file(const char *path, int *fdp, uint64_t *len, struct st_error *e)
 {
 	struct stat st;
-	void *a;
 	int fd, err;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
@@ -105,16 +203,9 @@ static int map_file(const char *path, void **addr, size_t *len, struct st_error 
 		close(fd);
 		return st_err(e, EINVAL, path, "file is empty");
 	}
-	if ((uint64_t)st.st_size > SIZE_MAX / 2) {
-		close(fd);
-		return st_err(e, EFBIG, path, "file too large");
-	}
-	a = mmap(NULL, st.st_size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
-	err = errno;
-	close(fd);
-	if (a == MAP_FAILED)
-		return st_err(e, err, path, "cannot map: %s", strerror(err));
-	*addr = a;
+	/* archives are walked front to back: let the kernel read ahead far */
+	posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+	*fdp = fd;
 	*len = st.st_size;
 	return 0;
 }
@@ -138,32 +229,11 @@ static struct st_elf_obj *new_obj(struct st_elf_file *f)
 	return o;
 }
 
-static bool range_ok(uint64_t off, uint64_t size, size_t len)
-{
-	return off <= len && size <= len - off;
-}
-
-/* A string table as a bounded buffer: names past @end are rejected. */
+/* A string table read into memory: names at or past @end are rejected. */
 struct strtab {
 	const char *base;
 	size_t end;	/* one past the last NUL; names must start before it */
 };
-
-static int strtab_init(struct strtab *t, const char *img, size_t len, const GElf_Shdr *sh)
-{
-	const char *nul;
-
-	t->base = NULL;
-	t->end = 0;
-	if (sh->sh_type == SHT_NOBITS || !range_ok(sh->sh_offset, sh->sh_size, len))
-		return -EINVAL;
-	t->base = img + sh->sh_offset;
-	if (!sh->sh_size)
-		return 0;
-	nul = memrchr(t->base, '\0', sh->sh_size);
-	t->end = nul ? (size_t)(nul - t->base) + 1 : 0;
-	return 0;
-}
 
 static const char *strtab_get(const struct strtab *t, uint64_t off)
 {
@@ -174,10 +244,9 @@ static const char *strtab_get(const struct strtab *t, uint64_t off)
 
 struct reader {
 	const char *name;	/* for messages */
-	bool own_map;		/* img is our private file mapping: pages may be dropped */
-	const char *img;
-	size_t len;
-	Elf *elf;
+	struct src src;
+	struct priv *p;
+	uint8_t cls, data;
 	GElf_Ehdr eh;
 	size_t shnum;
 	size_t shstrndx;
@@ -185,45 +254,285 @@ struct reader {
 	struct st_error *e;
 };
 
+/* Turn @n file records of @type at @raw into memory form at @out (may be @raw). */
+static int xlate(const struct reader *r, Elf_Type type, void *out, const void *raw,
+		 size_t n)
+{
+	size_t fsz = r->cls == ELFCLASS64 ? elf64_fsize(type, n, EV_CURRENT) :
+					    elf32_fsize(type, n, EV_CURRENT);
+	Elf_Data src = { .d_buf = (void *)raw, .d_type = type, .d_size = fsz,
+			 .d_version = EV_CURRENT };
+	Elf_Data dst = { .d_buf = out, .d_type = type, .d_size = fsz, .d_version = EV_CURRENT };
+	Elf_Data *ok;
+
+	if (r->cls == ELFCLASS64)
+		ok = elf64_xlatetom(&dst, &src, r->data);
+	else
+		ok = elf32_xlatetom(&dst, &src, r->data);
+	return ok ? 0 : -EINVAL;
+}
+
+static size_t fsize(const struct reader *r, Elf_Type type)
+{
+	return r->cls == ELFCLASS64 ? elf64_fsize(type, 1, EV_CURRENT) :
+				      elf32_fsize(type, 1, EV_CURRENT);
+}
+
+/* Report a failed src_read of @what. */
+static int read_err(const struct reader *r, int ret, const char *what)
+{
+	if (ret == -EINVAL)
+		return st_err(r->e, EINVAL, r->name, "%s extends past the end of the file", what);
+	return st_err(r->e, -ret, r->name, "cannot read %s: %s", what, strerror(-ret));
+}
+
+/* BFD's "file format not recognized", with the reason BFD keeps to itself. */
+static int not_recognized(const struct reader *r, const char *why, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int not_recognized(const struct reader *r, const char *why, ...)
+{
+	char buf[256];
+	va_list ap;
+
+	va_start(ap, why);
+	vsnprintf(buf, sizeof(buf), why, ap);
+	va_end(ap);
+	return st_err(r->e, EINVAL, r->name, "file format not recognized (%s)", buf);
+}
+
+static int read_ehdr(struct reader *r, const unsigned char *id, size_t idlen)
+{
+	if (r->cls == ELFCLASS64) {
+		Elf64_Ehdr h;
+
+		if (idlen < sizeof(h))
+			return st_err(r->e, EINVAL, r->name, "file truncated (ELF header)");
+		if (xlate(r, ELF_T_EHDR, &h, id, 1))
+			return st_err(r->e, EINVAL, r->name, "bad ELF header: %s", elf_errmsg(-1));
+		r->eh = h;
+	} else {
+		Elf32_Ehdr h;
+
+		if (idlen < sizeof(h))
+			return st_err(r->e, EINVAL, r->name, "file truncated (ELF header)");
+		if (xlate(r, ELF_T_EHDR, &h, id, 1))
+			return st_err(r->e, EINVAL, r->name, "bad ELF header: %s", elf_errmsg(-1));
+		memcpy(r->eh.e_ident, h.e_ident, EI_NIDENT);
+		r->eh.e_type = h.e_type;
+		r->eh.e_machine = h.e_machine;
+		r->eh.e_version = h.e_version;
+		r->eh.e_entry = h.e_entry;
+		r->eh.e_phoff = h.e_phoff;
+		r->eh.e_shoff = h.e_shoff;
+		r->eh.e_flags = h.e_flags;
+		r->eh.e_ehsize = h.e_ehsize;
+		r->eh.e_phentsize = h.e_phentsize;
+		r->eh.e_phnum = h.e_phnum;
+		r->eh.e_shentsize = h.e_shentsize;
+		r->eh.e_shnum = h.e_shnum;
+		r->eh.e_shstrndx = h.e_shstrndx;
+	}
+	/* the header's own sizes, as BFD's elf_object_p checks them */
+	if (r->eh.e_shnum && r->eh.e_shentsize != fsize(r, ELF_T_SHDR))
+		return not_recognized(r, "section header size %u", r->eh.e_shentsize);
+	if (r->eh.e_phnum && r->eh.e_phentsize != fsize(r, ELF_T_PHDR))
+		return not_recognized(r, "program header size %u with %u program headers",
+				      r->eh.e_phentsize, r->eh.e_phnum);
+	return 0;
+}
+
+/* Read and translate @n section headers starting at index @first into @out. */
+static int read_shdrs(struct reader *r, size_t first, size_t n, GElf_Shdr *out)
+{
+	size_t ent = fsize(r, ELF_T_SHDR), i;
+	Elf32_Shdr *s32;
+	void *raw;
+	int ret;
+
+	raw = scratch(&r->p->shdr_buf, &r->p->shdr_cap, n * sizeof(GElf_Shdr));	/* >= n * ent */
+	if (!raw)
+		return st_err(r->e, ENOMEM, r->name, "out of memory");
+	ret = src_read(&r->src, r->eh.e_shoff + first * ent, raw, n * ent);
+	if (ret) {
+		if (ret == -EINVAL)
+			return st_err(r->e, EINVAL, r->name, "section header table past the end of the file");
+		return read_err(r, ret, "the section headers");
+	}
+	if (r->cls == ELFCLASS64) {
+		ret = xlate(r, ELF_T_SHDR, out, raw, n);
+	} else {
+		ret = xlate(r, ELF_T_SHDR, raw, raw, n);
+		s32 = raw;
+		for (i = 0; !ret && i < n; i++) {
+			out[i].sh_name = s32[i].sh_name;
+			out[i].sh_type = s32[i].sh_type;
+			out[i].sh_flags = s32[i].sh_flags;
+			out[i].sh_addr = s32[i].sh_addr;
+			out[i].sh_offset = s32[i].sh_offset;
+			out[i].sh_size = s32[i].sh_size;
+			out[i].sh_link = s32[i].sh_link;
+			out[i].sh_info = s32[i].sh_info;
+			out[i].sh_addralign = s32[i].sh_addralign;
+			out[i].sh_entsize = s32[i].sh_entsize;
+		}
+	}
+	if (ret)
+		return st_err(r->e, EINVAL, r->name, "bad section headers: %s", elf_errmsg(-1));
+	return 0;
+}
+
+/*
+ * Read a whole section (a string table) into memory the result keeps,
+ * NUL-terminated after its end so that a bounded name is a C string.
+ */
+static int read_strtab(struct reader *r, const GElf_Shdr *sh, struct strtab *t, const char *what,
+		       char **scr, size_t *scr_cap)
+{
+	const char *nul;
+	char *buf;
+	int ret;
+
+	t->base = "";
+	t->end = 0;
+	if (sh->sh_type == SHT_NOBITS || !range_ok(sh->sh_offset, sh->sh_size, r->src.len))
+		return st_err(r->e, EINVAL, r->name, "bad %s", what);
+	if (sh->sh_size >= SIZE_MAX)
+		return st_err(r->e, EFBIG, r->name, "%s too large", what);
+	if (scr) {
+		/* only until the object has been handed to the callback */
+		buf = scratch((void **)scr, scr_cap, sh->sh_size + 1);
+	} else {
+		buf = keep(r->p, malloc(sh->sh_size + 1));
+	}
+	if (!buf)
+		return st_err(r->e, ENOMEM, r->name, "out of memory");
+	ret = src_read(&r->src, sh->sh_offset, buf, sh->sh_size);
+	if (ret)
+		return read_err(r, ret, what);
+	buf[sh->sh_size] = '\0';
+	t->base = buf;
+	nul = sh->sh_size ? memrchr(buf, '\0', sh->sh_size) : NULL;
+	t->end = nul ? (size_t)(nul - buf) + 1 : 0;
+	return 0;
+}
+
+/* May this sh_link point past the section table? (binutils' Solaris leniency) */
+static bool link_exempt(uint16_t machine, uint32_t link)
+{
+	switch (machine) {
+	case EM_386:
+	case EM_IAMCU:
+	case EM_X86_64:
+	case EM_OLD_SPARCV9:
+	case EM_SPARC32PLUS:
+	case EM_SPARCV9:
+	case EM_SPARC:
+		return link == 0xff00 || link == 0xff01;	/* SHN_BEFORE, SHN_AFTER */
+	default:
+		return false;
+	}
+}
+
+/* The per-section checks after which BFD calls an object "not recognized". */
+static int check_sections(struct reader *r)
+{
+	size_t i, sym = fsize(r, ELF_T_SYM);
+
+	for (i = 1; i < r->shnum; i++) {
+		const GElf_Shdr *sh = &r->shdrs[i];
+		uint64_t ent;
+
+		if (sh->sh_link >= r->shnum && !link_exempt(r->eh.e_machine, sh->sh_link))
+			return not_recognized(r, "section %zu: link %u out of range", i, sh->sh_link);
+		if (((sh->sh_flags & SHF_INFO_LINK) || sh->sh_type == SHT_REL ||
+		     sh->sh_type == SHT_RELA) && sh->sh_info >= r->shnum)
+			return not_recognized(r, "section %zu: info %u out of range", i, sh->sh_info);
+		switch (sh->sh_type) {
+		case SHT_SYMTAB:
+		case SHT_DYNSYM:
+			if (sh->sh_entsize != sym)
+				return not_recognized(r, "section %zu: symbol size %llu, expected %zu", i,
+						      (unsigned long long)sh->sh_entsize, sym);
+			if ((uint64_t)sh->sh_info * sym > sh->sh_size && sh->sh_size)
+				return not_recognized(r, "section %zu: %u local symbols in %llu bytes", i,
+						      sh->sh_info, (unsigned long long)sh->sh_size);
+			break;
+		case SHT_REL:
+		case SHT_RELA:
+			ent = fsize(r, sh->sh_type == SHT_REL ? ELF_T_REL : ELF_T_RELA);
+			if (sh->sh_entsize != ent)
+				return not_recognized(r, "section %zu: relocation size %llu, expected %llu", i,
+						      (unsigned long long)sh->sh_entsize,
+						      (unsigned long long)ent);
+			break;
+		case SHT_GROUP:
+			if (sh->sh_entsize != 4 || sh->sh_size < 4)
+				return not_recognized(r, "section %zu: bad section group", i);
+			break;
+		}
+	}
+	return 0;
+}
+
 static int read_sections(struct reader *r, struct st_elf_obj *o)
 {
 	struct strtab names;
-	size_t i;
+	GElf_Shdr sh0;
+	size_t i, ent = fsize(r, ELF_T_SHDR);
+	int ret;
 
-	if (elf_getshdrnum(r->elf, &r->shnum) < 0)
-		return st_err(r->e, EINVAL, r->name, "bad section count: %s", elf_errmsg(-1));
-	if (r->shnum > r->len / 16)
-		return st_err(r->e, EINVAL, r->name, "section count %zu larger than the file", r->shnum);
-	/* libelf quietly reports no sections when the table is out of bounds */
-	if (r->eh.e_shoff || r->eh.e_shnum) {
-		size_t ent = gelf_fsize(r->elf, ELF_T_SHDR, 1, EV_CURRENT);
-
-		if (r->eh.e_shentsize != ent)
-			return st_err(r->e, EINVAL, r->name, "section header size %u, expected %zu",
-				      r->eh.e_shentsize, ent);
-		if (!r->shnum || !range_ok(r->eh.e_shoff, (uint64_t)r->shnum * ent, r->len))
-			return st_err(r->e, EINVAL, r->name, "section header table past the end of the file");
-	}
-	if (!r->shnum)
+	r->shnum = r->eh.e_shnum;
+	r->shstrndx = r->eh.e_shstrndx;
+	/* binutils: a relocatable object without section headers is hosed */
+	if (!r->eh.e_shoff && r->eh.e_type == ET_REL)
+		return not_recognized(r, "relocatable object without section headers");
+	if (!r->eh.e_shoff) {
+		if (r->eh.e_shnum)
+			return st_err(r->e, EINVAL, r->name, "%u sections but no section header table",
+				      r->eh.e_shnum);
 		return 0;
-	if (elf_getshdrstrndx(r->elf, &r->shstrndx) < 0)
-		return st_err(r->e, EINVAL, r->name, "bad section name table index: %s", elf_errmsg(-1));
-	r->shdrs = calloc(r->shnum, sizeof(*r->shdrs));
+	}
+	if (r->eh.e_shentsize != ent)
+		return not_recognized(r, "section header size %u", r->eh.e_shentsize);
+	/* extended numbering: the real counts live in section 0 */
+	ret = read_shdrs(r, 0, 1, &sh0);
+	if (ret)
+		return ret;
+	if (!r->eh.e_shnum)
+		r->shnum = sh0.sh_size;
+	if (r->eh.e_shstrndx == SHN_XINDEX)
+		r->shstrndx = sh0.sh_link;
+	if (r->eh.e_phnum == PN_XNUM && sh0.sh_info < PN_XNUM)
+		return not_recognized(r, "extended program header count %u", sh0.sh_info);
+	if (!r->shnum)
+		return st_err(r->e, EINVAL, r->name, "section header table with no sections");
+	if (r->shnum > r->src.len / ent || !range_ok(r->eh.e_shoff, (uint64_t)r->shnum * ent, r->src.len))
+		return st_err(r->e, EINVAL, r->name, "section header table past the end of the file");
+	r->shdrs = scratch((void **)&r->p->shdrs, &r->p->shdrs_cap, r->shnum * sizeof(*r->shdrs));
 	o->secs = calloc(r->shnum, sizeof(*o->secs));
 	if (!r->shdrs || !o->secs)
 		return st_err(r->e, ENOMEM, r->name, "out of memory");
 	o->nsecs = r->shnum;
+	ret = read_shdrs(r, 0, r->shnum, r->shdrs);
+	if (ret)
+		return ret;
 	for (i = 0; i < r->shnum; i++) {
-		Elf_Scn *scn = elf_getscn(r->elf, i);
+		const GElf_Shdr *sh = &r->shdrs[i];
 
-		if (!scn || !gelf_getshdr(scn, &r->shdrs[i]))
-			return st_err(r->e, EINVAL, r->name, "section %zu: bad header: %s", i, elf_errmsg(-1));
-		if (r->shdrs[i].sh_type != SHT_NOBITS && r->shdrs[i].sh_type != SHT_NULL &&
-		    !range_ok(r->shdrs[i].sh_offset, r->shdrs[i].sh_size, r->len))
+		if (sh->sh_type != SHT_NOBITS && sh->sh_type != SHT_NULL &&
+		    !range_ok(sh->sh_offset, sh->sh_size, r->src.len))
 			return st_err(r->e, EINVAL, r->name, "section %zu extends past the end of the file", i);
 	}
-	if (r->shstrndx >= r->shnum || strtab_init(&names, r->img, r->len, &r->shdrs[r->shstrndx]))
-		return st_err(r->e, EINVAL, r->name, "bad section name table");
+	if (r->shstrndx >= r->shnum)
+		return st_err(r->e, EINVAL, r->name, "bad section name table index %zu", r->shstrndx);
+	ret = check_sections(r);
+	if (ret)
+		return ret;
+	ret = read_strtab(r, &r->shdrs[r->shstrndx], &names, "section name table",
+			  r->p->fn ? &r->p->shstr : NULL, &r->p->shstr_cap);
+	if (ret)
+		return ret;
 	for (i = 0; i < r->shnum; i++) {
 		const GElf_Shdr *sh = &r->shdrs[i];
 		const char *n = strtab_get(&names, sh->sh_name);
@@ -242,119 +551,168 @@ static int read_sections(struct reader *r, struct st_elf_obj *o)
 	return 0;
 }
 
-/*
- * The symbol table has been copied into st_sym: give its pages back (a
- * large table is most of the peak RSS otherwise). Only our own read-only
- * use of a private file mapping allows this; they would fault back in.
- */
-static void drop_pages(struct reader *r, const void *buf, size_t len)
-{
-	uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE), a = (uintptr_t)buf, b = a + len;
-
-	if (!r->own_map || (const char *)buf < r->img || (const char *)buf + len > r->img + r->len)
-		return;
-	a = (a + pg - 1) & ~(pg - 1);
-	b &= ~(pg - 1);
-	if (b > a)
-		madvise((void *)a, b - a, MADV_DONTNEED);
-}
-
-/* Undo SHN_XINDEX through the SHT_SYMTAB_SHNDX section of @symtab. */
-static Elf_Data *find_shndx(struct reader *r, size_t symtab, size_t nsyms)
+/* The SHT_SYMTAB_SHNDX table of @symtab, read whole (4 bytes a symbol), or NULL. */
+static uint32_t *read_shndx(struct reader *r, size_t symtab, size_t nsyms)
 {
 	size_t i;
 
 	for (i = 1; i < r->shnum; i++) {
-		Elf_Data *d;
+		const GElf_Shdr *sh = &r->shdrs[i];
+		uint32_t *x;
 
-		if (r->shdrs[i].sh_type != SHT_SYMTAB_SHNDX || r->shdrs[i].sh_link != symtab)
+		if (sh->sh_type != SHT_SYMTAB_SHNDX || sh->sh_link != symtab)
 			continue;
-		d = elf_getdata(elf_getscn(r->elf, i), NULL);
-		if (d && d->d_size / 4 >= nsyms)
-			return d;
-		return NULL;
+		if (sh->sh_size / 4 < nsyms)
+			return NULL;
+		x = malloc(nsyms * 4);
+		if (!x)
+			return NULL;
+		if (src_read(&r->src, sh->sh_offset, x, nsyms * 4) ||
+		    xlate(r, ELF_T_WORD, x, x, nsyms)) {
+			free(x);
+			return NULL;
+		}
+		return x;
 	}
 	return NULL;
+}
+
+/* Translate @n raw symbols at @raw into GElf_Sym at @out. */
+static int xlate_syms(struct reader *r, GElf_Sym *out, void *raw, size_t n)
+{
+	Elf32_Sym *s32 = raw;
+	size_t i;
+
+	if (r->cls == ELFCLASS64)
+		return xlate(r, ELF_T_SYM, out, raw, n);
+	if (xlate(r, ELF_T_SYM, raw, raw, n))
+		return -EINVAL;
+	for (i = 0; i < n; i++) {
+		out[i].st_name = s32[i].st_name;
+		out[i].st_value = s32[i].st_value;
+		out[i].st_size = s32[i].st_size;
+		out[i].st_info = s32[i].st_info;
+		out[i].st_other = s32[i].st_other;
+		out[i].st_shndx = s32[i].st_shndx;
+	}
+	return 0;
 }
 
 static int read_symbols(struct reader *r, struct st_elf_obj *o, size_t symtab)
 {
 	const GElf_Shdr *sh = &r->shdrs[symtab];
-	size_t entsize = gelf_fsize(r->elf, ELF_T_SYM, 1, EV_CURRENT);
+	size_t entsize = fsize(r, ELF_T_SYM);
+	uint32_t *xndx = NULL;
 	struct strtab str;
-	Elf_Data *d, *xd = NULL;
-	size_t i, n;
+	GElf_Sym *syms = NULL;
+	void *raw = NULL;
+	size_t i, n, done;
+	int ret = 0;
 
-	if (!entsize || sh->sh_entsize != entsize)
-		return st_err(r->e, EINVAL, r->name, "symbol table entry size %llu, expected %zu",
-			      (unsigned long long)sh->sh_entsize, entsize);
-	if (sh->sh_link == 0 || sh->sh_link >= r->shnum || r->shdrs[sh->sh_link].sh_type != SHT_STRTAB ||
-	    strtab_init(&str, r->img, r->len, &r->shdrs[sh->sh_link]))
+	if (sh->sh_link == 0 || sh->sh_link >= r->shnum || r->shdrs[sh->sh_link].sh_type != SHT_STRTAB)
 		return st_err(r->e, EINVAL, r->name, "symbol table has no valid string table");
 	n = sh->sh_size / entsize;
 	o->has_symtab = n > 0;
-	if (n <= 1)
+	if (n <= 1 || (r->p->flags & ST_ELF_NO_SYMBOLS))
 		return 0;
-	d = elf_getdata(elf_getscn(r->elf, symtab), NULL);
-	if (!d || d->d_size / entsize < n)
-		return st_err(r->e, EINVAL, r->name, "cannot read the symbol table: %s", elf_errmsg(-1));
+	ret = read_strtab(r, &r->shdrs[sh->sh_link], &str, "symbol string table",
+			  r->p->fn ? &r->p->symstr : NULL, &r->p->symstr_cap);
+	if (ret)
+		return ret;
 	o->syms = malloc((n - 1) * sizeof(*o->syms));
-	if (!o->syms)
-		return st_err(r->e, ENOMEM, r->name, "out of memory");
-	for (i = 1; i < n; i++) {
-		struct st_sym *s = &o->syms[o->nsyms];
-		GElf_Sym sym;
-		GElf_Word x = 0;
-
-		if (!gelf_getsym(d, i, &sym))
-			return st_err(r->e, EINVAL, r->name, "symbol %zu: %s", i, elf_errmsg(-1));
-		s->name = strtab_get(&str, sym.st_name);
-		if (!s->name)
-			return st_err(r->e, EINVAL, r->name, "symbol %zu: name offset %u past the string table",
-				      i, (unsigned int)sym.st_name);
-		s->size = sym.st_size;
-		s->bind = GELF_ST_BIND(sym.st_info);
-		s->stt = GELF_ST_TYPE(sym.st_info);
-		s->shndx = sym.st_shndx;
-		if (sym.st_shndx == SHN_XINDEX) {
-			if (!xd)
-				xd = find_shndx(r, symtab, n);
-			if (!xd || !gelf_getsymshndx(d, xd, i, &sym, &x))
-				return st_err(r->e, EINVAL, r->name, "symbol %zu: bad extended section index", i);
-			s->shndx = x;
-		}
-		o->nsyms++;
+	if (!r->p->chunk_raw)
+		r->p->chunk_raw = malloc(SYM_CHUNK * sizeof(GElf_Sym));
+	if (!r->p->chunk)
+		r->p->chunk = malloc(SYM_CHUNK * sizeof(GElf_Sym));
+	raw = r->p->chunk_raw;
+	syms = r->p->chunk;
+	if (!o->syms || !raw || !syms) {
+		ret = st_err(r->e, ENOMEM, r->name, "out of memory");
+		goto out;
 	}
-	drop_pages(r, d->d_buf, d->d_size);
-	return 0;
+	for (done = 1; done < n; done += SYM_CHUNK) {
+		size_t k = n - done < SYM_CHUNK ? n - done : SYM_CHUNK;
+
+		ret = src_read(&r->src, sh->sh_offset + done * entsize, raw, k * entsize);
+		if (ret) {
+			ret = read_err(r, ret, "the symbol table");
+			goto out;
+		}
+		if (xlate_syms(r, syms, raw, k)) {
+			ret = st_err(r->e, EINVAL, r->name, "cannot read the symbol table: %s", elf_errmsg(-1));
+			goto out;
+		}
+		for (i = 0; i < k; i++) {
+			struct st_sym *s = &o->syms[o->nsyms];
+			const GElf_Sym *sym = &syms[i];
+
+			s->name = strtab_get(&str, sym->st_name);
+			if (!s->name) {
+				ret = st_err(r->e, EINVAL, r->name,
+					     "symbol %zu: name offset %u past the string table",
+					     done + i, (unsigned int)sym->st_name);
+				goto out;
+			}
+			s->size = sym->st_size;
+			s->bind = GELF_ST_BIND(sym->st_info);
+			s->stt = GELF_ST_TYPE(sym->st_info);
+			s->shndx = sym->st_shndx;
+			if (sym->st_shndx == SHN_XINDEX) {
+				if (!xndx)
+					xndx = read_shndx(r, symtab, n);
+				if (!xndx) {
+					ret = st_err(r->e, EINVAL, r->name,
+						     "symbol %zu: bad extended section index", done + i);
+					goto out;
+				}
+				s->shndx = xndx[done + i];
+			}
+			o->nsyms++;
+		}
+	}
+out:
+	free(xndx);
+	return ret;
 }
 
 /* GCC LTO IR: nm lets the LTO plugin claim it, size does not. */
-static void detect_lto(struct reader *r, struct st_elf_obj *o)
+static int detect_lto(struct reader *r, struct st_elf_obj *o)
 {
 	size_t i;
 
 	if (r->eh.e_type != ET_REL)
-		return;
+		return 0;
 	for (i = 1; i < o->nsecs; i++) {
 		const char *n = o->secs[i].name;
 		const GElf_Shdr *sh = &r->shdrs[i];
+		unsigned char slim;
+		int ret;
 
+		if (n[0] != '.' || n[1] != 'g' || n[2] != 'n')
+			continue;
 		if (!strncmp(n, ".gnu.lto_.symtab.", 17))
 			o->lto_ir = true;
 		/* struct lto_section: int16 major, minor; uint8 slim_object */
-		if (!strncmp(n, ".gnu.lto_.lto.", 14) && sh->sh_type != SHT_NOBITS && sh->sh_size >= 5)
-			o->lto_slim = r->img[sh->sh_offset + 4] != 0;
+		if (!strncmp(n, ".gnu.lto_.lto.", 14) && sh->sh_type != SHT_NOBITS && sh->sh_size >= 5) {
+			ret = src_read(&r->src, sh->sh_offset + 4, &slim, 1);
+			if (ret)
+				return read_err(r, ret, "the LTO header");
+			o->lto_slim = slim != 0;
+		}
 	}
 	if (!o->lto_ir)
 		o->lto_slim = false;
+	return 0;
 }
 
-static int read_object(struct st_elf_file *f, const char *img, size_t len,
-		       const char *name, const char *msgname, struct st_error *e)
+/*
+ * Read one ELF object from @src; @id holds its first @idlen bytes (up to
+ * the size of an ELF64 header), already checked for the ELF magic.
+ */
+static int read_object(struct st_elf_file *f, const struct src *src, const unsigned char *id,
+		       size_t idlen, const char *name, const char *msgname, struct st_error *e)
 {
-	struct reader r = { .name = msgname, .img = img, .len = len, .e = e,
-			    .own_map = !((struct priv *)f->priv)->mem };
+	struct reader r = { .name = msgname, .src = *src, .p = f->priv, .e = e };
 	struct st_elf_obj *o;
 	size_t i, symtab = 0;
 	int ret;
@@ -363,15 +721,21 @@ static int read_object(struct st_elf_file *f, const char *img, size_t len,
 	if (!o)
 		return st_err(e, ENOMEM, msgname, "out of memory");
 	o->name = name;
-	r.elf = elf_memory((char *)img, len);
-	if (!r.elf)
-		return st_err(e, EINVAL, msgname, "%s", elf_errmsg(-1));
-	if (elf_kind(r.elf) != ELF_K_ELF || !gelf_getehdr(r.elf, &r.eh)) {
-		ret = st_err(e, EINVAL, msgname, "file format not recognized");
+	if (idlen < EI_NIDENT)
+		return st_err(e, EINVAL, msgname, "file truncated (ELF identification)");
+	r.cls = id[EI_CLASS];
+	r.data = id[EI_DATA];
+	if (r.cls != ELFCLASS32 && r.cls != ELFCLASS64)
+		return not_recognized(&r, "ELF class %u", r.cls);
+	if (r.data != ELFDATA2LSB && r.data != ELFDATA2MSB)
+		return not_recognized(&r, "ELF data encoding %u", r.data);
+	if (id[EI_VERSION] != EV_CURRENT)
+		return not_recognized(&r, "ELF version %u", id[EI_VERSION]);
+	ret = read_ehdr(&r, id, idlen);
+	if (ret)
 		goto out;
-	}
-	o->elfclass = r.eh.e_ident[EI_CLASS];
-	o->data = r.eh.e_ident[EI_DATA];
+	o->elfclass = r.cls;
+	o->data = r.data;
 	o->machine = r.eh.e_machine;
 	o->etype = r.eh.e_type;
 	ret = read_sections(&r, o);
@@ -384,25 +748,36 @@ static int read_object(struct st_elf_file *f, const char *img, size_t len,
 		}
 	}
 	st_nm_classify_sections(o, r.shdrs, r.shstrndx, symtab);
-	detect_lto(&r, o);
-	if (symtab) {
+	ret = detect_lto(&r, o);
+	if (!ret && symtab)
 		ret = read_symbols(&r, o, symtab);
-		if (ret)
-			goto out;
+	if (!ret)
+		st_nm_classify_symbols(o);
+	if (!ret && r.p->fn) {
+		ret = r.p->fn(f, o, r.p->ctx);
+		/* handed over: keep only the object's name and kind */
+		free(o->syms);
+		free(o->secs);
+		o->syms = NULL;
+		o->secs = NULL;
+		o->nsyms = 0;
+		o->nsecs = 0;
 	}
-	st_nm_classify_symbols(o);
 out:
-	free(r.shdrs);
-	elf_end(r.elf);
 	return ret;
 }
 
-static bool is_archive(const char *img, size_t len, bool *thin)
+static bool is_archive(const unsigned char *img, size_t len, bool *thin)
 {
 	if (len < 8)
 		return false;
 	*thin = !memcmp(img, "!<thin>\n", 8);
 	return *thin || !memcmp(img, "!<arch>\n", 8);
+}
+
+static bool is_elf(const unsigned char *img, size_t len)
+{
+	return len >= SELFMAG && !memcmp(img, ELFMAG, SELFMAG);
 }
 
 /* The name binutils gives a thin-archive member: relative to the archive's directory. */
@@ -422,43 +797,63 @@ static char *thin_member_path(const char *archive, const char *member)
 	return p;
 }
 
-static int open_member(struct st_elf_file *f, const char *img, size_t len,
-		       const char *mname, struct st_error *e)
+/* Read the first bytes of @s for the magic checks; returns how many. */
+static int peek(const struct src *s, unsigned char *buf, size_t *n)
+{
+	*n = s->len < sizeof(Elf64_Ehdr) ? s->len : sizeof(Elf64_Ehdr);
+	return src_read(s, 0, buf, *n);
+}
+
+static int open_member(struct st_elf_file *f, const struct src *asrc, uint64_t off,
+		       uint64_t size, const char *mname, struct st_error *e)
 {
 	struct priv *p = f->priv;
+	struct src s = { .fd = asrc->fd, .mem = asrc->mem, .base = asrc->base + off, .len = size };
+	unsigned char id[sizeof(Elf64_Ehdr)];
 	const char *name = mname;
 	char *msg;
+	size_t idlen;
 	bool thin;
 	int ret;
 
 	if (f->thin) {
 		struct st_error sub = { 0 };
 		char *full = thin_member_path(f->path, mname);
-		void *a;
-		size_t l;
 
-		if (!full || !(name = keep_name(p, full)))
+		if (!full || !(name = keep(p, full)))
 			return st_err(e, ENOMEM, f->path, "out of memory");
 		if (p->mem)
 			return st_err(e, EINVAL, f->path, "member %s: thin archive read from memory", name);
-		ret = map_file(name, &a, &l, &sub);
+		ret = open_file(name, &s.fd, &s.len, &sub);
 		if (ret)
-			return st_err(e, ret, f->path, "member %s: %s", name, sub.msg);
-		ret = add_map(p, a, l);
-		if (ret) {
-			munmap(a, l);
-			return st_err(e, ENOMEM, f->path, "out of memory");
-		}
-		img = a;
-		len = l;
+			return st_err(e, -ret, f->path, "member %s: %s", name, sub.msg);
+		s.base = 0;
 	}
-	if (is_archive(img, len, &thin))
-		return 0;	/* an archive in an archive: binutils skips it too */
 	msg = malloc(strlen(f->path) + strlen(name) + 3);
-	if (!msg || !keep_name(p, msg))
-		return st_err(e, ENOMEM, f->path, "out of memory");
+	if (!msg || !keep(p, msg)) {
+		ret = st_err(e, ENOMEM, f->path, "out of memory");
+		goto out;
+	}
 	sprintf(msg, "%s(%s)", f->path, name);
-	return read_object(f, img, len, name, msg, e);
+	ret = peek(&s, id, &idlen);
+	if (ret) {
+		ret = st_err(e, -ret, msg, "cannot read: %s", strerror(-ret));
+		goto out;
+	}
+	if (is_archive(id, idlen, &thin)) {
+		ret = 0;	/* an archive in an archive: binutils skips it too */
+	} else if (!is_elf(id, idlen)) {
+		/* nm and size warn about such a member and go on with the rest */
+		ret = add_warning(f, "%s: file format not recognized", msg);
+		if (ret)
+			ret = st_err(e, ENOMEM, f->path, "out of memory");
+	} else {
+		ret = read_object(f, &s, id, idlen, name, msg, e);
+	}
+out:
+	if (f->thin)
+		close(s.fd);
+	return ret;
 }
 
 static int parse_dec(const char *s, size_t n, uint64_t *v)
@@ -481,120 +876,208 @@ static int parse_dec(const char *s, size_t n, uint64_t *v)
 	return 0;
 }
 
+/* Leading decimal digits after optional blanks; what follows is ignored. */
+static int parse_lead_dec(const char *s, size_t n, uint64_t *v)
+{
+	size_t i = 0;
+
+	*v = 0;
+	while (i < n && s[i] == ' ')
+		i++;
+	if (i == n || s[i] < '0' || s[i] > '9')
+		return -EINVAL;
+	for (; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
+		if (*v > (UINT64_MAX - 9) / 10)
+			return -EINVAL;
+		*v = *v * 10 + (s[i] - '0');
+	}
+	return 0;
+}
+
 /*
  * Walk an ar archive: GNU/SysV names ("name/", "/123" into "//"), BSD
  * "#1/len" names, the "/" and "/SYM64/" indexes skipped. In a thin archive
- * members have no data here; their files are read instead.
+ * members have no data here; their files are read instead. Only the member
+ * headers and the name table are read here.
  */
-static int read_archive(struct st_elf_file *f, const char *img, size_t len, struct st_error *e)
+static int read_archive(struct st_elf_file *f, const struct src *s, struct st_error *e)
 {
 	struct priv *p = f->priv;
-	const char *longnames = NULL;
-	size_t longlen = 0, off = 8;
+	char *longnames = NULL;
+	uint64_t longlen = 0, off = 8;
+	int ret = 0;
 
-	while (off < len) {
-		const char *h = img + off;
-		uint64_t size, dlen;
-		char name[4096];
-		size_t nlen = 0, data;
-		const char *nstart;
+	while (off < s->len) {
+		char h[60], name[4096];
+		uint64_t size, dlen, data, lo, bl;
+		size_t nlen = 0;
+		const char *nstart = h;
+		bool member = true;
 		char *copy;
-		int ret;
 
-		if (len - off == 1 && img[off] == '\n')
+		if (s->len - off == 1) {
+			char c;
+
+			if (!src_read(s, off, &c, 1) && c == '\n')
+				break;
+		}
+		ret = src_read(s, off, h, sizeof(h));
+		if (ret == -EINVAL || (!ret && memcmp(h + 58, "`\n", 2))) {
+			ret = st_err(e, EINVAL, f->path, "corrupt archive member header at offset %llu",
+				     (unsigned long long)off);
 			break;
-		if (len - off < 60 || memcmp(h + 58, "`\n", 2))
-			return st_err(e, EINVAL, f->path, "corrupt archive member header at offset %zu", off);
-		if (parse_dec(h + 48, 10, &size))
-			return st_err(e, EINVAL, f->path, "corrupt archive member size at offset %zu", off);
+		}
+		if (ret) {
+			ret = st_err(e, -ret, f->path, "cannot read: %s", strerror(-ret));
+			break;
+		}
+		if (parse_dec(h + 48, 10, &size)) {
+			ret = st_err(e, EINVAL, f->path, "corrupt archive member size at offset %llu",
+				     (unsigned long long)off);
+			break;
+		}
 		data = off + 60;
-		nstart = h;
 		if (h[0] == '/' && (h[1] == ' ' || !memcmp(h, "/SYM64/ ", 8))) {
-			nlen = 0;	/* symbol index */
+			member = false;	/* symbol index */
 		} else if (h[0] == '/' && h[1] == '/' && h[2] == ' ') {
-			if (!range_ok(data, size, len))
-				return st_err(e, EINVAL, f->path, "truncated archive name table");
-			longnames = img + data;
+			if (!range_ok(data, size, s->len) || size >= SIZE_MAX || longnames) {
+				ret = st_err(e, EINVAL, f->path, "bad archive name table");
+				break;
+			}
+			longnames = keep(p, malloc(size + 1));
+			if (!longnames) {
+				ret = st_err(e, ENOMEM, f->path, "out of memory");
+				break;
+			}
+			ret = src_read(s, data, longnames, size);
+			if (ret) {
+				ret = st_err(e, -ret, f->path, "cannot read the name table: %s", strerror(-ret));
+				break;
+			}
+			longnames[size] = '\0';
 			longlen = size;
-			nlen = 0;
+			member = false;
 		} else if (h[0] == '/' && h[1] >= '0' && h[1] <= '9') {
-			uint64_t lo;
-
-			if (parse_dec(h + 1, 15, &lo) || !longnames || lo >= longlen)
-				return st_err(e, EINVAL, f->path, "bad long member name at offset %zu", off);
+			/*
+			 * Only the digits count, as binutils reads them: GNU ar
+			 * leaves a '/' in the last byte of a thin archive's
+			 * field when the member path is 15 characters long.
+			 */
+			if (parse_lead_dec(h + 1, 15, &lo) || !longnames || lo >= longlen) {
+				ret = st_err(e, EINVAL, f->path, "bad long member name at offset %llu",
+					     (unsigned long long)off);
+				break;
+			}
 			nstart = longnames + lo;
 			while (lo + nlen < longlen && nstart[nlen] != '\n' && nstart[nlen] != '\0')
 				nlen++;
 			if (nlen && nstart[nlen - 1] == '/')
 				nlen--;
 		} else if (!memcmp(h, "#1/", 3)) {
-			uint64_t bl;
-
-			if (parse_dec(h + 3, 13, &bl) || bl > size || !range_ok(data, bl, len))
-				return st_err(e, EINVAL, f->path, "bad BSD member name at offset %zu", off);
-			nstart = img + data;
-			nlen = strnlen(nstart, bl);
+			if (parse_dec(h + 3, 13, &bl) || bl > size || bl >= sizeof(name) ||
+			    !range_ok(data, bl, s->len)) {
+				ret = st_err(e, EINVAL, f->path, "bad BSD member name at offset %llu",
+					     (unsigned long long)off);
+				break;
+			}
+			ret = src_read(s, data, name, bl);
+			if (ret) {
+				ret = st_err(e, -ret, f->path, "cannot read: %s", strerror(-ret));
+				break;
+			}
+			nstart = name;
+			nlen = strnlen(name, bl);
 			data += bl;
 			size -= bl;
 		} else {
-			while (nlen < 16 && h[nlen] != '/' && h[nlen] != ' ')
-				nlen++;
+			/* SysV names end at '/' (and may hold spaces), else at ' ' */
+			const char *end = memchr(h, '\0', 16);
+
+			if (!end)
+				end = memchr(h, '/', 16);
+			if (!end)
+				end = memchr(h, ' ', 16);
+			nlen = end ? (size_t)(end - h) : 16;
 		}
-		dlen = (f->thin && nlen) ? 0 : size;
-		if (!range_ok(data, dlen, len))
-			return st_err(e, EINVAL, f->path, "truncated archive member at offset %zu", off);
-		if (nlen) {
-			if (nlen >= sizeof(name))
-				return st_err(e, EINVAL, f->path, "member name too long at offset %zu", off);
-			memcpy(name, nstart, nlen);
+		dlen = (f->thin && member) ? 0 : size;
+		if (!range_ok(data, dlen, s->len)) {
+			ret = st_err(e, EINVAL, f->path, "truncated archive member at offset %llu",
+				     (unsigned long long)off);
+			break;
+		}
+		if (member) {
+			if (nlen >= sizeof(name)) {
+				ret = st_err(e, EINVAL, f->path, "member name too long at offset %llu",
+					     (unsigned long long)off);
+				break;
+			}
+			memmove(name, nstart, nlen);
 			name[nlen] = '\0';
-			if (memchr(name, '\0', nlen))
-				return st_err(e, EINVAL, f->path, "bad member name at offset %zu", off);
-			copy = strdup(name);
-			if (!copy || !keep_name(p, copy))
-				return st_err(e, ENOMEM, f->path, "out of memory");
-			ret = open_member(f, img + data, size, copy, e);
+			/* a name ends at its first NUL, as in binutils (a zeroed name table) */
+			copy = keep(p, strdup(name));
+			if (!copy) {
+				ret = st_err(e, ENOMEM, f->path, "out of memory");
+				break;
+			}
+			ret = open_member(f, s, data, size, copy, e);
 			if (ret)
-				return ret;
+				break;
 		}
 		off = data + dlen;
 		if (off & 1)
 			off++;
 	}
-	return 0;
+	return ret;
 }
 
+static unsigned int libelf_version = EV_NONE;
+
+static void libelf_init(void)
+{
+	libelf_version = elf_version(EV_CURRENT);
+}
+
+/* libelf's global version, set once whatever the number of threads reading. */
 static int elf_init(struct st_error *e, const char *name)
 {
-	if (elf_version(EV_CURRENT) == EV_NONE)
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	pthread_once(&once, libelf_init);
+	if (libelf_version == EV_NONE)
 		return st_err(e, EINVAL, name, "libelf: %s", elf_errmsg(-1));
 	return 0;
 }
 
-static int open_image(struct st_elf_file *f, const char *img, size_t len, struct st_error *e)
+static int open_src(struct st_elf_file *f, const struct src *s, struct st_error *e)
 {
+	unsigned char id[sizeof(Elf64_Ehdr)];
+	size_t idlen;
 	bool thin;
 	int ret;
 
-	if (!len)
+	if (!s->len)
 		return st_err(e, EINVAL, f->path, "file is empty");
-	if (is_archive(img, len, &thin)) {
+	ret = peek(s, id, &idlen);
+	if (ret)
+		return st_err(e, -ret, f->path, "cannot read: %s", strerror(-ret));
+	if (is_archive(id, idlen, &thin)) {
 		f->archive = true;
 		f->thin = thin;
-		ret = read_archive(f, img, len, e);
-	} else {
-		ret = read_object(f, img, len, f->path, f->path, e);
+		return read_archive(f, s, e);
 	}
-	return ret;
+	if (!is_elf(id, idlen))
+		return st_err(e, EINVAL, f->path, "file format not recognized");
+	return read_object(f, s, id, idlen, f->path, f->path, e);
 }
 
-static struct st_elf_file *new_file(const char *path)
+static struct st_elf_file *new_file(const char *path, unsigned int flags)
 {
 	struct st_elf_file *f = calloc(1, sizeof(*f));
+	struct priv *p;
 
 	if (!f)
 		return NULL;
-	f->priv = calloc(1, sizeof(struct priv));
+	f->priv = p = calloc(1, sizeof(struct priv));
 	f->path = strdup(path);
 	if (!f->priv || !f->path) {
 		free(f->priv);
@@ -602,45 +1085,60 @@ static struct st_elf_file *new_file(const char *path)
 		free(f);
 		return NULL;
 	}
+	p->flags = flags;
 	return f;
 }
 
-int st_elf_open(struct st_elf_file **out, const char *path, struct st_error *e)
+static int open_path(struct st_elf_file **out, const char *path, unsigned int flags,
+		     st_elf_obj_fn fn, void *ctx, struct st_error *e)
 {
+	struct src s = { .fd = -1 };
 	struct st_elf_file *f;
-	void *a;
-	size_t l;
 	int ret;
 
 	*out = NULL;
 	ret = elf_init(e, path);
 	if (ret)
 		return ret;
-	f = new_file(path);
+	f = new_file(path, flags);
 	if (!f)
 		return st_err(e, ENOMEM, path, "out of memory");
-	ret = map_file(path, &a, &l, e);
-	if (ret)
-		goto fail;
-	ret = add_map(f->priv, a, l);
+	((struct priv *)f->priv)->fn = fn;
+	((struct priv *)f->priv)->ctx = ctx;
+	ret = open_file(path, &s.fd, &s.len, e);
+	if (!ret)
+		ret = open_src(f, &s, e);
+	if (s.fd >= 0)
+		close(s.fd);
 	if (ret) {
-		munmap(a, l);
-		ret = st_err(e, ENOMEM, path, "out of memory");
-		goto fail;
+		st_elf_close(f);
+		return ret < 0 ? ret : -EINVAL;
 	}
-	ret = open_image(f, a, l, e);
-	if (ret)
-		goto fail;
 	*out = f;
 	return 0;
-fail:
-	st_elf_close(f);
-	return ret < 0 ? ret : -EINVAL;
+}
+
+int st_elf_open_flags(struct st_elf_file **out, const char *path, unsigned int flags,
+		      struct st_error *e)
+{
+	return open_path(out, path, flags, NULL, NULL, e);
+}
+
+int st_elf_scan(struct st_elf_file **out, const char *path, unsigned int flags,
+		st_elf_obj_fn fn, void *ctx, struct st_error *e)
+{
+	return open_path(out, path, flags, fn, ctx, e);
+}
+
+int st_elf_open(struct st_elf_file **out, const char *path, struct st_error *e)
+{
+	return open_path(out, path, 0, NULL, NULL, e);
 }
 
 int st_elf_open_mem(struct st_elf_file **out, const void *buf, size_t len,
 		    const char *name, struct st_error *e)
 {
+	struct src s = { .fd = -1, .mem = buf, .len = len };
 	struct st_elf_file *f;
 	int ret;
 
@@ -648,11 +1146,11 @@ int st_elf_open_mem(struct st_elf_file **out, const void *buf, size_t len,
 	ret = elf_init(e, name);
 	if (ret)
 		return ret;
-	f = new_file(name);
+	f = new_file(name, 0);
 	if (!f)
 		return st_err(e, ENOMEM, name, "out of memory");
 	((struct priv *)f->priv)->mem = true;
-	ret = open_image(f, buf, len, e);
+	ret = open_src(f, &s, e);
 	if (ret) {
 		st_elf_close(f);
 		return ret < 0 ? ret : -EINVAL;
@@ -674,13 +1172,17 @@ void st_elf_close(struct st_elf_file *f)
 		free(f->objs[i].syms);
 	}
 	free(f->objs);
+	free(f->warnings);
 	if (p) {
-		for (i = 0; i < p->nmaps; i++)
-			munmap(p->maps[i].addr, p->maps[i].len);
-		for (i = 0; i < p->nnames; i++)
-			free(p->names[i]);
-		free(p->maps);
-		free(p->names);
+		free(p->symstr);
+		free(p->shstr);
+		free(p->shdr_buf);
+		free(p->shdrs);
+		free(p->chunk_raw);
+		free(p->chunk);
+		for (i = 0; i < p->nkeep; i++)
+			free(p->keep[i]);
+		free(p->keep);
 		free(p);
 	}
 	free((char *)f->path);

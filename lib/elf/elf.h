@@ -13,7 +13,8 @@ struct st_error;
  * ar archive (also a GNU thin archive) and hands out plain arrays: for each
  * object its sections and its symbols, each symbol already carrying the
  * class letter GNU nm 2.40 prints for it and whether nm lists it at all.
- * Names point into the mapped file; nothing is copied. Everything stays
+ * Only headers, section headers, symbol and string tables are read, in
+ * bounded pieces; names point into the kept string tables. Everything stays
  * valid until st_elf_close().
  */
 
@@ -35,6 +36,7 @@ struct st_section {
 	uint64_t addr;
 	uint32_t type;		/* sh_type */
 	uint32_t flags;		/* ST_SEC_* */
+	char letter;		/* nm's letter for a local symbol defined here */
 };
 
 /* Symbol flags. */
@@ -45,7 +47,7 @@ struct st_section {
 #define ST_SYM_COMMON	0x10
 
 struct st_sym {
-	const char *name;	/* into the mapped string table, never NULL */
+	const char *name;	/* into the kept string table, never NULL */
 	uint64_t size;		/* st_size (nm and size never need st_value) */
 	uint32_t shndx;		/* resolved section index (SHN_XINDEX undone) */
 	char type;		/* nm's class letter: T t D d B b R r V v W w C U i u A a N n ... */
@@ -75,6 +77,12 @@ struct st_elf_file {
 	bool thin;
 	struct st_elf_obj *objs;
 	size_t nobjs;
+	/*
+	 * Archive members skipped because they are not ELF (nm and size warn
+	 * and go on): "ARCHIVE(MEMBER): file format not recognized".
+	 */
+	const char **warnings;
+	size_t nwarnings;
 	void *priv;
 };
 
@@ -85,6 +93,21 @@ struct st_elf_file {
  * corrupt archive members are errors.
  */
 int st_elf_open(struct st_elf_file **out, const char *path, struct st_error *e);
+/* Sections only: no symbols are read (`size` needs none). */
+#define ST_ELF_NO_SYMBOLS	0x1
+int st_elf_open_flags(struct st_elf_file **out, const char *path, unsigned int flags,
+		      struct st_error *e);
+/*
+ * For inputs too large to hold: like st_elf_open_flags(), but each object
+ * is handed to @fn as soon as it is read, and its sections, symbols and
+ * string table are freed when @fn returns (the st_elf_obj left in *@out
+ * has nsecs and nsyms 0). Memory follows the largest object, not the file.
+ * A non-zero return from @fn (-errno, with @e filled) stops the walk.
+ */
+typedef int (*st_elf_obj_fn)(const struct st_elf_file *f, const struct st_elf_obj *o,
+			     void *ctx);
+int st_elf_scan(struct st_elf_file **out, const char *path, unsigned int flags,
+		st_elf_obj_fn fn, void *ctx, struct st_error *e);
 /* Same, over a caller-owned buffer (the fuzz target). @name is for messages. */
 int st_elf_open_mem(struct st_elf_file **out, const void *buf, size_t len,
 		    const char *name, struct st_error *e);

@@ -31,7 +31,7 @@ static bool starts(const char *s, const char *p)
 /* Debugging sections are known by name only, and only when not allocated. */
 static bool debug_name(const char *n)
 {
-	if (n[0] != '.')
+	if (n[0] != '.' || !strchr("dgzls", n[1]))
 		return false;
 	return starts(n, ".debug") || starts(n, ".gnu.debuglto_.debug_") ||
 	       starts(n, ".gnu.linkonce.wi.") || starts(n, ".zdebug") ||
@@ -101,6 +101,9 @@ static bool folded_reloc(const struct st_elf_obj *o, const GElf_Shdr *shdrs, siz
 	return t != SHT_REL && t != SHT_RELA;
 }
 
+static char coff_letter(const char *n);
+static char flags_letter(uint32_t f);
+
 void st_nm_classify_sections(struct st_elf_obj *o, const GElf_Shdr *shdrs,
 			     size_t shstrndx, size_t symtab)
 {
@@ -130,6 +133,10 @@ void st_nm_classify_sections(struct st_elf_obj *o, const GElf_Shdr *shdrs,
 		s->flags = sec_flags(o, sh, s->name);
 		if (bfd)
 			s->flags |= ST_SEC_BFD;
+		/* the letter of a local symbol defined here, found once per section */
+		s->letter = coff_letter(s->name);
+		if (s->letter == '?')
+			s->letter = flags_letter(s->flags);
 	}
 }
 
@@ -141,6 +148,8 @@ static char coff_letter(const char *n)
 	};
 	size_t i;
 
+	if (n[0] != '.' || !n[1] || !strchr("deip", n[1]))
+		return '?';
 	for (i = 0; i < sizeof(tab) / sizeof(tab[0]); i++) {
 		size_t l = strlen(tab[i].name);
 
@@ -220,11 +229,7 @@ static char letter(const struct st_elf_obj *o, const struct st_sym *s, enum wher
 	if (w == IN_ABS) {
 		c = 'a';
 	} else {
-		const struct st_section *sec = &o->secs[s->shndx];
-
-		c = coff_letter(sec->name);
-		if (c == '?')
-			c = flags_letter(sec->flags);
+		c = o->secs[s->shndx].letter;
 	}
 	if (global && c >= 'a' && c <= 'z')
 		c -= 'a' - 'A';

@@ -17,10 +17,25 @@ struct st_error;
  * -> bss) and the SysV list. Pointers point into the st_elf_files, which
  * must stay open while the result is used.
  */
+enum st_size_format {
+	ST_SIZE_BERKELEY,	/* size -B: read-only data counts as text */
+	ST_SIZE_SYSV,		/* size -A: one line per section */
+	ST_SIZE_GNU,		/* size -G: text is code only */
+};
+
+/* What `size` was asked for: -A/-B/-G, -o/-d/-x, --common, -t. */
+struct st_size_opts {
+	enum st_size_format format;
+	int radix;		/* 8, 10 or 16 */
+	bool common;		/* --common: *COM* symbols count as bss */
+	bool totals;		/* -t (not for sysv) */
+};
+
 struct st_size_obj {
 	const char *name;	/* object or member name as size prints it */
 	const char *archive;	/* archive path for members, else NULL */
-	uint64_t text, data, bss;
+	uint64_t text, data, bss;	/* bss includes common when asked */
+	uint64_t common;	/* sizes of *COM* symbols, with --common only */
 	const struct st_elf_obj *obj;
 };
 
@@ -30,13 +45,23 @@ struct st_size_result {
 	uint64_t text, data, bss;	/* totals over all objects */
 };
 
+/*
+ * Split each object's allocated sections the way @o->format does; with
+ * @o->common the objects must have been read with their symbols.
+ */
+int st_size_compute_opts(struct st_elf_file *const *files, size_t nfiles,
+			 const struct st_size_opts *o, struct st_size_result *res,
+			 struct st_error *e);
+/* Berkeley, no --common. */
 int st_size_compute(struct st_elf_file *const *files, size_t nfiles,
 		    struct st_size_result *res, struct st_error *e);
 void st_size_free(struct st_size_result *res);
 /* Whether `size -A` lists the section. */
 bool st_size_sysv_listed(const struct st_section *s);
 
-/* Byte-identical to `size` (Berkeley, with -t the TOTALS line) and `size -A`. */
+/* Byte-identical to GNU size 2.40 with the options @o (computed with the same). */
+int st_size_print(FILE *f, const struct st_size_result *res, const struct st_size_opts *o);
+/* `size` (Berkeley, with -t the TOTALS line) and `size -A`, in decimal. */
 int st_size_print_berkeley(FILE *f, const struct st_size_result *res, bool totals);
 int st_size_print_sysv(FILE *f, const struct st_size_result *res);
 int st_size_print_json(FILE *f, const struct st_size_result *res, bool pretty);

@@ -27,10 +27,6 @@ struct chunk {
 	char data[];
 };
 
-struct priv {
-	struct chunk *chunks;
-};
-
 /* One table being built: the rows double as hash table entries. */
 struct build {
 	struct st_sd_table *t;
@@ -38,6 +34,18 @@ struct build {
 	size_t n, cap;
 	uint32_t *slots;	/* row index + 1, 0 empty */
 	size_t mask;
+};
+
+struct sel {
+	int8_t table[256];	/* nm letter -> table index, -1 not counted */
+	uint16_t bit[256];
+};
+
+struct priv {
+	struct chunk *chunks;
+	struct build b[3];	/* between begin and end */
+	struct sel sel;
+	bool copy;		/* names must be copied: the objects go away */
 };
 
 static char *arena_alloc(struct priv *p, size_t n)
@@ -139,7 +147,47 @@ static int build_init(struct build *b, struct st_sd_table *t, size_t n)
 	return (b->slots && b->rows) ? 0 : -ENOMEM;
 }
 
-static int add(struct build *b, const char *name, uint32_t h, uint64_t size, uint16_t bit, bool new)
+/* Make room for one more row: double the rows, rehash past 2/3 load. */
+static int build_grow(struct build *b)
+{
+	size_t i, ns;
+
+	if (b->n == b->cap) {
+		size_t cap = b->cap * 2;
+		struct st_sd_row *r = realloc(b->rows, cap * sizeof(*r));
+
+		if (!r)
+			return -ENOMEM;
+		b->rows = r;
+		b->cap = cap;
+	}
+	if ((b->n + 1) * 3 <= (b->mask + 1) * 2)
+		return 0;
+	if (b->n >= UINT32_MAX / 4)
+		return -EOVERFLOW;
+	ns = (b->mask + 1) * 2;
+	free(b->slots);
+	b->slots = calloc(ns, sizeof(*b->slots));
+	if (!b->slots)
+		return -ENOMEM;
+	b->mask = ns - 1;
+	for (i = 0; i < b->n; i++) {
+		size_t j = b->rows[i].hash & b->mask;
+
+		while (b->slots[j])
+			j = (j + 1) & b->mask;
+		b->slots[j] = i + 1;
+	}
+	return 0;
+}
+
+/*
+ * Add @size under @name (@len bytes) to the old or new side. A new row
+ * copies the name into @p's arena when the objects do not outlive the
+ * result.
+ */
+static int add(struct priv *p, struct build *b, const char *name, size_t len, uint32_t h,
+	       uint64_t size, uint16_t bit, bool new)
 {
 	size_t i = h & b->mask;
 	struct st_sd_row *r;
@@ -152,6 +200,22 @@ static int add(struct build *b, const char *name, uint32_t h, uint64_t size, uin
 		r = &b->rows[s - 1];
 		if (r->hash == h && !strcmp(r->name, name))
 			goto found;
+	}
+	if (b->n == b->cap || (b->n + 1) * 3 > (b->mask + 1) * 2) {
+		int ret = build_grow(b);
+
+		if (ret)
+			return ret;
+		for (i = h & b->mask; b->slots[i]; i = (i + 1) & b->mask)
+			;
+	}
+	if (p->copy) {
+		char *c = arena_alloc(p, len + 1);
+
+		if (!c)
+			return -ENOMEM;
+		memcpy(c, name, len + 1);
+		name = c;
 	}
 	r = &b->rows[b->n];
 	memset(r, 0, sizeof(*r));
@@ -172,21 +236,18 @@ found:
 	return 0;
 }
 
-struct sel {
-	int8_t table[256];	/* nm letter -> table index, -1 not counted */
-	uint16_t bit[256];
-};
-
 /*
  * Symbols waiting for their hash slot and row to reach the cache: the
  * tables are far larger than the cache and every lookup is a miss
  * otherwise. Stage 1 prefetches the slot, stage 2 (half the ring later)
- * the row it points to, stage 3 adds.
+ * the row it points to, stage 3 (a quarter later) the row's name, stage 4
+ * adds.
  */
 #define RING 16
 
 struct pending {
 	const char *name;
+	size_t len;
 	uint64_t size;
 	uint32_t hash;
 	uint16_t bit;
@@ -202,60 +263,74 @@ static void prefetch_row(const struct build *b, const struct pending *q)
 		__builtin_prefetch(&t->rows[s - 1]);
 }
 
-static int flush_one(struct build *b, struct pending *q, bool new, const char *path,
+/* Stage 3: the name the row points to, for the strcmp() of the lookup. */
+static void prefetch_name(const struct build *b, const struct pending *q)
+{
+	const struct build *t = &b[q->table];
+	uint32_t s = t->slots[q->hash & t->mask];
+
+	if (s)
+		__builtin_prefetch(t->rows[s - 1].name);
+}
+
+static int flush_one(struct priv *p, struct pending *q, bool new, const char *path,
 		     struct st_error *e)
 {
-	if (add(&b[q->table], q->name, q->hash, q->size, q->bit, new))
+	int ret = add(p, &p->b[q->table], q->name, q->len, q->hash, q->size, q->bit, new);
+
+	if (ret == -EOVERFLOW)
 		return st_err(e, EOVERFLOW, path, "sizes of symbol %s overflow 64 bits", q->name);
+	if (ret)
+		return st_err(e, -ret, NULL, "out of memory");
 	return 0;
 }
 
-static int collect(struct priv *p, const struct st_elf_file *f, const struct sel *sel,
-		   struct build *b, bool new, struct st_error *e)
+/* Count one object's symbols into the tables; @path names it in errors. */
+static int collect_obj(struct priv *p, const struct st_elf_obj *o, bool new, const char *path,
+		       struct st_error *e)
 {
 	struct pending ring[RING];
-	size_t i, j, head = 0, tail = 0;
+	size_t j, head = 0, tail = 0;
 	int ret;
 
-	for (i = 0; i < f->nobjs; i++) {
-		const struct st_elf_obj *o = &f->objs[i];
+	for (j = 0; j < o->nsyms; j++) {
+		const struct st_sym *s = &o->syms[j];
+		const char *name = s->name;
+		struct pending *q;
+		size_t len;
+		int t = p->sel.table[(unsigned char)s->type];
 
-		for (j = 0; j < o->nsyms; j++) {
-			const struct st_sym *s = &o->syms[j];
-			const char *name = s->name;
-			struct pending *q;
-			size_t len;
-			int t = sel->table[(unsigned char)s->type];
-
-			if (t < 0 || !(s->flags & ST_SYM_SIZED))
-				continue;
-			len = strlen(name);
-			/* an empty name crashes the script; it cannot be matched anyway */
-			if (!len || memchr(name, ':', len) || skipped(name))
-				continue;
-			if (needs_fold(name, len)) {
-				name = fold_name(p, name, len, &len);
-				if (!name)
-					return st_err(e, ENOMEM, NULL, "out of memory");
-			}
-			if (head - tail == RING) {
-				ret = flush_one(b, &ring[tail++ % RING], new, f->path, e);
-				if (ret)
-					return ret;
-			}
-			q = &ring[head++ % RING];
-			q->name = name;
-			q->size = s->size;
-			q->hash = hash_mem(name, len);
-			q->bit = sel->bit[(unsigned char)s->type];
-			q->table = (int8_t)t;
-			__builtin_prefetch(&b[t].slots[q->hash & b[t].mask]);
-			if (head - tail > RING / 2)
-				prefetch_row(b, &ring[(head - 1 - RING / 2) % RING]);
+		if (t < 0 || !(s->flags & ST_SYM_SIZED))
+			continue;
+		len = strlen(name);
+		/* an empty name crashes the script; it cannot be matched anyway */
+		if (!len || memchr(name, ':', len) || skipped(name))
+			continue;
+		if (needs_fold(name, len)) {
+			name = fold_name(p, name, len, &len);
+			if (!name)
+				return st_err(e, ENOMEM, NULL, "out of memory");
 		}
+		if (head - tail == RING) {
+			ret = flush_one(p, &ring[tail++ % RING], new, path, e);
+			if (ret)
+				return ret;
+		}
+		q = &ring[head++ % RING];
+		q->name = name;
+		q->len = len;
+		q->size = s->size;
+		q->hash = hash_mem(name, len);
+		q->bit = p->sel.bit[(unsigned char)s->type];
+		q->table = (int8_t)t;
+		__builtin_prefetch(&p->b[t].slots[q->hash & p->b[t].mask]);
+		if (head - tail > RING / 2)
+			prefetch_row(p->b, &ring[(head - 1 - RING / 2) % RING]);
+		if (head - tail > 3 * RING / 4)
+			prefetch_name(p->b, &ring[(head - 1 - 3 * RING / 4) % RING]);
 	}
 	while (tail != head) {
-		ret = flush_one(b, &ring[tail++ % RING], new, f->path, e);
+		ret = flush_one(p, &ring[tail++ % RING], new, path, e);
 		if (ret)
 			return ret;
 	}
@@ -352,14 +427,11 @@ static void set_tables(struct st_size_diff *res, enum st_sd_mode mode)
 	}
 }
 
-int st_size_diff(const struct st_elf_file *oldf, const struct st_elf_file *newf,
-		 enum st_sd_mode mode, struct st_size_diff *res, struct st_error *e)
+int st_size_diff_begin(struct st_size_diff *res, enum st_sd_mode mode, size_t hint,
+			bool copy_names, struct st_error *e)
 {
-	struct build b[3] = { { 0 } };
-	size_t i, n = st_elf_count_sized(oldf) + st_elf_count_sized(newf);
-	struct sel sel;
 	struct priv *p;
-	int ret = 0;
+	size_t i;
 
 	memset(res, 0, sizeof(*res));
 	res->mode = mode;
@@ -367,33 +439,102 @@ int st_size_diff(const struct st_elf_file *oldf, const struct st_elf_file *newf,
 	if (!p)
 		return st_err(e, ENOMEM, NULL, "out of memory");
 	res->priv = p;
+	p->copy = copy_names;
 	set_tables(res, mode);
 	/* every letter belongs to at most one table of a mode: one pass */
-	memset(sel.table, -1, sizeof(sel.table));
-	memset(sel.bit, 0, sizeof(sel.bit));
+	memset(p->sel.table, -1, sizeof(p->sel.table));
 	for (i = 0; i < res->ntables; i++) {
 		const char *l;
 
 		for (l = res->tables[i].letters; *l; l++) {
-			sel.table[(unsigned char)*l] = (int8_t)i;
-			sel.bit[(unsigned char)*l] = 1u << (strchr(ST_SD_LETTERS, *l) - ST_SD_LETTERS);
+			p->sel.table[(unsigned char)*l] = (int8_t)i;
+			p->sel.bit[(unsigned char)*l] = 1u << (strchr(ST_SD_LETTERS, *l) - ST_SD_LETTERS);
 		}
-		if (!ret && build_init(&b[i], &res->tables[i], n))
-			ret = st_err(e, ENOMEM, NULL, "out of memory");
+		if (build_init(&p->b[i], &res->tables[i], hint)) {
+			st_size_diff_free(res);
+			return st_err(e, ENOMEM, NULL, "out of memory");
+		}
 	}
-	if (!ret)
-		ret = collect(p, oldf, &sel, b, false, e);
-	if (!ret)
-		ret = collect(p, newf, &sel, b, true, e);
+	return 0;
+}
+
+int st_size_diff_feed(struct st_size_diff *res, const struct st_elf_obj *o, bool new,
+		      const char *path, struct st_error *e)
+{
+	return collect_obj(res->priv, o, new, path, e);
+}
+
+int st_size_diff_absorb(struct st_size_diff *into, struct st_size_diff *from, struct st_error *e)
+{
+	struct priv *p = into->priv, *q = from->priv;
+	struct chunk **tail;
+	bool copy = p->copy;
+	size_t t, i;
+	int ret = 0;
+
+	/* the names stay where they are: @from's arena moves over */
+	for (tail = &p->chunks; *tail; tail = &(*tail)->next)
+		;
+	*tail = q->chunks;
+	q->chunks = NULL;
+	p->copy = false;
+	for (t = 0; t < into->ntables && !ret; t++) {
+		const struct build *b = &q->b[t];
+
+		for (i = 0; i < b->n && !ret; i++) {
+			const struct st_sd_row *r = &b->rows[i];
+			size_t len = strlen(r->name);
+
+			if (r->in_old)
+				ret = add(p, &p->b[t], r->name, len, r->hash, r->old_size, r->letters, false);
+			if (!ret && r->in_new)
+				ret = add(p, &p->b[t], r->name, len, r->hash, r->new_size, r->letters, true);
+			if (ret == -EOVERFLOW)
+				ret = st_err(e, EOVERFLOW, NULL, "sizes of symbol %s overflow 64 bits", r->name);
+			else if (ret)
+				ret = st_err(e, -ret, NULL, "out of memory");
+		}
+	}
+	p->copy = copy;
+	st_size_diff_free(from);
+	return ret;
+}
+
+int st_size_diff_end(struct st_size_diff *res, struct st_error *e)
+{
+	struct priv *p = res->priv;
+	size_t i;
+	int ret = 0;
+
 	for (i = 0; i < res->ntables && !ret; i++)
-		if (finish(&b[i]))
+		if (finish(&p->b[i]))
 			ret = st_err(e, ENOMEM, NULL, "out of memory");
 	for (i = 0; i < res->ntables; i++) {
-		free(b[i].slots);
-		free(b[i].rows);
+		free(p->b[i].slots);
+		free(p->b[i].rows);
+		p->b[i].slots = NULL;
+		p->b[i].rows = NULL;
 	}
 	if (ret)
 		st_size_diff_free(res);
+	return ret;
+}
+
+int st_size_diff(const struct st_elf_file *oldf, const struct st_elf_file *newf,
+		 enum st_sd_mode mode, struct st_size_diff *res, struct st_error *e)
+{
+	size_t i, n = st_elf_count_sized(oldf) + st_elf_count_sized(newf);
+	int ret;
+
+	ret = st_size_diff_begin(res, mode, n, false, e);
+	for (i = 0; !ret && i < oldf->nobjs; i++)
+		ret = st_size_diff_feed(res, &oldf->objs[i], false, oldf->path, e);
+	for (i = 0; !ret && i < newf->nobjs; i++)
+		ret = st_size_diff_feed(res, &newf->objs[i], true, newf->path, e);
+	if (!ret)
+		return st_size_diff_end(res, e);
+	st_size_diff_end(res, e);
+	st_size_diff_free(res);
 	return ret;
 }
 
@@ -409,6 +550,10 @@ void st_size_diff_free(struct st_size_diff *res)
 		free(res->tables[i].rows);
 	p = res->priv;
 	if (p) {
+		for (i = 0; i < 3; i++) {
+			free(p->b[i].slots);
+			free(p->b[i].rows);
+		}
 		for (c = p->chunks; c; c = n) {
 			n = c->next;
 			free(c);

@@ -67,6 +67,28 @@ struct st_size_diff {
 int st_size_diff(const struct st_elf_file *oldf, const struct st_elf_file *newf,
 		 enum st_sd_mode mode, struct st_size_diff *res, struct st_error *e);
 void st_size_diff_free(struct st_size_diff *res);
+
+/*
+ * The same in steps, for inputs too large to hold: begin (@hint: expected
+ * number of sized symbols, 0 if unknown), feed every object of OLD then of
+ * NEW (@path for messages), end. With @copy_names the names are copied
+ * into the result, so each object may be freed once fed. On error @res is
+ * freed by end, or must be freed with st_size_diff_free() after a failed
+ * feed.
+ */
+int st_size_diff_begin(struct st_size_diff *res, enum st_sd_mode mode, size_t hint,
+			bool copy_names, struct st_error *e);
+struct st_elf_obj;
+int st_size_diff_feed(struct st_size_diff *res, const struct st_elf_obj *o, bool new,
+		      const char *path, struct st_error *e);
+/*
+ * Move what was fed into @from (begun with the same mode) into @into and
+ * free @from: OLD and NEW may be fed into two results concurrently, one
+ * per thread, and joined before st_size_diff_end(@into).
+ */
+int st_size_diff_absorb(struct st_size_diff *into, struct st_size_diff *from,
+			struct st_error *e);
+int st_size_diff_end(struct st_size_diff *res, struct st_error *e);
 /* True when some table's totals differ (for --exit-code). */
 bool st_size_diff_changed(const struct st_size_diff *res);
 

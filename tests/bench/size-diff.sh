@@ -2,18 +2,27 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Benchmark of slubtiny size-diff against the real scripts/bloat-o-meter
 # (Linux 6.12) and one `nm --size-sort` of the new file, in the same run:
-#   1. Debian's libLLVM-14.so.1 vs libLLVM-15.so.1 (installed here when
-#      missing and running as root: packages libllvm14 libllvm15);
-#   2. a generated pair of objects with 250,000 sized symbols each.
-# Prints wall time (best of $RUNS), CPU time and peak RSS of each, the
-# ratios, and whether the targets hold: >= 20x faster than bloat-o-meter,
-# faster than the single nm, <= half of bloat-o-meter's peak RSS.
+#   1. two large static archives made from Debian packages: every
+#      libLLVM*.a of llvm-14-dev merged into one archive, the same for
+#      llvm-15-dev (about 255 and 277 MB, thousands of members; installed
+#      here when missing and running as root, else this pair is skipped);
+#   2. a generated pair of objects with $NSYMS sized symbols each.
+# Each command runs at least $RUNS times and until it has run for at least
+# $MIN_NS nanoseconds in all (wall time from a nanosecond clock, CPU time
+# and peak RSS from /usr/bin/time); times are per run, the mean. A ratio
+# whose divisor is below the clock's useful resolution (1 ms of wall time,
+# 10 ms of CPU time summed over the runs) is printed as "below resolution",
+# never as a number; a pair where nm lists no sized symbol is reported as
+# "nothing to compare" with no ratios at all.
+# Targets on the large pair: >= 20x faster than bloat-o-meter, faster than
+# the single nm, peak RSS <= 0.5x bloat-o-meter's.
 # Exit 1 only when slubtiny's output differs from bloat-o-meter's.
 set -u
-: "${SLUBTINY:?}" "${ST_BUILDDIR:?}"
+: "${SLUBTINY:?}" "${ST_BUILDDIR:?}" "${ST_SRCDIR:?}"
 here=$(cd "$(dirname "$0")" && pwd)
 work=$ST_BUILDDIR/tests/bench/size-diff
 RUNS=${RUNS:-3}
+MIN_NS=${MIN_NS:-1000000000}
 NSYMS=${NSYMS:-250000}
 mkdir -p "$work"
 export LC_ALL=C
@@ -31,17 +40,10 @@ need_pkg() { # package...
 				--no-install-recommends $missing >/dev/null; }
 	fi
 }
-need_pkg time libllvm14 libllvm15 binutils python3 xz-utils linux-source-6.12
+need_pkg time llvm-14-dev llvm-15-dev binutils python3 xz-utils linux-source-6.12
 [ -x /usr/bin/time ] || { echo "SKIP: /usr/bin/time missing (package time)"; exit 77; }
-
-bom=$ST_BUILDDIR/tests/diff/sizes/ref/bloat-o-meter
-if [ ! -s "$bom" ]; then
-	mkdir -p "${bom%/*}/tmp.bench"
-	tar -C "${bom%/*}/tmp.bench" -xJf /usr/src/linux-source-6.12.tar.xz --wildcards '*/scripts/bloat-o-meter' &&
-		mv "$(find "${bom%/*}/tmp.bench" -name bloat-o-meter | head -1)" "$bom"
-	rm -rf "${bom%/*}/tmp.bench"
-fi
-[ -s "$bom" ] || { echo "SKIP: bloat-o-meter not available (linux-source-6.12)"; exit 77; }
+. "$ST_SRCDIR/tests/bom.sh"
+get_bom || { echo "SKIP: bloat-o-meter not available (linux-source-6.12)"; exit 77; }
 
 # The generated pair: assembled once, kept in the build dir.
 if [ ! -s "$work/gen-new.o" ]; then
@@ -54,54 +56,94 @@ if [ ! -s "$work/gen-new.o" ]; then
 	rm -f "$work/gen.s"
 fi
 
-# measure NAME command...: best wall time of $RUNS, its CPU time, max RSS
-measure() {
-	name=$1; shift
-	best= cpu= rss=0
-	i=0
-	while [ $i -lt "$RUNS" ]; do
-		/usr/bin/time -f '%e %U %S %M' -o "$work/time" "$@" >"$work/out.$name" 2>/dev/null
-		read -r w u s m <"$work/time"
-		c=$(echo "$u + $s" | bc)
-		if [ -z "$best" ] || [ "$(echo "$w < $best" | bc)" = 1 ]; then best=$w cpu=$c; fi
-		[ "$m" -gt "$rss" ] && rss=$m
-		i=$((i + 1))
-	done
-	eval "t_$name=$best c_$name=$cpu m_$name=$rss"
+# llvm-V.a: every libLLVM*.a of llvm-V-dev in one archive (ar -M keeps the
+# members as they are), rebuilt when the package's files change.
+merge_llvm() { # version
+	v=$1 out=$work/llvm-$1.a
+	set -- /usr/lib/llvm-"$v"/lib/libLLVM*.a
+	[ -f "$1" ] || return 1
+	key=$(ls -l "$@" | cksum)
+	[ -s "$out" ] && [ "$(cat "$out.key" 2>/dev/null)" = "$key" ] && return 0
+	{ echo "create $out.tmp"; for a; do echo "addlib $a"; done; echo save; echo end; } |
+		ar -M >/dev/null || { rm -f "$out.tmp"; return 1; }
+	mv "$out.tmp" "$out" && echo "$key" >"$out.key"
 }
 
-ratio() { echo "scale=1; $1 / ($2 + 0.005)" | bc; }
+now_ns() { date +%s%N; }
+
+# measure NAME command...: per-run mean wall and CPU time, max RSS, runs
+measure() {
+	name=$1; shift
+	runs=0 wall=0 cpu=0 rss=0
+	while [ $runs -lt "$RUNS" ] || [ "$wall" -lt "$MIN_NS" ]; do
+		t0=$(now_ns)
+		/usr/bin/time -f '%U %S %M' -o "$work/time" "$@" >"$work/out.$name" 2>"$work/err.$name"
+		t1=$(now_ns)
+		read -r u s m <"$work/time"
+		wall=$((wall + t1 - t0))
+		cpu=$(awk -v c="$cpu" -v u="$u" -v s="$s" 'BEGIN { printf "%.2f", c + u + s }')
+		[ "$m" -gt "$rss" ] && rss=$m
+		runs=$((runs + 1))
+	done
+	eval "w_$name=$wall c_$name=$cpu m_$name=$rss r_$name=$runs"
+}
+
+# per-run seconds of a total (ns or s) over runs
+per_run_ns() { awk -v t="$1" -v n="$2" 'BEGIN { printf "%.4f", t / n / 1e9 }'; }
+per_run_s() { awk -v t="$1" -v n="$2" 'BEGIN { printf "%.4f", t / n }'; }
+
+# ratio A-per-run B-per-run B-total RESOLUTION: A/B, or "below resolution"
+# when B's total over all its runs is under ten ticks of its clock
+ratio() {
+	awk -v a="$1" -v b="$2" -v tot="$3" -v res="$4" 'BEGIN {
+		if (b <= 0 || tot < 10 * res) print "below resolution"
+		else printf "%.1fx", a / b }'
+}
 
 status=0
 bench() { # label old new
 	label=$1 old=$2 new=$3
 	measure st "$SLUBTINY" size-diff "$old" "$new"
-	measure bom python3 "$bom" "$old" "$new"
+	measure bom "${ST_PYTHON:-python3}" "$bom" "$old" "$new"
 	measure nm nm --size-sort "$new"
-	nsym=$(wc -l <"$work/out.nm")
+	nsym=$(grep -c '^[0-9a-f]* [a-zA-Z] ' "$work/out.nm")
 	same=identical
 	cmp -s "$work/out.st" "$work/out.bom" || { same=DIFFERENT; status=1; }
-	printf '\n%s (%s symbols in nm --size-sort of the new file; output %s)\n' "$label" "$nsym" "$same"
-	printf '  %-26s %9s %9s %10s\n' "" "wall s" "cpu s" "peak RSS"
-	printf '  %-26s %9s %9s %7s MB\n' "slubtiny size-diff" "$t_st" "$c_st" $((m_st / 1024)) \
-		"bloat-o-meter" "$t_bom" "$c_bom" $((m_bom / 1024)) \
-		"nm --size-sort NEW" "$t_nm" "$c_nm" $((m_nm / 1024))
-	sp=$(ratio "$t_bom" "$t_st") spc=$(ratio "$c_bom" "$c_st")
-	nmr=$(ratio "$t_nm" "$t_st") nmc=$(ratio "$c_nm" "$c_st")
-	mem=$(echo "scale=2; $m_st / $m_bom" | bc)
-	ok() { [ "$(echo "$1" | bc)" = 1 ] && echo met || echo "NOT met"; }
-	printf '  speed vs bloat-o-meter: %sx wall, %sx cpu (target >= 20x: %s)\n' "$sp" "$spc" "$(ok "$sp >= 20")"
-	printf '  speed vs one nm:        %sx wall, %sx cpu (target > 1x: %s)\n' "$nmr" "$nmc" "$(ok "$nmr > 1")"
-	printf '  peak RSS / bloat-o-meter: %s (target <= 0.5: %s)\n' "$mem" "$(ok "$mem <= 0.5")"
+	[ -s "$work/err.st" ] && { same="$same, but slubtiny wrote to stderr"; status=1; }
+	printf '\n%s: %s sized symbols in nm --size-sort of the new file; output %s\n' \
+		"$label" "$nsym" "$same"
+	if [ "$nsym" = 0 ]; then
+		echo "  nothing to compare (no sized symbols): no ratios"
+		return
+	fi
+	printf '  %-24s %6s %10s %10s %10s\n' "" runs "wall s/run" "cpu s/run" "peak RSS"
+	for t in st:"slubtiny size-diff" bom:bloat-o-meter nm:"nm --size-sort NEW"; do
+		n=${t%%:*}
+		eval "w=\$w_$n c=\$c_$n m=\$m_$n r=\$r_$n"
+		printf '  %-24s %6s %10s %10s %7s MB\n' "${t#*:}" "$r" "$(per_run_ns "$w" "$r")" \
+			"$(per_run_s "$c" "$r")" $((m / 1024))
+	done
+	st_w=$(per_run_ns "$w_st" "$r_st") st_c=$(per_run_s "$c_st" "$r_st")
+	sp=$(ratio "$(per_run_ns "$w_bom" "$r_bom")" "$st_w" "$(per_run_ns "$w_st" 1)" 0.001)
+	spc=$(ratio "$(per_run_s "$c_bom" "$r_bom")" "$st_c" "$c_st" 0.01)
+	nmr=$(ratio "$(per_run_ns "$w_nm" "$r_nm")" "$st_w" "$(per_run_ns "$w_st" 1)" 0.001)
+	nmc=$(ratio "$(per_run_s "$c_nm" "$r_nm")" "$st_c" "$c_st" 0.01)
+	mem=$(awk -v a="$m_st" -v b="$m_bom" 'BEGIN { printf "%.2f", a / b }')
+	met() { # ratio-string minimum
+		case $1 in *x) awk -v r="${1%x}" -v m="$2" 'BEGIN { print (r >= m ? "met" : "NOT met") }' ;;
+		*) echo "not measurable" ;; esac
+	}
+	printf '  speed vs bloat-o-meter: %s wall, %s cpu (target >= 20x: %s)\n' "$sp" "$spc" "$(met "$sp" 20)"
+	printf '  speed vs one nm:        %s wall, %s cpu (target > 1x: %s)\n' "$nmr" "$nmc" "$(met "$nmr" 1.0001)"
+	printf '  peak RSS / bloat-o-meter: %s (target <= 0.5: %s)\n' "$mem" \
+		"$(awk -v r="$mem" 'BEGIN { print (r <= 0.5 ? "met" : "NOT met") }')"
 }
 
-llvm14=$(ls /usr/lib/x86_64-linux-gnu/libLLVM-14.so.1 /usr/lib/*/libLLVM-14.so.1 2>/dev/null | head -1)
-llvm15=$(ls /usr/lib/x86_64-linux-gnu/libLLVM-15.so.1 /usr/lib/*/libLLVM-15.so.1 2>/dev/null | head -1)
-if [ -n "$llvm14" ] && [ -n "$llvm15" ]; then
-	bench "libLLVM-14.so.1 vs libLLVM-15.so.1" "$llvm14" "$llvm15"
-	echo "  (Debian strips .symtab from libLLVM: nm lists no symbols, both tools compare empty sets)"
+if merge_llvm 14 && merge_llvm 15; then
+	bench "llvm-14.a vs llvm-15.a ($(($(wc -c <"$work/llvm-14.a") / 1048576)) and $(($(wc -c <"$work/llvm-15.a") / 1048576)) MB, $(ar t "$work/llvm-15.a" | wc -l) members in the new one)" \
+		"$work/llvm-14.a" "$work/llvm-15.a"
 else
-	echo "libLLVM-14/15 not installed (run as root to install libllvm14 libllvm15): skipped"
+	echo "llvm-14-dev/llvm-15-dev static libraries not installed (run as root to install them): large pair skipped"
 fi
 bench "generated pair, $NSYMS symbols" "$work/gen-old.o" "$work/gen-new.o"
 exit $status

@@ -12,7 +12,13 @@ trap 'rm -rf "$tmp"' EXIT
 fail=0 n=0
 
 # Files of the corpus that are valid input (everything else must be refused).
-valid=" x86_64.o arm.o ppc32be.o arch.a empty.a "
+valid=" x86_64.o arm.o ppc32be.o arch.a empty.a ar-zeroed-names.a ar-name-slash.a "
+# Bad symbol tables: binutils size reads sections only and prints them
+# (nm refuses or warns), so size must work and size-diff must refuse.
+symbad=" strtab-tiny.o sym-name-past.o sym-xindex.o "
+# An archive with a member that is not ELF: size and nm warn about it and
+# go on; size exits non-zero (slubtiny: 1), bloat-o-meter ignores it (0).
+nonelf=" ar-non-elf.a ar-mixed.a "
 
 bad() { # description file command...
 	what=$1 file=$2; shift 2
@@ -23,6 +29,20 @@ bad() { # description file command...
 	if [ $rc != 2 ] || [ -s "$tmp/out" ] || [ "$lines" != 1 ] ||
 	   ! grep -q "^slubtiny: .*$file" "$tmp/err"; then
 		echo "FAIL: $what: exit $rc, stdout $(wc -c <"$tmp/out") bytes, stderr:"
+		cat "$tmp/err"
+		fail=1
+	fi
+}
+
+# exit status @rc, a warning naming ARCHIVE(MEMBER) on stderr
+warned() { # description rc command...
+	what=$1 want=$2; shift 2
+	n=$((n + 1))
+	"$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+	rc=$?
+	if [ $rc != "$want" ] || [ "$(wc -l <"$tmp/err")" != 1 ] ||
+	   ! grep -q "^slubtiny: .*/$b([a-z.]*): file format not recognized\$" "$tmp/err"; then
+		echo "FAIL: $what: exit $rc, stderr:"
 		cat "$tmp/err"
 		fail=1
 	fi
@@ -43,6 +63,23 @@ for f in "$corpus"/*; do
 	*" $b "*)
 		good "size $b" "$SLUBTINY" size "$f"
 		good "size-diff $b" "$SLUBTINY" size-diff "$f" "$ok"
+		continue ;;
+	esac
+	case $symbad in
+	*" $b "*)
+		good "size $b" "$SLUBTINY" size "$f"
+		good "size -A $b" "$SLUBTINY" size -A "$f"
+		bad "size --common $b" "$b" "$SLUBTINY" size --common "$f"
+		bad "size-diff OLD=$b" "$b" "$SLUBTINY" size-diff "$f" "$ok"
+		bad "size-diff NEW=$b" "$b" "$SLUBTINY" size-diff -c "$ok" "$f"
+		continue ;;
+	esac
+	case $nonelf in
+	*" $b "*)
+		warned "size $b" 1 "$SLUBTINY" size "$f"
+		warned "size -A $b" 1 "$SLUBTINY" size -A "$ok" "$f"
+		warned "size-diff OLD=$b" 0 "$SLUBTINY" size-diff "$f" "$ok"
+		warned "size-diff NEW=$b" 0 "$SLUBTINY" size-diff -c "$ok" "$f"
 		continue ;;
 	esac
 	bad "size $b" "$b" "$SLUBTINY" size "$f"

@@ -5,8 +5,12 @@
 # Runs the real scripts/bloat-o-meter of Linux 6.12 (extracted from the
 # Debian linux-source-6.12 tarball into the build dir), the real nm and the
 # real size on every fixture pair/file and compares their stdout byte for
-# byte with slubtiny size-diff / size and the st-nm helper. Prints one line
-# per mismatch and a count; exit 77 when a reference is missing.
+# byte with slubtiny size-diff / size and the st-nm helper; slubtiny must
+# also exit 0 and print nothing on stderr (a sanitizer report at exit is a
+# failure). size runs with every layout, radix, --common and -t. Prints
+# one line per mismatch and a count; comparisons where both sides are empty
+# (stripped files, LTO IR: no symbols to compare) are counted apart, not as
+# agreement. Exit 77 when a reference is missing.
 set -u
 arch=$1 pre=$2 dir=$3
 : "${SLUBTINY:?}" "${ST_BUILDDIR:?}"
@@ -32,17 +36,30 @@ PATH=$bin:$PATH
 export PATH LC_ALL=C
 
 cd "$dir" || exit 1
-pass=0 fail=0
+pass=0 fail=0 empty=0
 out=$ST_BUILDDIR/tests/diff/sizes/out-$arch
 mkdir -p "$out"
 
-cmp_out() { # what ref-file our-file
-	if cmp -s "$2" "$3"; then
-		pass=$((pass + 1))
-	else
+# The reference says nothing to compare: nm lists no symbol, or every
+# bloat-o-meter table is "Total: Before=0, After=0".
+is_empty() { # ref-file
+	[ ! -s "$1" ] && return 0
+	grep -q '^Total: ' "$1" || return 1
+	! grep '^Total: ' "$1" | grep -qv '^Total: Before=0, After=0,'
+}
+
+cmp_out() { # what ref-file our-file; slubtiny's exit status in $st, stderr in $out/err
+	if [ "$st" != 0 ] || [ -s "$out/err" ]; then
+		fail=$((fail + 1))
+		echo "FAIL [$arch] $1: slubtiny exit $st, stderr: $(head -3 "$out/err")"
+	elif ! cmp -s "$2" "$3"; then
 		fail=$((fail + 1))
 		echo "MISMATCH [$arch] $1"
 		diff "$2" "$3" | head -10
+	elif is_empty "$2"; then
+		empty=$((empty + 1))
+	else
+		pass=$((pass + 1))
 	fi
 }
 
@@ -50,6 +67,7 @@ while read -r old new; do
 	for m in "" -c -d -t; do
 		"$python" -S "$bom" $m "$old" "$new" >"$out/ref" 2>/dev/null
 		"$SLUBTINY" size-diff $m "$old" "$new" >"$out/our" 2>"$out/err"
+		st=$?
 		cmp_out "size-diff $m $old $new" "$out/ref" "$out/our"
 	done
 done <pairs
@@ -58,25 +76,33 @@ while read -r f; do
 	for o in "" -A; do
 		size $o "$f" >"$out/ref" 2>/dev/null
 		"$SLUBTINY" size $o "$f" >"$out/our" 2>"$out/err"
+		st=$?
 		cmp_out "size $o $f" "$out/ref" "$out/our"
 	done
 	nm --size-sort "$f" >"$out/ref" 2>/dev/null
 	"$stnm" --size-sort "$f" >"$out/our" 2>"$out/err"
+	st=$?
 	cmp_out "nm --size-sort $f" "$out/ref" "$out/our"
 	case $f in lto-*) continue ;; esac
 	# every symbol plain nm lists, with its letter
 	nm "$f" 2>/dev/null | sed -n 's/^[0-9a-f ]\{8,16\} \(. .*\)/\1/p' | sort >"$out/ref"
-	"$stnm" "$f" 2>"$out/err" | grep -v '^$' | grep -v ':$' | sort >"$out/our"
+	"$stnm" "$f" >"$out/raw" 2>"$out/err"
+	st=$?
+	grep -v '^$' "$out/raw" | grep -v ':$' | sort >"$out/our"
 	cmp_out "nm $f" "$out/ref" "$out/our"
 done <files
 
-# every file of the arch at once: one header, -t totals, -A ignores -t
+# every file of the arch at once (one header, -t totals, -A ignores -t),
+# in every layout, radix, with --common; the last -d/-o/-x wins
 set -- $(cat files)
-for o in -t "-A -t"; do
+for o in -t "-A -t" -B -G --format=gnu --format=SysV --format=berkeley -d -o -x \
+	--radix=8 --radix=16 "-A -x" "-A -o" "-G -x" "-G -o" "-x -t" "-o -t" "-G -o -t" \
+	--common "-A --common" "-G --common -t" "-A -x --common" "-o -d -x" -f; do
 	size $o "$@" >"$out/ref" 2>/dev/null
 	"$SLUBTINY" size $o "$@" >"$out/our" 2>"$out/err"
+	st=$?
 	cmp_out "size $o (all files)" "$out/ref" "$out/our"
 done
 
-echo "$arch: $pass comparisons identical, $fail different"
+echo "$arch: $pass comparisons identical, $fail different ($empty more compare nothing with nothing: not counted)"
 [ $fail = 0 ]

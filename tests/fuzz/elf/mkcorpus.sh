@@ -66,4 +66,35 @@ put "$out/ar-bad-fmag.a" 66 printf 'zz'
 { printf '!<arch>\n%-16s%-12s%-6s%-6s%-8s%-10s`\n' 'junk.o/' 0 0 0 644 12; printf 'not an ELF!\n'; } >"$out/ar-non-elf.a"
 head -c $(( $(wc -c <arch.a) - 200 )) arch.a >"$out/ar-truncated.a"
 { printf '!<thin>\n%-16s%-12s%-6s%-6s%-8s%-10s`\n' 'missing.o/' 0 0 0 644 100; } >"$out/thin-missing.a"
+# what binutils calls "file format not recognized" (lib/elf refuses it too)
+rela=$(readelf -SW x86_64.o | sed -n 's/^ *\[ *\([0-9]*\)\] \.rela\.text .*/\1/p')
+rel=$((shoff + rela * 64))
+variant bfd-phnum.o 56 le16 65535
+variant bfd-class32.o 4 printf '\001'
+variant bfd-rela-link.o $((rel + 40)) le32 200
+variant bfd-rela-info.o $((rel + 44)) le32 200
+variant bfd-rela-entsize.o $((rel + 56)) le64 16
+variant bfd-symtab-info.o $((sym + 44)) le32 100000
+# archives: a zeroed name table (the member gets an empty name), a long
+# name whose field ends in '/' (GNU ar's thin archives, 15-character
+# paths), a non-ELF member next to ELF ones, a BSD name longer than 4 KiB
+cp x86_64.o a_long_member_name_x.o
+ar rcS longnames.a arm.o a_long_member_name_x.o
+python3 - longnames.a "$out/ar-zeroed-names.a" "$out/ar-name-slash.a" <<'PY'
+import sys
+d = open(sys.argv[1], 'rb').read()
+z, s = bytearray(d), bytearray(d)
+off = 8
+while off + 60 <= len(d):
+    size = int(d[off + 48:off + 58])
+    if d[off:off + 3] == b'// ':
+        z[off + 60:off + 60 + size] = bytes(size)
+    elif d[off:off + 2] == b'/0':
+        s[off + 15:off + 16] = b'/'
+    off += 60 + size + (size & 1)
+open(sys.argv[2], 'wb').write(z)
+open(sys.argv[3], 'wb').write(s)
+PY
+{ cat arch.a; printf '%-16s%-12s%-6s%-6s%-8s%-10s`\n' 'notes.txt/' 0 0 0 644 6; printf 'notes\n'; } >"$out/ar-mixed.a"
+{ printf '!<arch>\n%-16s%-12s%-6s%-6s%-8s%-10s`\n' '#1/5000' 0 0 0 644 5004; head -c 5004 /dev/zero; } >"$out/ar-bsd-long.a"
 echo "corpus: $(ls "$out" | wc -l) files in $out"

@@ -128,6 +128,9 @@ static size_t build(struct img *m, int is64, int be, const struct sec *secs, int
 			type = secs[i - 1].type, flags = secs[i - 1].flags, o = off[i];
 			size = secs[i - 1].size, link = secs[i - 1].link, info = secs[i - 1].info;
 			ent = secs[i - 1].entsize;
+			/* 0: a relocation's size in this class (Elf64_Rela 24, Elf32_Rela 12) */
+			if (!ent && type == SHT_RELA)
+				ent = is64 ? 24 : 12;
 		} else if (i == nsec + 1) {
 			type = SHT_SYMTAB, o = symoff, size = (uint64_t)es * (nsym + 1);
 			link = nsec + 2, info = 1, ent = es;
@@ -188,7 +191,7 @@ static const struct sec secs[] = {
 	{ ".note.x", SHT_PROGBITS, 0, 16, 0, 0, 0 },				/* 6 */
 	{ ".wnote", SHT_PROGBITS, SHF_WRITE, 16, 0, 0, 0 },			/* 7 */
 	{ ".pdata", SHT_PROGBITS, SHF_ALLOC | SHF_WRITE, 16, 0, 0, 0 },		/* 8 */
-	{ ".rela.text", SHT_RELA, SHF_INFO_LINK, 0, 11, 1, 24 },		/* 9: folded */
+	{ ".rela.text", SHT_RELA, SHF_INFO_LINK, 0, 11, 1, 0 },		/* 9: folded */
 	{ ".tbss", SHT_NOBITS, SHF_ALLOC | SHF_WRITE | SHF_TLS, 8, 0, 0, 0 },	/* 10 */
 };
 
@@ -231,18 +234,35 @@ static const struct {
 
 #define NCASES (int)(sizeof(cases) / sizeof(cases[0]))
 
-static void check_letters(int is64, int be)
+/* The image check_letters() reads, with @rela_ent forced into .rela.text if non-zero. */
+static void build_letters(struct img *m, int is64, int be, unsigned int rela_ent)
 {
 	struct sym syms[NCASES];
+	size_t h;
+	int i;
+
+	for (i = 0; i < NCASES; i++)
+		syms[i] = cases[i].s;
+	build(m, is64, be, secs, sizeof(secs) / sizeof(secs[0]), syms, NCASES, is64 ? EM_X86_64 : EM_PPC);
+	if (rela_ent) {
+		/* section 9 is .rela.text; sh_entsize is the last field of its header */
+		h = is64 ? 40 : 32;
+		h = (size_t)(is64 ? m->buf[h] | m->buf[h + 1] << 8 | m->buf[h + 2] << 16 :
+			     m->buf[h + 3] | m->buf[h + 2] << 8 | m->buf[h + 1] << 16);
+		h += (size_t)(is64 ? 64 : 40) * 9 + (is64 ? 56 : 36);
+		put(m, h, rela_ent, is64 ? 8 : 4);
+	}
+}
+
+static void check_letters(int is64, int be)
+{
 	struct st_error e = { 0 };
 	struct st_elf_file *f;
 	static struct img m;
 	char what[128];
 	int i, ret;
 
-	for (i = 0; i < NCASES; i++)
-		syms[i] = cases[i].s;
-	build(&m, is64, be, secs, sizeof(secs) / sizeof(secs[0]), syms, NCASES, is64 ? EM_X86_64 : EM_PPC);
+	build_letters(&m, is64, be, 0);
 	ret = st_elf_open_mem(&f, m.buf, m.len, "mem", &e);
 	snprintf(what, sizeof(what), "%s-bit %s image opens", is64 ? "64" : "32", be ? "BE" : "LE");
 	ok(!ret, what);
@@ -351,10 +371,55 @@ static void check_refusals(void)
 	ok(ret < 0 && strstr(e.msg, "directory"), "directory refused");
 }
 
-int main(void)
+/*
+ * binutils refuses a relocation section whose entry size is not the
+ * class's (powerpc-linux-gnu-size: "file format not recognized").
+ */
+static void check_rela_entsize(void)
 {
+	static struct img m;
+	struct st_error e = { 0 };
+	struct st_elf_file *f;
+	int ret;
+
+	build_letters(&m, 0, 1, 24);
+	ret = st_elf_open_mem(&f, m.buf, m.len, "be32", &e);
+	ok(ret < 0 && strstr(e.msg, "not recognized"), "32-bit image with RELA entry size 24 refused");
+	if (!ret)
+		st_elf_close(f);
+}
+
+/* Write the images to DIR for tests/diff/sizes/images.sh (binutils size reads them). */
+static int write_images(const char *dir)
+{
+	static const struct { const char *name; int is64, be; unsigned int rela; } w[] = {
+		{ "le64.o", 1, 0, 0 }, { "be32.o", 0, 1, 0 }, { "be32-rela24.o", 0, 1, 24 },
+	};
+	static struct img m;
+	char path[4096];
+	size_t i;
+
+	for (i = 0; i < sizeof(w) / sizeof(w[0]); i++) {
+		FILE *out;
+
+		build_letters(&m, w[i].is64, w[i].be, w[i].rela);
+		snprintf(path, sizeof(path), "%s/%s", dir, w[i].name);
+		out = fopen(path, "wb");
+		if (!out || fwrite(m.buf, 1, m.len, out) != m.len || fclose(out)) {
+			perror(path);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 3 && !strcmp(argv[1], "--write"))
+		return write_images(argv[2]);
 	check_letters(1, 0);
 	check_letters(0, 1);
+	check_rela_entsize();
 	check_archive();
 	check_refusals();
 	printf("1..%d\n", ntest);

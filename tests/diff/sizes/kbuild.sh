@@ -1,0 +1,102 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# Build mm/ of Linux 6.12 tinyconfig with kbuild, SLUB_TINY off and on, for
+# one architecture, and print the directory that holds the two results:
+#   kbuild.sh ARCH CROSS_COMPILE      (ARCH as the kernel spells it)
+# prints DIR with DIR/n and DIR/y each holding mm/built-in.a (a kbuild thin
+# archive) and the mm/ objects it names. The builds are slow, so they are
+# cached under $ST_SRCDIR/build-cache/sizes-kbuild/KEY, KEY a hash of the
+# tarball, the arch, the compiler's and linker's versions and a recipe number: the plain and
+# the sanitizer runs of the suite share them. The cache entry appears by
+# rename only when complete; mkdir is the lock between concurrent runs.
+# Exit 77 (nothing built) when a prerequisite is missing, 1 when the build
+# fails.
+set -eu
+arch=$1 cross=$2
+: "${ST_SRCDIR:?}"
+tarball=/usr/src/linux-source-6.12.tar.xz
+
+skip() { echo "SKIP: $*" >&2; exit 77; }
+[ -r "$tarball" ] || skip "$tarball missing (Debian package linux-source-6.12)"
+for t in make flex bison bc "${cross}gcc" "${cross}ar" "${cross}ld"; do
+	command -v "$t" >/dev/null 2>&1 || skip "$t missing"
+done
+
+cache=$ST_SRCDIR/build-cache/sizes-kbuild
+mkdir -p "$cache"
+# the tarball's identity: its hash, computed once per (size, mtime)
+stamp=$(stat -c '%s-%Y' "$tarball")
+if [ -s "$cache/tarball-$stamp.sha" ]; then
+	tsha=$(cat "$cache/tarball-$stamp.sha")
+else
+	tsha=$(sha256sum <"$tarball" | cut -c1-64)
+	echo "$tsha" >"$cache/tarball-$stamp.sha.$$" && mv "$cache/tarball-$stamp.sha.$$" "$cache/tarball-$stamp.sha"
+fi
+# bump when the recipe below changes what is built
+recipe=1
+key=$( { echo "$tsha $arch $cross $recipe"; "${cross}gcc" --version | head -1
+	"${cross}ld" --version | head -1; } | sha256sum | cut -c1-16)
+dir=$cache/$arch-$key
+if [ -s "$dir/done" ]; then
+	echo "$dir"
+	exit 0
+fi
+
+lock=$cache/$arch-$key.lock
+i=0
+until mkdir "$lock" 2>/dev/null; do
+	[ $i -lt 3600 ] || { echo "kbuild: $lock held for an hour" >&2; exit 1; }
+	if [ -s "$dir/done" ]; then
+		echo "$dir"
+		exit 0
+	fi
+	sleep 1
+	i=$((i + 1))
+done
+tmp=$cache/tmp-$arch-$key.$$
+trap 'rm -rf "$tmp" "$lock"' EXIT
+rm -rf "$tmp"
+mkdir -p "$tmp"
+# one extracted tree per tarball, shared by the arches (about 1.4 GB),
+# made under its own lock and renamed into place when complete
+src=$cache/src-$(echo "$tsha" | cut -c1-16)
+i=0
+until [ -f "$src/Makefile" ]; do
+	if mkdir "$src.lock" 2>/dev/null; then
+		if [ ! -f "$src/Makefile" ]; then
+			echo "kbuild: extracting $tarball" >&2
+			rm -rf "$src" "$src.tmp"
+			mkdir -p "$src.tmp"
+			tar -C "$src.tmp" -xJf "$tarball" --exclude='*/Documentation/[a-zA-Z]*[a-z]/*' &&
+				mv "$src.tmp/linux-source-6.12" "$src"
+			rm -rf "$src.tmp"
+		fi
+		rmdir "$src.lock"
+		[ -f "$src/Makefile" ] || { echo "kbuild: cannot extract $tarball" >&2; exit 1; }
+	else
+		[ $i -lt 3600 ] || { echo "kbuild: $src.lock held for an hour" >&2; exit 1; }
+		sleep 1
+		i=$((i + 1))
+	fi
+done
+jobs=$(nproc 2>/dev/null || echo 2)
+for v in n y; do
+	o=$tmp/o-$v
+	echo "kbuild: $arch SLUB_TINY=$v: make tinyconfig, mm/" >&2
+	mk() { make -s -C "$src" O="$o" ARCH="$arch" CROSS_COMPILE="$cross" "$@"; }
+	mk tinyconfig >"$tmp/log-$v" 2>&1 || { tail -20 "$tmp/log-$v" >&2; exit 1; }
+	[ "$v" = y ] && flag=-e || flag=-d
+	"$src/scripts/config" --file "$o/.config" -e EXPERT -e SLUB $flag SLUB_TINY
+	mk olddefconfig >>"$tmp/log-$v" 2>&1 || { tail -20 "$tmp/log-$v" >&2; exit 1; }
+	grep -qx "CONFIG_SLUB_TINY=y" "$o/.config" && got=y || got=n
+	[ "$got" = "$v" ] || { echo "kbuild: SLUB_TINY=$v did not stick" >&2; exit 1; }
+	mk -j"$jobs" mm/ >>"$tmp/log-$v" 2>&1 || { tail -20 "$tmp/log-$v" >&2; exit 1; }
+	# keep the archive, the objects it names and the .config, nothing else
+	mkdir -p "$tmp/out/$v"
+	(cd "$o" && find mm -name '*.o' -o -name 'built-in.a' | tar -cf - -T - .config) |
+		tar -C "$tmp/out/$v" -xf -
+done
+rm -rf "$dir"
+mv "$tmp/out" "$dir"
+echo "$key" >"$dir/done"
+echo "$dir"
