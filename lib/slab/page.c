@@ -82,7 +82,8 @@ static void add_free_block(unsigned long pfn, unsigned int order)
 {
 	struct slab *p = &zone.memmap[pfn];
 
-	p->flags = PG_buddy;
+	p->flags = 0;
+	p->buddy = 1;
 	p->order = (unsigned char)order;
 	list_add(&p->slab_list, &zone.free_area[order]);
 }
@@ -187,8 +188,12 @@ void *st_alloc_pages(unsigned int order, bool zero)
 	zone.st.nr_allocs++;
 	zone.st.blocks[order]++;
 	zone.st.allocs[order]++;
-	spin_unlock(&zone.lock);
-
+	/*
+	 * Until its head says PG_head the block still reads as a free buddy
+	 * (of the order it had before the split): a concurrent free of its
+	 * buddy would merge it back into the free lists. So the descriptor
+	 * is finished before the zone lock is dropped.
+	 */
 	memset(p, 0, sizeof(*p));
 	p->flags = PG_head;
 	p->order = (unsigned char)order;
@@ -197,6 +202,8 @@ void *st_alloc_pages(unsigned int order, bool zero)
 		p[i].flags = PG_tail;
 		p[i].head = p;
 	}
+	spin_unlock(&zone.lock);
+
 	addr = st_slab_address(p);
 	if (zero)
 		memset(addr, 0, n << ST_PAGE_SHIFT);
@@ -229,11 +236,11 @@ void st_free_pages(void *addr)
 		if (buddy + (1UL << order) > zone.nr)
 			break;
 		b = &zone.memmap[buddy];
-		if (!(b->flags & PG_buddy) || b->order != order)
+		if (!b->buddy || b->order != order)
 			break;
 		list_del(&b->slab_list);
-		b->flags = 0;
-		zone.memmap[pfn].flags = 0;
+		b->buddy = 0;
+		zone.memmap[pfn].buddy = 0;
 		pfn &= ~(1UL << order);
 		order++;
 	}

@@ -643,6 +643,213 @@ static void test_stress(void)
 }
 
 /* ------------------------------------------------------------------ */
+/*
+ * Concurrency against the page allocator and the slabs at once: threads
+ * allocate small and multi-page kmalloc()s and objects of two caches,
+ * fill each with its own byte, and free them - themselves or, through a
+ * mailbox, from another thread - after checking every byte. Multi-page
+ * blocks freed while a buddy is being handed out is what used to corrupt
+ * the free lists (issue 12, item 1).
+ */
+#define CONC_THREADS	2
+#define CONC_SLOTS	16
+#define CONC_BOX	32
+#define CONC_OPS	1000000	/* per thread; argv[2] overrides (TSan) */
+
+static long conc_ops = CONC_OPS;
+
+enum { CONC_KMALLOC, CONC_CACHE_SMALL, CONC_CACHE_BIG };
+
+struct conc_obj {
+	unsigned char *p;
+	size_t size;
+	unsigned int kind;
+	unsigned char fill;
+};
+
+struct conc_box {
+	int state;		/* 0 empty, 1 being written, 2 full */
+	struct conc_obj o;
+};
+
+static struct kmem_cache *conc_cache[3];
+static struct conc_box conc_mail[CONC_THREADS][CONC_BOX];
+static const unsigned int conc_cache_size[3] = { 0, 72, 3000 };
+
+/*
+ * The bytes an object's fill covers: all of a small one; of a multi-page
+ * one the first 64 bytes of every page and the last 64, so that the page
+ * allocator, not memset, is what the threads spend their time in.
+ */
+static bool conc_covered(const struct conc_obj *o, size_t i)
+{
+	return o->size <= 2048 || (i & (ST_PAGE_SIZE - 1)) < 64 ||
+	       i + 64 >= o->size;
+}
+
+static void conc_fill(struct conc_obj *o)
+{
+	size_t i;
+
+	if (o->size <= 2048) {
+		memset(o->p, o->fill, o->size);
+		return;
+	}
+	for (i = 0; i < o->size; i += ST_PAGE_SIZE)
+		memset(o->p + i, o->fill, 64);
+	memset(o->p + o->size - 64, o->fill, 64);
+}
+
+/* The fill is intact: 0, or 1 for a bad object. */
+static int conc_check(const struct conc_obj *o)
+{
+	size_t i;
+
+	for (i = 0; i < o->size; i++) {
+		if (!conc_covered(o, i)) {
+			i = (i | (ST_PAGE_SIZE - 1));
+			if (i + 64 >= o->size)
+				i = o->size - 65;
+			continue;
+		}
+		if (o->p[i] != o->fill)
+			return 1;
+	}
+	return 0;
+}
+
+static int conc_free(const struct conc_obj *o)
+{
+	int bad = conc_check(o);
+
+	if (o->kind == CONC_KMALLOC)
+		kfree(o->p);
+	else
+		kmem_cache_free(conc_cache[o->kind], o->p);
+	return bad;
+}
+
+/* Free what other threads posted to @id's mailbox. */
+static int conc_drain(long id)
+{
+	int k, bad = 0;
+
+	for (k = 0; k < CONC_BOX; k++) {
+		struct conc_box *b = &conc_mail[id][k];
+
+		if (__atomic_load_n(&b->state, __ATOMIC_ACQUIRE) != 2)
+			continue;
+		bad += conc_free(&b->o);
+		__atomic_store_n(&b->state, 0, __ATOMIC_RELEASE);
+	}
+	return bad;
+}
+
+/* Hand @o to thread @to; false if its mailbox slot is taken. */
+static bool conc_post(long to, unsigned int k, const struct conc_obj *o)
+{
+	struct conc_box *b = &conc_mail[to][k % CONC_BOX];
+	int empty = 0;
+
+	if (!__atomic_compare_exchange_n(&b->state, &empty, 1, false,
+					 __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+		return false;
+	b->o = *o;
+	__atomic_store_n(&b->state, 2, __ATOMIC_RELEASE);
+	return true;
+}
+
+/* Most requests are multi-page, most of those order-2 blocks. */
+static size_t conc_size(uint64_t r)
+{
+	switch ((r >> 8) % 8) {
+	case 0:
+		return 8193 + (r >> 16) % 57344;	/* 3 to 16 pages */
+	case 1:
+	case 2:
+		return 1 + (r >> 16) % 2048;		/* slab objects */
+	default:
+		return 16384;
+	}
+}
+
+static void *conc_thread(void *arg)
+{
+	long id = (long)arg;
+	struct conc_obj slot[CONC_SLOTS] = { { 0 } };
+	uint64_t r = 0x2545f4914f6cdd1dULL * (uint64_t)(id + 3);
+	long bad = 0;
+	long op;
+	int s;
+
+	for (op = 0; op < conc_ops; op++) {
+		struct conc_obj *o;
+
+		r ^= r << 13;
+		r ^= r >> 7;
+		r ^= r << 17;
+		o = &slot[r % CONC_SLOTS];
+		if (o->p) {
+			if ((r >> 40) % 3 == 0 &&
+			    conc_post((id + 1) % CONC_THREADS, (unsigned int)(r >> 44), o)) {
+				o->p = NULL;
+				continue;
+			}
+			bad += conc_free(o);
+			o->p = NULL;
+			continue;
+		}
+		o->kind = (unsigned int)(r >> 4) % 4 == 0 ? CONC_CACHE_SMALL + (r >> 6) % 2
+							   : CONC_KMALLOC;
+		if (o->kind == CONC_KMALLOC) {
+			o->size = conc_size(r);
+			o->p = kmalloc(o->size, GFP_KERNEL);
+		} else {
+			o->size = conc_cache_size[o->kind];
+			o->p = kmem_cache_alloc(conc_cache[o->kind], GFP_KERNEL);
+		}
+		if (!o->p) {
+			bad++;
+			continue;
+		}
+		o->fill = (unsigned char)(op * 2 + id + 1);
+		conc_fill(o);
+		if (op % 64 == 0)
+			bad += conc_drain(id);
+	}
+	for (s = 0; s < CONC_SLOTS; s++)
+		if (slot[s].p)
+			bad += conc_free(&slot[s]);
+	return (void *)bad;
+}
+
+static void test_concurrent(void)
+{
+	pthread_t t[CONC_THREADS];
+	long i, nr = CONC_THREADS;
+	void *ret;
+
+#ifndef CONFIG_SMP
+	nr = 1;		/* without SMP the allocator is single-threaded */
+#endif
+	conc_cache[CONC_CACHE_SMALL] = kmem_cache_create("conc-72", 72, 0, 0, NULL);
+	conc_cache[CONC_CACHE_BIG] = kmem_cache_create("conc-3000", 3000, 0,
+						       SLAB_NO_MERGE, NULL);
+	CHECK(conc_cache[CONC_CACHE_SMALL] && conc_cache[CONC_CACHE_BIG]);
+	for (i = 0; i < nr; i++)
+		CHECK_EQ(pthread_create(&t[i], NULL, conc_thread, (void *)i), 0);
+	for (i = 0; i < nr; i++) {
+		pthread_join(t[i], &ret);
+		CHECK_EQ((long)ret, 0);
+	}
+	for (i = 0; i < CONC_THREADS; i++)
+		CHECK_EQ(conc_drain(i), 0);
+	kmem_cache_destroy(conc_cache[CONC_CACHE_BIG]);
+	kmem_cache_destroy(conc_cache[CONC_CACHE_SMALL]);
+	CHECK_EQ(new_reports(), 0);
+}
+
+/* ------------------------------------------------------------------ */
 /* SLUB_TINY: one observable effect per difference of the series.     */
 
 #if defined(CONFIG_SLUB) && !defined(CONFIG_SLUB_TINY) && !defined(CONFIG_SLUB_DEBUG_ON)
@@ -1129,6 +1336,7 @@ static const struct test_case cases[] = {
 	{ "kfree-cache-object", test_kfree_cache_object },
 	{ "model", test_model },
 	{ "stress", test_stress },
+	{ "concurrent", test_concurrent },
 	{ "tiny-cpu-slab", test_tiny_cpu_slab },
 	{ "tiny-cpu-partial", test_tiny_cpu_partial },
 	{ "tiny-max-order", test_tiny_max_order },
@@ -1149,8 +1357,10 @@ int main(int argc, char **argv)
 	unsigned int i;
 	int ran = 0;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: test-slab CASE\n");
+	if (argc == 3 && atol(argv[2]) > 0) {
+		conc_ops = atol(argv[2]);
+	} else if (argc != 2) {
+		fprintf(stderr, "usage: test-slab CASE [OPS]\n");
 		return 2;
 	}
 	CHECK_EQ(st_slab_init(), 0);
