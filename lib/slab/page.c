@@ -28,6 +28,7 @@ static struct {
 	st_spinlock_t lock;		/* the zone lock */
 	bool ready;
 	char *base;
+	char *raw;			/* what malloc() gave (no mmap) */
 	struct slab *memmap;
 	unsigned long nr;
 	struct list_head free_area[ST_MAX_ORDER + 1];
@@ -35,6 +36,17 @@ static struct {
 } zone;
 
 unsigned long st_slab_event_clock;
+
+static void arena_unmap(void)
+{
+#ifdef ST_ARENA_MMAP
+	munmap(zone.base, (size_t)ARENA_PAGES << ST_PAGE_SHIFT);
+#else
+	free(zone.raw);
+	zone.raw = NULL;
+#endif
+	zone.base = NULL;
+}
 
 bool st_page_inited(void)
 {
@@ -88,31 +100,45 @@ static void add_free_block(unsigned long pfn, unsigned int order)
 	list_add(&p->slab_list, &zone.free_area[order]);
 }
 
+/*
+ * The arena is aligned to its largest block, so that every buddy block is
+ * naturally aligned in memory too: power-of-two kmalloc()s above a page
+ * are then aligned to their size, as the kernel's are.
+ */
+#define ARENA_ALIGN	(ST_PAGE_SIZE << ST_MAX_ORDER)
+
 int st_page_init(void)
 {
 	unsigned long pfn, npages = ARENA_PAGES;
 	unsigned int o;
 	size_t bytes = npages << ST_PAGE_SHIFT;
+	char *raw;
 
 	if (zone.ready)
 		return 0;
 #ifdef ST_ARENA_MMAP
-	zone.base = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
-			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (zone.base == MAP_FAILED) {
-		zone.base = NULL;
+	raw = mmap(NULL, bytes + ARENA_ALIGN, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (raw == MAP_FAILED)
 		return -ENOMEM;
-	}
+	zone.base = (char *)ALIGN((uintptr_t)raw, ARENA_ALIGN);
+	/* give back what the alignment skipped, before and after */
+	if (zone.base != raw)
+		munmap(raw, (size_t)(zone.base - raw));
+	munmap(zone.base + bytes, ARENA_ALIGN - (size_t)(zone.base - raw));
 #else
-	/* No mmap (newlib targets): one malloc'd region, page aligned. */
-	zone.base = malloc(bytes + ST_PAGE_SIZE);
-	if (!zone.base)
+	/* No mmap (newlib targets): one malloc'd region, aligned by hand. */
+	raw = malloc(bytes + ARENA_ALIGN);
+	if (!raw)
 		return -ENOMEM;
-	zone.base = (char *)ALIGN((uintptr_t)zone.base, ST_PAGE_SIZE);
+	zone.raw = raw;
+	zone.base = (char *)ALIGN((uintptr_t)raw, ARENA_ALIGN);
 #endif
 	zone.memmap = calloc(npages, sizeof(*zone.memmap));
-	if (!zone.memmap)
+	if (!zone.memmap) {
+		arena_unmap();
 		return -ENOMEM;
+	}
 	zone.nr = npages;
 	for (o = 0; o <= ST_MAX_ORDER; o++)
 		INIT_LIST_HEAD(&zone.free_area[o]);
@@ -138,10 +164,7 @@ void st_page_exit(void)
 	zone.ready = false;
 	free(zone.memmap);
 	zone.memmap = NULL;
-#ifdef ST_ARENA_MMAP
-	munmap(zone.base, zone.nr << ST_PAGE_SHIFT);
-#endif
-	zone.base = NULL;
+	arena_unmap();
 	memset(&zone.st, 0, sizeof(zone.st));
 }
 

@@ -1910,9 +1910,12 @@ static int create_kmalloc_caches(void)
 					    sizeof(kmalloc_names[type][i]),
 					    prefix, st_kmalloc_sizes[i]);
 			sz = st_kmalloc_sizes[i];
-			/* power-of-two kmallocs are naturally aligned */
-			s = create_cache(name, sz, (sz & (sz - 1)) ? 0 : sz,
-					 flags, NULL);
+			/*
+			 * The kernel's guarantee: kmalloc() memory is aligned
+			 * to the largest power of two dividing the size (96:
+			 * 32, 192: 64), with or without red zones.
+			 */
+			s = create_cache(name, sz, sz & -sz, flags, NULL);
 			if (!s)
 				return -ENOMEM;
 			kmalloc_caches[type][i] = s;

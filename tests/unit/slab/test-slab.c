@@ -103,6 +103,51 @@ static void test_kmalloc(void)
 	CHECK_EQ(new_reports(), 0);
 }
 
+/*
+ * kmalloc() alignment as the kernel guarantees it: the largest power of
+ * two dividing the size (96: 32, 192: 64), for every size up to
+ * KMALLOC_MAX_SIZE, red zones or not. SLOB (removed before that
+ * guarantee) aligns powers of two only. Above a page the blocks come from
+ * the buddy allocator and are aligned to their size, which needs an arena
+ * aligned to its largest block (issue 12, item 2).
+ */
+static unsigned long kmalloc_align(size_t size)
+{
+	unsigned long a = (unsigned long)(size & -size);
+
+#ifdef CONFIG_SLOB
+	if (size & (size - 1))
+		return a < 8 ? a : 8;
+#endif
+	return a;
+}
+
+static void test_kmalloc_align(void)
+{
+	size_t size;
+	int bad = 0;
+
+	for (size = 1; size <= KMALLOC_MAX_SIZE;
+	     size = size < 512 ? size + 1 : size < 65536 ? size + 24 : size * 2) {
+		void *p = kmalloc(size, GFP_KERNEL);
+		void *q = kmalloc(size, GFP_KERNEL);
+
+		CHECK(p && q);
+		if (!p || !q || !is_aligned(p, kmalloc_align(size)) ||
+		    !is_aligned(q, kmalloc_align(size))) {
+			if (bad++ < 10)
+				fprintf(stderr, "kmalloc(%zu) = %p, %p: not %lu-aligned\n",
+					size, p, q, kmalloc_align(size));
+		}
+		if (p)
+			memset(p, 0x3c, size);
+		kfree(q);
+		kfree(p);
+	}
+	CHECK_EQ(bad, 0);
+	CHECK_EQ(new_reports(), 0);
+}
+
 static void test_zero_huge(void)
 {
 	struct st_page_stats a, b;
@@ -1326,6 +1371,7 @@ struct test_case {
 static const struct test_case cases[] = {
 	{ "kmalloc", test_kmalloc },
 	{ "zero-huge", test_zero_huge },
+	{ "kmalloc-align", test_kmalloc_align },
 	{ "krealloc", test_krealloc },
 	{ "align", test_align },
 	{ "ctor", test_ctor },
