@@ -493,12 +493,18 @@ void kmem_cache_destroy(struct kmem_cache *c)
 {
 	if (!c)
 		return;
-	if (READ_ONCE(c->nr_objects))
-		st_slab_report("kmem_cache_destroy %s: Slab cache still has objects\n",
-			       c->name);
 	spin_lock(&cache_list_lock);
 	list_del(&c->list);
 	spin_unlock(&cache_list_lock);
+	/*
+	 * Its objects still point at it (kmem_cache_free() reads its size):
+	 * keep it until a destroy finds it empty.
+	 */
+	if (READ_ONCE(c->nr_objects)) {
+		st_slab_report("kmem_cache_destroy %s: Slab cache still has objects\n",
+			       c->name);
+		return;
+	}
 	kfree(c->name);
 	slob_free_obj(&kmem_cache_boot, c);
 }

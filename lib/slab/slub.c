@@ -236,14 +236,28 @@ static inline void set_freepointer(struct kmem_cache *s, void *obj, void *fp)
 {
 	unsigned long *a = freeptr_addr(s, obj);
 
-#ifdef CONFIG_SLAB_FREELIST_HARDENED
-	if (unlikely(obj == fp))	/* naive detection of double free */
-		st_slab_report("BUG %s: Double free detected\n"
-			       "INFO: object %p freed while at the freelist head\n",
-			       s->name, obj);
-#endif
 	WRITE_ONCE(*a, freelist_encode(s, fp, (unsigned long)a));
 }
+
+#ifdef CONFIG_SLAB_FREELIST_HARDENED
+static noinline bool report_double_free(struct kmem_cache *s, void *obj)
+{
+	st_slab_report("BUG %s: Double free detected\n"
+		       "INFO: object %p freed while at the freelist head; not freed\n",
+		       s->name, obj);
+	return true;
+}
+
+/*
+ * The naive double-free check of freelist hardening: @obj is already the
+ * head of the freelist @head it is going to. The kernel stops there
+ * (BUG_ON); here the free is refused, which leaves the freelist intact.
+ */
+#define double_free(s, obj, head) \
+	(unlikely((obj) == (head)) && report_double_free(s, obj))
+#else
+#define double_free(s, obj, head) false
+#endif
 
 /* Object @idx of @slab. */
 static inline void *slab_object(const struct kmem_cache *s,
@@ -758,6 +772,10 @@ static noinline void free_to_partial_list(struct kmem_cache *s,
 		return;
 	}
 	prior = slab_freelist(slab);
+	if (double_free(s, obj, prior)) {
+		spin_unlock(&n->list_lock);
+		return;
+	}
 	c = slab_counters(slab);
 	inuse = CNT_INUSE(c) - 1;
 	set_freepointer(s, obj, prior);
@@ -1159,6 +1177,8 @@ static noinline void __slab_free(struct kmem_cache *s, struct slab *slab,
 		}
 		prior = READ_ONCE(slab_freelist(slab));
 		c = READ_ONCE(slab_counters(slab));
+		if (double_free(s, obj, prior))
+			return;
 		set_freepointer(s, obj, prior);
 		was_frozen = CNT_FROZEN(c);
 		nc = CNT_MAKE(CNT_INUSE(c) - 1, CNT_OBJECTS(c), was_frozen);
@@ -1220,6 +1240,8 @@ redo:
 		return;
 	}
 	fl = READ_ONCE(c->ft.first);
+	if (double_free(s, obj, fl))
+		return;
 	set_freepointer(s, obj, fl);
 	if (unlikely(!cpu_ft_cmpxchg(c, fl, tid, obj, tid + TID_STEP))) {
 		stat(s, CMPXCHG_DOUBLE_CPU_FAIL);
@@ -1741,16 +1763,23 @@ void kmem_cache_destroy(struct kmem_cache *s)
 		spin_unlock(&st_slab_mutex);
 		return;
 	}
-	if (!kmem_cache_shutdown(s)) {
-		st_slab_report("kmem_cache_destroy %s: Slab cache still has objects\n",
-			       s->name);
-		spin_unlock(&st_slab_mutex);
-		return;
-	}
+	/*
+	 * As in the kernel, a cache that still has objects leaves the list
+	 * (so nothing merges into it any more) and is not freed. Unlike
+	 * the kernel, destroying it again once its objects are freed
+	 * releases it.
+	 */
 	list_del(&s->list);
 #ifdef SLAB_SUPPORTS_SYSFS
 	st_sysfs_remove_cache(s);
 #endif
+	if (!kmem_cache_shutdown(s)) {
+		st_slab_report("kmem_cache_destroy %s: Slab cache still has objects\n",
+			       s->name);
+		s->refcount = 0;
+		spin_unlock(&st_slab_mutex);
+		return;
+	}
 	spin_unlock(&st_slab_mutex);
 	release_cache(s);
 }

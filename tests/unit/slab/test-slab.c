@@ -454,6 +454,37 @@ static void test_shrink_destroy(void)
 	CHECK_EQ(new_reports(), 0);
 }
 
+/*
+ * A cache whose destroy failed (objects left) is off the list: a new
+ * cache of the same size is not merged into it, and its own destroy
+ * reports nothing. Once its objects are freed, a second destroy gives
+ * everything back (issue 12, item 4).
+ */
+static void test_destroy_busy(void)
+{
+	struct kmem_cache *a, *b;
+	void *o, *p;
+
+	a = kmem_cache_create("busy-a", 72, 0, 0, NULL);
+	o = kmem_cache_alloc(a, GFP_KERNEL);
+	CHECK(a && o);
+	kmem_cache_destroy(a);
+	CHECK_EQ(new_reports(), 1);
+	CHECK(strstr(st_slab_last_report(), "kmem_cache_destroy busy-a: Slab cache still has objects") != NULL);
+	b = kmem_cache_create("busy-b", 72, 0, 0, NULL);
+	CHECK(b != NULL && b != a);
+	p = kmem_cache_alloc(b, GFP_KERNEL);
+	CHECK(p != NULL && p != o);
+	kmem_cache_free(b, p);
+	kmem_cache_destroy(b);
+	CHECK_EQ(new_reports(), 0);
+	/* the leaked cache still frees its objects, and goes once empty */
+	memset(o, 0x77, 72);
+	kmem_cache_free(a, o);
+	kmem_cache_destroy(a);
+	CHECK_EQ(new_reports(), 0);
+}
+
 /* kfree() of a kmem_cache_alloc() object: SLOB reports, SLUB frees. */
 static void test_kfree_cache_object(void)
 {
@@ -1248,6 +1279,49 @@ static void test_hardened(void)
 #endif
 }
 
+/*
+ * Freelist hardening's double-free check: the second kmem_cache_free()
+ * of the freelist head is reported and refused, so the freelist stays
+ * intact and later allocations are distinct (issue 12, item 3). Both
+ * the CPU freelist (fast path) and a slab's own freelist (slow path).
+ */
+static void test_hardened_double_free(void)
+{
+	struct kmem_cache *c = fresh_cache("h-double", 64);
+	void *a, *p, *x, *y, *z;
+
+	st_slab_set_cpu(0);
+	a = kmem_cache_alloc(c, GFP_KERNEL);
+	p = kmem_cache_alloc(c, GFP_KERNEL);
+	kmem_cache_free(c, p);
+	kmem_cache_free(c, p);
+	CHECK_EQ(new_reports(), 1);
+	CHECK(strstr(st_slab_last_report(), "BUG h-double: Double free detected") != NULL);
+	x = kmem_cache_alloc(c, GFP_KERNEL);
+	y = kmem_cache_alloc(c, GFP_KERNEL);
+	z = kmem_cache_alloc(c, GFP_KERNEL);
+	CHECK(x == p);
+	CHECK(x != y && y != z && x != z);
+	if (x == y || y == z || x == z)
+		return;		/* a cyclic freelist: nothing more to test */
+	kmem_cache_free(c, z);
+	kmem_cache_free(c, y);
+	/* x's slab leaves the CPU: its frees take the slow path */
+	kmem_cache_shrink(c);
+	kmem_cache_free(c, x);
+	kmem_cache_free(c, x);
+	CHECK_EQ(new_reports(), 1);
+	CHECK(strstr(st_slab_last_report(), "Double free detected") != NULL);
+	x = kmem_cache_alloc(c, GFP_KERNEL);
+	y = kmem_cache_alloc(c, GFP_KERNEL);
+	CHECK(x != y);
+	kmem_cache_free(c, y);
+	kmem_cache_free(c, x);
+	kmem_cache_free(c, a);
+	kmem_cache_destroy(c);
+	CHECK_EQ(new_reports(), 0);
+}
+
 /* SLAB_FREELIST_RANDOM: a new slab hands out objects in shuffled order. */
 static void test_random(void)
 {
@@ -1379,6 +1453,7 @@ static const struct test_case cases[] = {
 	{ "merge", test_merge },
 	{ "reclaim", test_reclaim },
 	{ "shrink-destroy", test_shrink_destroy },
+	{ "destroy-busy", test_destroy_busy },
 	{ "kfree-cache-object", test_kfree_cache_object },
 	{ "model", test_model },
 	{ "stress", test_stress },
@@ -1393,6 +1468,7 @@ static const struct test_case cases[] = {
 	{ "debug-use-after-free", test_debug_use_after_free },
 	{ "debug-double-free", test_debug_double_free },
 	{ "hardened", test_hardened },
+	{ "hardened-double-free", test_hardened_double_free },
 	{ "random", test_random },
 	{ "slob-heap", test_slob_heap },
 	{ "boot-params", test_boot_params },
