@@ -1166,6 +1166,40 @@ static void test_debug_redzone(void)
 #endif
 }
 
+/*
+ * slub_debug's kmalloc red zone (kernel 6.1+, kunit's
+ * test_kmalloc_redzone_access): bytes past the requested size of a
+ * kmalloc() object are checked at free. ksize() hands the whole object to
+ * the caller, and kzalloc() zeroes the requested size only (issue 12,
+ * item 5).
+ */
+static void test_debug_kmalloc_redzone(void)
+{
+	unsigned char *p = kmalloc(18, GFP_KERNEL);
+	size_t ks;
+
+	CHECK(p != NULL);
+	memset(p, 0x21, 18);
+	kfree(p);
+	CHECK_EQ(new_reports(), 0);
+
+	p = kmalloc(18, GFP_KERNEL);
+	p[18] = 0xab;
+	p[19] = 0xab;
+	kfree(p);
+	CHECK_EQ(new_reports(), 1);
+	CHECK(strstr(st_slab_last_report(), "BUG kmalloc-32 (Not tainted): kmalloc Redzone overwritten") != NULL);
+	CHECK(strstr(st_slab_last_report(), "First byte 0xab instead of 0xcc") != NULL);
+
+	p = kzalloc(18, GFP_KERNEL);
+	CHECK(p && p[0] == 0 && p[17] == 0);
+	ks = ksize(p);
+	CHECK_EQ(ks, 32);
+	memset(p, 0x22, ks);	/* allowed after ksize() */
+	kfree(p);
+	CHECK_EQ(new_reports(), 0);
+}
+
 static void test_debug_use_after_free(void)
 {
 #ifdef CONFIG_SLUB
@@ -1465,6 +1499,7 @@ static const struct test_case cases[] = {
 	{ "tiny-stats", test_tiny_stats },
 	{ "tiny-sysfs", test_tiny_sysfs },
 	{ "debug-redzone", test_debug_redzone },
+	{ "debug-kmalloc-redzone", test_debug_kmalloc_redzone },
 	{ "debug-use-after-free", test_debug_use_after_free },
 	{ "debug-double-free", test_debug_double_free },
 	{ "hardened", test_hardened },
