@@ -266,6 +266,40 @@ static void test_align(void)
 	CHECK_EQ(new_reports(), 0);
 }
 
+/*
+ * Alignment above a page (size 100, align 8192): SLUB's order-1 slabs are
+ * aligned to their size, so it works; SLOB places objects inside one page
+ * and refuses the cache with a report instead of failing half of the
+ * allocations and leaking their pages (issue 12, item 6).
+ */
+static void test_align_page(void)
+{
+	struct kmem_cache *c = kmem_cache_create("align-8k", 100, 8192, 0, NULL);
+	void *o[20];
+	int i;
+
+#ifdef CONFIG_SLOB
+	CHECK(c == NULL);
+	CHECK_EQ(new_reports(), 1);
+	CHECK(strstr(st_slab_last_report(),
+		     "kmem_cache_create align-8k: SLOB cannot align 100-byte objects to 8192 bytes") != NULL);
+	(void)o;
+	(void)i;
+#else
+	CHECK(c != NULL);
+	for (i = 0; c && i < 20; i++) {
+		o[i] = kmem_cache_alloc(c, GFP_KERNEL);
+		CHECK(o[i] != NULL && is_aligned(o[i], 8192));
+		if (o[i])
+			memset(o[i], 0x19, 100);
+	}
+	for (i = 0; c && i < 20; i++)
+		kmem_cache_free(c, o[i]);
+	kmem_cache_destroy(c);
+	CHECK_EQ(new_reports(), 0);
+#endif
+}
+
 static int ctor_calls;
 
 static void ctor(void *p)
@@ -1482,6 +1516,7 @@ static const struct test_case cases[] = {
 	{ "kmalloc-align", test_kmalloc_align },
 	{ "krealloc", test_krealloc },
 	{ "align", test_align },
+	{ "align-page", test_align_page },
 	{ "ctor", test_ctor },
 	{ "many-caches", test_many_caches },
 	{ "merge", test_merge },
