@@ -28,6 +28,7 @@ static struct {
 	st_spinlock_t lock;		/* the zone lock */
 	bool ready;
 	char *base;
+	char *raw;			/* what malloc() gave (no mmap) */
 	struct slab *memmap;
 	unsigned long nr;
 	struct list_head free_area[ST_MAX_ORDER + 1];
@@ -35,6 +36,17 @@ static struct {
 } zone;
 
 unsigned long st_slab_event_clock;
+
+static void arena_unmap(void)
+{
+#ifdef ST_ARENA_MMAP
+	munmap(zone.base, (size_t)ARENA_PAGES << ST_PAGE_SHIFT);
+#else
+	free(zone.raw);
+	zone.raw = NULL;
+#endif
+	zone.base = NULL;
+}
 
 bool st_page_inited(void)
 {
@@ -82,36 +94,51 @@ static void add_free_block(unsigned long pfn, unsigned int order)
 {
 	struct slab *p = &zone.memmap[pfn];
 
-	p->flags = PG_buddy;
+	p->flags = 0;
+	p->buddy = 1;
 	p->order = (unsigned char)order;
 	list_add(&p->slab_list, &zone.free_area[order]);
 }
+
+/*
+ * The arena is aligned to its largest block, so that every buddy block is
+ * naturally aligned in memory too: power-of-two kmalloc()s above a page
+ * are then aligned to their size, as the kernel's are.
+ */
+#define ARENA_ALIGN	(ST_PAGE_SIZE << ST_MAX_ORDER)
 
 int st_page_init(void)
 {
 	unsigned long pfn, npages = ARENA_PAGES;
 	unsigned int o;
 	size_t bytes = npages << ST_PAGE_SHIFT;
+	char *raw;
 
 	if (zone.ready)
 		return 0;
 #ifdef ST_ARENA_MMAP
-	zone.base = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
-			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (zone.base == MAP_FAILED) {
-		zone.base = NULL;
+	raw = mmap(NULL, bytes + ARENA_ALIGN, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (raw == MAP_FAILED)
 		return -ENOMEM;
-	}
+	zone.base = (char *)ALIGN((uintptr_t)raw, ARENA_ALIGN);
+	/* give back what the alignment skipped, before and after */
+	if (zone.base != raw)
+		munmap(raw, (size_t)(zone.base - raw));
+	munmap(zone.base + bytes, ARENA_ALIGN - (size_t)(zone.base - raw));
 #else
-	/* No mmap (newlib targets): one malloc'd region, page aligned. */
-	zone.base = malloc(bytes + ST_PAGE_SIZE);
-	if (!zone.base)
+	/* No mmap (newlib targets): one malloc'd region, aligned by hand. */
+	raw = malloc(bytes + ARENA_ALIGN);
+	if (!raw)
 		return -ENOMEM;
-	zone.base = (char *)ALIGN((uintptr_t)zone.base, ST_PAGE_SIZE);
+	zone.raw = raw;
+	zone.base = (char *)ALIGN((uintptr_t)raw, ARENA_ALIGN);
 #endif
 	zone.memmap = calloc(npages, sizeof(*zone.memmap));
-	if (!zone.memmap)
+	if (!zone.memmap) {
+		arena_unmap();
 		return -ENOMEM;
+	}
 	zone.nr = npages;
 	for (o = 0; o <= ST_MAX_ORDER; o++)
 		INIT_LIST_HEAD(&zone.free_area[o]);
@@ -137,10 +164,7 @@ void st_page_exit(void)
 	zone.ready = false;
 	free(zone.memmap);
 	zone.memmap = NULL;
-#ifdef ST_ARENA_MMAP
-	munmap(zone.base, zone.nr << ST_PAGE_SHIFT);
-#endif
-	zone.base = NULL;
+	arena_unmap();
 	memset(&zone.st, 0, sizeof(zone.st));
 }
 
@@ -187,8 +211,12 @@ void *st_alloc_pages(unsigned int order, bool zero)
 	zone.st.nr_allocs++;
 	zone.st.blocks[order]++;
 	zone.st.allocs[order]++;
-	spin_unlock(&zone.lock);
-
+	/*
+	 * Until its head says PG_head the block still reads as a free buddy
+	 * (of the order it had before the split): a concurrent free of its
+	 * buddy would merge it back into the free lists. So the descriptor
+	 * is finished before the zone lock is dropped.
+	 */
 	memset(p, 0, sizeof(*p));
 	p->flags = PG_head;
 	p->order = (unsigned char)order;
@@ -197,6 +225,8 @@ void *st_alloc_pages(unsigned int order, bool zero)
 		p[i].flags = PG_tail;
 		p[i].head = p;
 	}
+	spin_unlock(&zone.lock);
+
 	addr = st_slab_address(p);
 	if (zero)
 		memset(addr, 0, n << ST_PAGE_SHIFT);
@@ -229,11 +259,11 @@ void st_free_pages(void *addr)
 		if (buddy + (1UL << order) > zone.nr)
 			break;
 		b = &zone.memmap[buddy];
-		if (!(b->flags & PG_buddy) || b->order != order)
+		if (!b->buddy || b->order != order)
 			break;
 		list_del(&b->slab_list);
-		b->flags = 0;
-		zone.memmap[pfn].flags = 0;
+		b->buddy = 0;
+		zone.memmap[pfn].buddy = 0;
 		pfn &= ~(1UL << order);
 		order++;
 	}

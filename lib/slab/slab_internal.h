@@ -193,7 +193,6 @@ static inline bool pair_cmpxchg(struct st_pair *p, st_spinlock_t *lock,
 enum {
 	PG_head		= 1u << 0,	/* first page of an allocated block */
 	PG_tail		= 1u << 1,	/* other pages of it */
-	PG_buddy	= 1u << 2,	/* first page of a free buddy block */
 	PG_slab		= 1u << 3,	/* a slab (SLUB) or SLOB page */
 	PG_large	= 1u << 4,	/* large kmalloc() */
 	PG_cache_large	= 1u << 5,	/* SLOB: kmem_cache_alloc() >= page */
@@ -211,11 +210,14 @@ enum {
 /*
  * flags only change while the page is allocated or freed, so lock-free
  * readers (kfree) see them stable; list membership, which changes under
- * a list lock, is kept apart in on_list.
+ * a list lock, is kept apart in on_list. buddy and order belong to the
+ * page allocator: written under its zone lock only, so that the buddy
+ * check of a free never reads a byte the owner of a page is writing.
  */
 struct slab {
 	unsigned int flags;
 	unsigned char order;
+	unsigned char buddy;		/* first page of a free buddy block */
 	unsigned char on_list;		/* SLUB node partial / SLOB free list */
 	st_spinlock_t lock;		/* emulated cmpxchg of fc */
 	struct slab *head;		/* for tail pages: the first page */

@@ -221,6 +221,18 @@ static void *slob_alloc(size_t size, gfp_t gfp, unsigned int align,
 		set_slob(b, SLOB_PAGE_UNITS, b + SLOB_PAGE_UNITS);
 		list_add(&sp->slab_list, slob_list);
 		b = slob_page_alloc(sp, size, align, align_offset, &unlisted);
+		if (unlikely(!b)) {
+			/* cannot happen for what kmem_cache_create() accepts */
+			list_del(&sp->slab_list);
+			sp->on_list = 0;
+			sp->flags &= ~(unsigned int)PG_slab;
+			spin_unlock(&slob_lock);
+			st_slab_report("BUG SLOB: no room for %zu bytes aligned to %u "
+				       "in a new page\n", size, align);
+			st_page_account_slab(sp, -1, false);
+			st_free_pages(st_slab_address(sp));
+			return NULL;
+		}
 		spin_unlock(&slob_lock);
 	}
 	if (b && (gfp & __GFP_ZERO))
@@ -473,13 +485,27 @@ struct kmem_cache *kmem_cache_create(const char *name, unsigned int size,
 		goto out;
 	}
 	memcpy(cname, name, len);
+	align = calculate_alignment(flags, align, size);
+	/*
+	 * Objects live inside one page, or in a block of 2^order pages
+	 * that is aligned to its size: more than that cannot be had. The
+	 * kernel's SLOB BUG()s on the first allocation.
+	 */
+	if (align > ST_PAGE_SIZE << (size < ST_PAGE_SIZE ? 0 : st_get_order(size))) {
+		st_slab_report("kmem_cache_create %s: SLOB cannot align %u-byte objects "
+			       "to %u bytes\n", name, size, align);
+		kfree(cname);
+		slob_free_obj(&kmem_cache_boot, c);
+		c = NULL;
+		goto out;
+	}
 	memset(c, 0, sizeof(*c));
 	c->name = cname;
 	c->size = size;
 	c->flags = flags & ~(slab_flags_t)(SLAB_RED_ZONE | SLAB_POISON |
 					   SLAB_STORE_USER | SLAB_CONSISTENCY_CHECKS);
 	c->ctor = ctor;
-	c->align = calculate_alignment(flags, align, size);
+	c->align = align;
 	spin_lock(&cache_list_lock);
 	list_add_tail(&c->list, &cache_list);
 	spin_unlock(&cache_list_lock);
@@ -493,12 +519,18 @@ void kmem_cache_destroy(struct kmem_cache *c)
 {
 	if (!c)
 		return;
-	if (READ_ONCE(c->nr_objects))
-		st_slab_report("kmem_cache_destroy %s: Slab cache still has objects\n",
-			       c->name);
 	spin_lock(&cache_list_lock);
 	list_del(&c->list);
 	spin_unlock(&cache_list_lock);
+	/*
+	 * Its objects still point at it (kmem_cache_free() reads its size):
+	 * keep it until a destroy finds it empty.
+	 */
+	if (READ_ONCE(c->nr_objects)) {
+		st_slab_report("kmem_cache_destroy %s: Slab cache still has objects\n",
+			       c->name);
+		return;
+	}
 	kfree(c->name);
 	slob_free_obj(&kmem_cache_boot, c);
 }

@@ -236,14 +236,28 @@ static inline void set_freepointer(struct kmem_cache *s, void *obj, void *fp)
 {
 	unsigned long *a = freeptr_addr(s, obj);
 
-#ifdef CONFIG_SLAB_FREELIST_HARDENED
-	if (unlikely(obj == fp))	/* naive detection of double free */
-		st_slab_report("BUG %s: Double free detected\n"
-			       "INFO: object %p freed while at the freelist head\n",
-			       s->name, obj);
-#endif
 	WRITE_ONCE(*a, freelist_encode(s, fp, (unsigned long)a));
 }
+
+#ifdef CONFIG_SLAB_FREELIST_HARDENED
+static noinline bool report_double_free(struct kmem_cache *s, void *obj)
+{
+	st_slab_report("BUG %s: Double free detected\n"
+		       "INFO: object %p freed while at the freelist head; not freed\n",
+		       s->name, obj);
+	return true;
+}
+
+/*
+ * The naive double-free check of freelist hardening: @obj is already the
+ * head of the freelist @head it is going to. The kernel stops there
+ * (BUG_ON); here the free is refused, which leaves the freelist intact.
+ */
+#define double_free(s, obj, head) \
+	(unlikely((obj) == (head)) && report_double_free(s, obj))
+#else
+#define double_free(s, obj, head) false
+#endif
 
 /* Object @idx of @slab. */
 static inline void *slab_object(const struct kmem_cache *s,
@@ -296,18 +310,53 @@ static void init_tracking(struct kmem_cache *s, void *obj)
 		memset(get_track(s, obj, TRACK_ALLOC), 0, 2 * sizeof(struct track));
 }
 
+/*
+ * kmalloc caches with red zones and owner tracking keep the requested
+ * size of each object after the tracks, and red-zone the rest of the
+ * object (the kernel's kmalloc redzone, 6.1+).
+ */
+static inline bool slub_debug_orig_size(const struct kmem_cache *s)
+{
+	return (s->flags & (SLAB_KMALLOC | SLAB_RED_ZONE | SLAB_STORE_USER)) ==
+	       (SLAB_KMALLOC | SLAB_RED_ZONE | SLAB_STORE_USER);
+}
+
+static unsigned int *orig_size_addr(const struct kmem_cache *s, void *obj)
+{
+	return (unsigned int *)((char *)obj + get_info_end(s) +
+				2 * sizeof(struct track));
+}
+
+static void set_orig_size(struct kmem_cache *s, void *obj, unsigned int size)
+{
+	if (slub_debug_orig_size(s))
+		*orig_size_addr(s, obj) = size;
+}
+
+static unsigned int get_orig_size(struct kmem_cache *s, void *obj)
+{
+	if (!slub_debug_orig_size(s))
+		return s->object_size;
+	return *orig_size_addr(s, obj);
+}
+
 static void init_object(struct kmem_cache *s, void *obj, unsigned char val)
 {
 	unsigned char *p = obj;
+	unsigned int poison_size = s->object_size;
 
-	if (s->flags & SLAB_RED_ZONE)
+	if (s->flags & SLAB_RED_ZONE) {
 		memset(p - s->red_left_pad, val, s->red_left_pad);
+		/* an allocated kmalloc object: red zone from its requested size */
+		if (val == SLUB_RED_ACTIVE)
+			poison_size = get_orig_size(s, obj);
+	}
 	if (s->flags & __OBJECT_POISON) {
-		memset(p, POISON_FREE, s->object_size - 1);
-		p[s->object_size - 1] = POISON_END;
+		memset(p, POISON_FREE, poison_size - 1);
+		p[poison_size - 1] = POISON_END;
 	}
 	if (s->flags & SLAB_RED_ZONE)
-		memset(p + s->object_size, val, s->inuse - s->object_size);
+		memset(p + poison_size, val, s->inuse - poison_size);
 }
 
 static const unsigned char *check_bytes(const unsigned char *p,
@@ -412,6 +461,14 @@ static bool check_object(struct kmem_cache *s, struct slab *slab, void *obj,
 		ok &= check_bytes_and_report(s, slab, obj, "Right Redzone overwritten",
 					     p + s->object_size, val,
 					     s->inuse - s->object_size);
+		if (val == SLUB_RED_ACTIVE && slub_debug_orig_size(s)) {
+			unsigned int orig = get_orig_size(s, obj);
+
+			if (orig < s->object_size)
+				ok &= check_bytes_and_report(s, slab, obj,
+						"kmalloc Redzone overwritten",
+						p + orig, val, s->object_size - orig);
+		}
 	}
 	if (val != SLUB_RED_ACTIVE && (s->flags & __OBJECT_POISON)) {
 		ok &= check_bytes_and_report(s, slab, obj, "Poison overwritten",
@@ -451,7 +508,8 @@ static void setup_object_debug(struct kmem_cache *s, void *obj)
 }
 
 static void alloc_debug_processing(struct kmem_cache *s, struct slab *slab,
-				   void *obj, unsigned long addr)
+				   void *obj, unsigned long addr,
+				   unsigned int orig_size)
 {
 	if (s->flags & SLAB_CONSISTENCY_CHECKS) {
 		if (!check_valid_pointer(s, slab, obj))
@@ -460,6 +518,7 @@ static void alloc_debug_processing(struct kmem_cache *s, struct slab *slab,
 		check_object(s, slab, obj, SLUB_RED_INACTIVE);
 	}
 	set_track(s, obj, TRACK_ALLOC, addr);
+	set_orig_size(s, obj, orig_size);
 	init_object(s, obj, SLUB_RED_ACTIVE);
 }
 
@@ -513,12 +572,26 @@ static inline void setup_object_debug(struct kmem_cache *s, void *obj)
 	(void)obj;
 }
 static inline void alloc_debug_processing(struct kmem_cache *s,
-		struct slab *slab, void *obj, unsigned long addr)
+		struct slab *slab, void *obj, unsigned long addr,
+		unsigned int orig_size)
 {
 	(void)s;
 	(void)slab;
 	(void)obj;
 	(void)addr;
+	(void)orig_size;
+}
+static inline bool slub_debug_orig_size(const struct kmem_cache *s)
+{
+	(void)s;
+	return false;
+}
+static inline void set_orig_size(struct kmem_cache *s, void *obj,
+				 unsigned int size)
+{
+	(void)s;
+	(void)obj;
+	(void)size;
 }
 static inline bool free_debug_processing(struct kmem_cache *s,
 		struct slab *slab, void *obj, unsigned long addr)
@@ -696,13 +769,13 @@ static inline void remove_partial(struct kmem_cache_node *n, struct slab *slab)
 static void *alloc_single_from_slab(struct kmem_cache *s,
 				    struct kmem_cache_node *n,
 				    struct slab *slab, unsigned long addr,
-				    bool on_partial)
+				    unsigned int orig_size, bool on_partial)
 {
 	void *obj = slab_freelist(slab);
 	unsigned long c = slab_counters(slab);
 	unsigned int inuse = CNT_INUSE(c) + 1;
 
-	alloc_debug_processing(s, slab, obj, addr);
+	alloc_debug_processing(s, slab, obj, addr, orig_size);
 	slab_freelist(slab) = get_freepointer(s, obj);
 	slab_counters(slab) = CNT_MAKE(inuse, CNT_OBJECTS(c), 0);
 	if (inuse == CNT_OBJECTS(c) || !slab_freelist(slab)) {
@@ -716,7 +789,7 @@ static void *alloc_single_from_slab(struct kmem_cache *s,
 }
 
 static noinline void *alloc_single(struct kmem_cache *s, gfp_t flags,
-				   unsigned long addr)
+				   unsigned long addr, unsigned int orig_size)
 {
 	struct kmem_cache_node *n = &s->node;
 	struct slab *slab;
@@ -725,7 +798,7 @@ static noinline void *alloc_single(struct kmem_cache *s, gfp_t flags,
 	spin_lock(&n->list_lock);
 	if (!list_empty(&n->partial)) {
 		slab = list_entry(n->partial.next, struct slab, slab_list);
-		obj = alloc_single_from_slab(s, n, slab, addr, true);
+		obj = alloc_single_from_slab(s, n, slab, addr, orig_size, true);
 		spin_unlock(&n->list_lock);
 		stat(s, ALLOC_FROM_PARTIAL);
 		return obj;
@@ -737,7 +810,7 @@ static noinline void *alloc_single(struct kmem_cache *s, gfp_t flags,
 		return NULL;
 	stat(s, ALLOC_SLAB);
 	spin_lock(&n->list_lock);
-	obj = alloc_single_from_slab(s, n, slab, addr, false);
+	obj = alloc_single_from_slab(s, n, slab, addr, orig_size, false);
 	spin_unlock(&n->list_lock);
 	return obj;
 }
@@ -758,6 +831,10 @@ static noinline void free_to_partial_list(struct kmem_cache *s,
 		return;
 	}
 	prior = slab_freelist(slab);
+	if (double_free(s, obj, prior)) {
+		spin_unlock(&n->list_lock);
+		return;
+	}
 	c = slab_counters(slab);
 	inuse = CNT_INUSE(c) - 1;
 	set_freepointer(s, obj, prior);
@@ -1042,14 +1119,14 @@ static struct slab *get_partial(struct kmem_cache *s,
  * slab, in that order.
  */
 static noinline void *___slab_alloc(struct kmem_cache *s, gfp_t flags,
-				    unsigned long addr)
+				    unsigned long addr, unsigned int orig_size)
 {
 	struct kmem_cache_cpu *c;
 	struct slab *slab;
 	void *fl, *obj;
 
 	if (kmem_cache_debug(s))
-		return alloc_single(s, flags, addr);
+		return alloc_single(s, flags, addr, orig_size);
 	stat(s, ALLOC_SLOWPATH);
 	c = this_cpu_slab(s);
 	fl = cpu_claim(c);
@@ -1100,7 +1177,8 @@ load:
 
 /* The lockless fast path: pop the CPU freelist with one cmpxchg. */
 static __fastpath_inline void *slab_alloc(struct kmem_cache *s, gfp_t flags,
-					  unsigned long addr)
+					  unsigned long addr,
+					  unsigned int orig_size)
 {
 	struct kmem_cache_cpu *c;
 	struct slab *slab;
@@ -1113,7 +1191,7 @@ redo:
 	obj = READ_ONCE(c->ft.first);
 	slab = READ_ONCE(c->slab);
 	if (unlikely((tid & TID_OWNED) || !obj || !slab))
-		return ___slab_alloc(s, flags, addr);
+		return ___slab_alloc(s, flags, addr, orig_size);
 	/* @obj may be reallocated under us: then the tid has moved on. */
 	fpa = freeptr_addr(s, obj);
 	next = freelist_decode(s, __atomic_load_n(fpa, __ATOMIC_RELAXED),
@@ -1159,6 +1237,8 @@ static noinline void __slab_free(struct kmem_cache *s, struct slab *slab,
 		}
 		prior = READ_ONCE(slab_freelist(slab));
 		c = READ_ONCE(slab_counters(slab));
+		if (double_free(s, obj, prior))
+			return;
 		set_freepointer(s, obj, prior);
 		was_frozen = CNT_FROZEN(c);
 		nc = CNT_MAKE(CNT_INUSE(c) - 1, CNT_OBJECTS(c), was_frozen);
@@ -1220,6 +1300,8 @@ redo:
 		return;
 	}
 	fl = READ_ONCE(c->ft.first);
+	if (double_free(s, obj, fl))
+		return;
 	set_freepointer(s, obj, fl);
 	if (unlikely(!cpu_ft_cmpxchg(c, fl, tid, obj, tid + TID_STEP))) {
 		stat(s, CMPXCHG_DOUBLE_CPU_FAIL);
@@ -1236,9 +1318,10 @@ static inline void flush_all(struct kmem_cache *s)
 }
 
 static __fastpath_inline void *slab_alloc(struct kmem_cache *s, gfp_t flags,
-					  unsigned long addr)
+					  unsigned long addr,
+					  unsigned int orig_size)
 {
-	return alloc_single(s, flags, addr);
+	return alloc_single(s, flags, addr, orig_size);
 }
 
 static __fastpath_inline void slab_free(struct kmem_cache *s,
@@ -1252,20 +1335,24 @@ static __fastpath_inline void slab_free(struct kmem_cache *s,
 /* ------------------------------------------------------------------ */
 /* API                                                                 */
 
+/* @orig_size: what kmalloc() asked for, else the cache's object size. */
 static __fastpath_inline void *slab_alloc_node(struct kmem_cache *s,
-					       gfp_t flags, unsigned long addr)
+					       gfp_t flags, unsigned long addr,
+					       unsigned int orig_size)
 {
-	void *obj = slab_alloc(s, flags, addr);
+	void *obj = slab_alloc(s, flags, addr, orig_size);
 
+	/* zero what was asked for: the rest may be a kmalloc red zone */
 	if (unlikely(flags & __GFP_ZERO) && obj)
-		memset(obj, 0, s->object_size);
+		memset(obj, 0, slub_debug_orig_size(s) ? orig_size : s->object_size);
 	return obj;
 }
 
 void *kmem_cache_alloc(struct kmem_cache *s, gfp_t flags)
 {
 	return slab_alloc_node(s, flags,
-			       (unsigned long)__builtin_return_address(0));
+			       (unsigned long)__builtin_return_address(0),
+			       s->object_size);
 }
 
 /* The cache @obj really belongs to; complain if the caller said another. */
@@ -1331,7 +1418,7 @@ void *st_kmalloc_node(size_t size, gfp_t flags, unsigned long caller)
 	idx = st_kmalloc_index(size);
 	s = kmalloc_caches[(flags & __GFP_RECLAIMABLE) ? KMALLOC_RECLAIM
 						      : KMALLOC_NORMAL][idx];
-	return slab_alloc_node(s, flags, caller);
+	return slab_alloc_node(s, flags, caller, (unsigned int)size);
 }
 
 void st_kfree_caller(const void *obj, unsigned long caller)
@@ -1364,6 +1451,8 @@ size_t st_ksize(const void *obj)
 	if (!(slab->flags & PG_slab))
 		return ST_PAGE_SIZE << slab->order;
 	s = slab->slab_cache;
+	/* the caller may now use all of it: no kmalloc red zone any more */
+	set_orig_size(s, (void *)obj, s->object_size);
 	if (s->flags & (SLAB_RED_ZONE | SLAB_POISON))
 		return s->object_size;
 	if (s->flags & (SLAB_STORE_USER | SLAB_TYPESAFE_BY_RCU))
@@ -1482,6 +1571,8 @@ static int calculate_sizes(struct kmem_cache *s)
 #ifdef CONFIG_SLUB_DEBUG
 	if (s->flags & SLAB_STORE_USER)
 		size += 2 * sizeof(struct track);
+	if (slub_debug_orig_size(s))
+		size += sizeof(unsigned int);
 	if (s->flags & SLAB_RED_ZONE) {
 		size += sizeof(void *);
 		s->red_left_pad = ALIGN((unsigned int)sizeof(void *), s->align);
@@ -1741,16 +1832,23 @@ void kmem_cache_destroy(struct kmem_cache *s)
 		spin_unlock(&st_slab_mutex);
 		return;
 	}
-	if (!kmem_cache_shutdown(s)) {
-		st_slab_report("kmem_cache_destroy %s: Slab cache still has objects\n",
-			       s->name);
-		spin_unlock(&st_slab_mutex);
-		return;
-	}
+	/*
+	 * As in the kernel, a cache that still has objects leaves the list
+	 * (so nothing merges into it any more) and is not freed. Unlike
+	 * the kernel, destroying it again once its objects are freed
+	 * releases it.
+	 */
 	list_del(&s->list);
 #ifdef SLAB_SUPPORTS_SYSFS
 	st_sysfs_remove_cache(s);
 #endif
+	if (!kmem_cache_shutdown(s)) {
+		st_slab_report("kmem_cache_destroy %s: Slab cache still has objects\n",
+			       s->name);
+		s->refcount = 0;
+		spin_unlock(&st_slab_mutex);
+		return;
+	}
 	spin_unlock(&st_slab_mutex);
 	release_cache(s);
 }
@@ -1910,9 +2008,12 @@ static int create_kmalloc_caches(void)
 					    sizeof(kmalloc_names[type][i]),
 					    prefix, st_kmalloc_sizes[i]);
 			sz = st_kmalloc_sizes[i];
-			/* power-of-two kmallocs are naturally aligned */
-			s = create_cache(name, sz, (sz & (sz - 1)) ? 0 : sz,
-					 flags, NULL);
+			/*
+			 * The kernel's guarantee: kmalloc() memory is aligned
+			 * to the largest power of two dividing the size (96:
+			 * 32, 192: 64), with or without red zones.
+			 */
+			s = create_cache(name, sz, sz & -sz, flags, NULL);
 			if (!s)
 				return -ENOMEM;
 			kmalloc_caches[type][i] = s;

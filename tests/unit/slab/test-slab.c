@@ -103,6 +103,51 @@ static void test_kmalloc(void)
 	CHECK_EQ(new_reports(), 0);
 }
 
+/*
+ * kmalloc() alignment as the kernel guarantees it: the largest power of
+ * two dividing the size (96: 32, 192: 64), for every size up to
+ * KMALLOC_MAX_SIZE, red zones or not. SLOB (removed before that
+ * guarantee) aligns powers of two only. Above a page the blocks come from
+ * the buddy allocator and are aligned to their size, which needs an arena
+ * aligned to its largest block (issue 12, item 2).
+ */
+static unsigned long kmalloc_align(size_t size)
+{
+	unsigned long a = (unsigned long)(size & -size);
+
+#ifdef CONFIG_SLOB
+	if (size & (size - 1))
+		return a < 8 ? a : 8;
+#endif
+	return a;
+}
+
+static void test_kmalloc_align(void)
+{
+	size_t size;
+	int bad = 0;
+
+	for (size = 1; size <= KMALLOC_MAX_SIZE;
+	     size = size < 512 ? size + 1 : size < 65536 ? size + 24 : size * 2) {
+		void *p = kmalloc(size, GFP_KERNEL);
+		void *q = kmalloc(size, GFP_KERNEL);
+
+		CHECK(p && q);
+		if (!p || !q || !is_aligned(p, kmalloc_align(size)) ||
+		    !is_aligned(q, kmalloc_align(size))) {
+			if (bad++ < 10)
+				fprintf(stderr, "kmalloc(%zu) = %p, %p: not %lu-aligned\n",
+					size, p, q, kmalloc_align(size));
+		}
+		if (p)
+			memset(p, 0x3c, size);
+		kfree(q);
+		kfree(p);
+	}
+	CHECK_EQ(bad, 0);
+	CHECK_EQ(new_reports(), 0);
+}
+
 static void test_zero_huge(void)
 {
 	struct st_page_stats a, b;
@@ -219,6 +264,40 @@ static void test_align(void)
 	kmem_cache_free(c, objs[1]);
 	kmem_cache_destroy(c);
 	CHECK_EQ(new_reports(), 0);
+}
+
+/*
+ * Alignment above a page (size 100, align 8192): SLUB's order-1 slabs are
+ * aligned to their size, so it works; SLOB places objects inside one page
+ * and refuses the cache with a report instead of failing half of the
+ * allocations and leaking their pages (issue 12, item 6).
+ */
+static void test_align_page(void)
+{
+	struct kmem_cache *c = kmem_cache_create("align-8k", 100, 8192, 0, NULL);
+	void *o[20];
+	int i;
+
+#ifdef CONFIG_SLOB
+	CHECK(c == NULL);
+	CHECK_EQ(new_reports(), 1);
+	CHECK(strstr(st_slab_last_report(),
+		     "kmem_cache_create align-8k: SLOB cannot align 100-byte objects to 8192 bytes") != NULL);
+	(void)o;
+	(void)i;
+#else
+	CHECK(c != NULL);
+	for (i = 0; c && i < 20; i++) {
+		o[i] = kmem_cache_alloc(c, GFP_KERNEL);
+		CHECK(o[i] != NULL && is_aligned(o[i], 8192));
+		if (o[i])
+			memset(o[i], 0x19, 100);
+	}
+	for (i = 0; c && i < 20; i++)
+		kmem_cache_free(c, o[i]);
+	kmem_cache_destroy(c);
+	CHECK_EQ(new_reports(), 0);
+#endif
 }
 
 static int ctor_calls;
@@ -406,6 +485,37 @@ static void test_shrink_destroy(void)
 	 * as free objects in slabs other caches keep; main() checks zero.
 	 */
 	CHECK(nr_pages() <= base + 8);
+	CHECK_EQ(new_reports(), 0);
+}
+
+/*
+ * A cache whose destroy failed (objects left) is off the list: a new
+ * cache of the same size is not merged into it, and its own destroy
+ * reports nothing. Once its objects are freed, a second destroy gives
+ * everything back (issue 12, item 4).
+ */
+static void test_destroy_busy(void)
+{
+	struct kmem_cache *a, *b;
+	void *o, *p;
+
+	a = kmem_cache_create("busy-a", 72, 0, 0, NULL);
+	o = kmem_cache_alloc(a, GFP_KERNEL);
+	CHECK(a && o);
+	kmem_cache_destroy(a);
+	CHECK_EQ(new_reports(), 1);
+	CHECK(strstr(st_slab_last_report(), "kmem_cache_destroy busy-a: Slab cache still has objects") != NULL);
+	b = kmem_cache_create("busy-b", 72, 0, 0, NULL);
+	CHECK(b != NULL && b != a);
+	p = kmem_cache_alloc(b, GFP_KERNEL);
+	CHECK(p != NULL && p != o);
+	kmem_cache_free(b, p);
+	kmem_cache_destroy(b);
+	CHECK_EQ(new_reports(), 0);
+	/* the leaked cache still frees its objects, and goes once empty */
+	memset(o, 0x77, 72);
+	kmem_cache_free(a, o);
+	kmem_cache_destroy(a);
 	CHECK_EQ(new_reports(), 0);
 }
 
@@ -639,6 +749,213 @@ static void test_stress(void)
 		for (j = 0; j < 64; j++)
 			kmem_cache_free(stress_cache, handoff[i][j]);
 	kmem_cache_destroy(stress_cache);
+	CHECK_EQ(new_reports(), 0);
+}
+
+/* ------------------------------------------------------------------ */
+/*
+ * Concurrency against the page allocator and the slabs at once: threads
+ * allocate small and multi-page kmalloc()s and objects of two caches,
+ * fill each with its own byte, and free them - themselves or, through a
+ * mailbox, from another thread - after checking every byte. Multi-page
+ * blocks freed while a buddy is being handed out is what used to corrupt
+ * the free lists (issue 12, item 1).
+ */
+#define CONC_THREADS	2
+#define CONC_SLOTS	16
+#define CONC_BOX	32
+#define CONC_OPS	1000000	/* per thread; argv[2] overrides (TSan) */
+
+static long conc_ops = CONC_OPS;
+
+enum { CONC_KMALLOC, CONC_CACHE_SMALL, CONC_CACHE_BIG };
+
+struct conc_obj {
+	unsigned char *p;
+	size_t size;
+	unsigned int kind;
+	unsigned char fill;
+};
+
+struct conc_box {
+	int state;		/* 0 empty, 1 being written, 2 full */
+	struct conc_obj o;
+};
+
+static struct kmem_cache *conc_cache[3];
+static struct conc_box conc_mail[CONC_THREADS][CONC_BOX];
+static const unsigned int conc_cache_size[3] = { 0, 72, 3000 };
+
+/*
+ * The bytes an object's fill covers: all of a small one; of a multi-page
+ * one the first 64 bytes of every page and the last 64, so that the page
+ * allocator, not memset, is what the threads spend their time in.
+ */
+static bool conc_covered(const struct conc_obj *o, size_t i)
+{
+	return o->size <= 2048 || (i & (ST_PAGE_SIZE - 1)) < 64 ||
+	       i + 64 >= o->size;
+}
+
+static void conc_fill(struct conc_obj *o)
+{
+	size_t i;
+
+	if (o->size <= 2048) {
+		memset(o->p, o->fill, o->size);
+		return;
+	}
+	for (i = 0; i < o->size; i += ST_PAGE_SIZE)
+		memset(o->p + i, o->fill, 64);
+	memset(o->p + o->size - 64, o->fill, 64);
+}
+
+/* The fill is intact: 0, or 1 for a bad object. */
+static int conc_check(const struct conc_obj *o)
+{
+	size_t i;
+
+	for (i = 0; i < o->size; i++) {
+		if (!conc_covered(o, i)) {
+			i = (i | (ST_PAGE_SIZE - 1));
+			if (i + 64 >= o->size)
+				i = o->size - 65;
+			continue;
+		}
+		if (o->p[i] != o->fill)
+			return 1;
+	}
+	return 0;
+}
+
+static int conc_free(const struct conc_obj *o)
+{
+	int bad = conc_check(o);
+
+	if (o->kind == CONC_KMALLOC)
+		kfree(o->p);
+	else
+		kmem_cache_free(conc_cache[o->kind], o->p);
+	return bad;
+}
+
+/* Free what other threads posted to @id's mailbox. */
+static int conc_drain(long id)
+{
+	int k, bad = 0;
+
+	for (k = 0; k < CONC_BOX; k++) {
+		struct conc_box *b = &conc_mail[id][k];
+
+		if (__atomic_load_n(&b->state, __ATOMIC_ACQUIRE) != 2)
+			continue;
+		bad += conc_free(&b->o);
+		__atomic_store_n(&b->state, 0, __ATOMIC_RELEASE);
+	}
+	return bad;
+}
+
+/* Hand @o to thread @to; false if its mailbox slot is taken. */
+static bool conc_post(long to, unsigned int k, const struct conc_obj *o)
+{
+	struct conc_box *b = &conc_mail[to][k % CONC_BOX];
+	int empty = 0;
+
+	if (!__atomic_compare_exchange_n(&b->state, &empty, 1, false,
+					 __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+		return false;
+	b->o = *o;
+	__atomic_store_n(&b->state, 2, __ATOMIC_RELEASE);
+	return true;
+}
+
+/* Most requests are multi-page, most of those order-2 blocks. */
+static size_t conc_size(uint64_t r)
+{
+	switch ((r >> 8) % 8) {
+	case 0:
+		return 8193 + (r >> 16) % 57344;	/* 3 to 16 pages */
+	case 1:
+	case 2:
+		return 1 + (r >> 16) % 2048;		/* slab objects */
+	default:
+		return 16384;
+	}
+}
+
+static void *conc_thread(void *arg)
+{
+	long id = (long)arg;
+	struct conc_obj slot[CONC_SLOTS] = { { 0 } };
+	uint64_t r = 0x2545f4914f6cdd1dULL * (uint64_t)(id + 3);
+	long bad = 0;
+	long op;
+	int s;
+
+	for (op = 0; op < conc_ops; op++) {
+		struct conc_obj *o;
+
+		r ^= r << 13;
+		r ^= r >> 7;
+		r ^= r << 17;
+		o = &slot[r % CONC_SLOTS];
+		if (o->p) {
+			if ((r >> 40) % 3 == 0 &&
+			    conc_post((id + 1) % CONC_THREADS, (unsigned int)(r >> 44), o)) {
+				o->p = NULL;
+				continue;
+			}
+			bad += conc_free(o);
+			o->p = NULL;
+			continue;
+		}
+		o->kind = (unsigned int)(r >> 4) % 4 == 0 ? CONC_CACHE_SMALL + (r >> 6) % 2
+							   : CONC_KMALLOC;
+		if (o->kind == CONC_KMALLOC) {
+			o->size = conc_size(r);
+			o->p = kmalloc(o->size, GFP_KERNEL);
+		} else {
+			o->size = conc_cache_size[o->kind];
+			o->p = kmem_cache_alloc(conc_cache[o->kind], GFP_KERNEL);
+		}
+		if (!o->p) {
+			bad++;
+			continue;
+		}
+		o->fill = (unsigned char)(op * 2 + id + 1);
+		conc_fill(o);
+		if (op % 64 == 0)
+			bad += conc_drain(id);
+	}
+	for (s = 0; s < CONC_SLOTS; s++)
+		if (slot[s].p)
+			bad += conc_free(&slot[s]);
+	return (void *)bad;
+}
+
+static void test_concurrent(void)
+{
+	pthread_t t[CONC_THREADS];
+	long i, nr = CONC_THREADS;
+	void *ret;
+
+#ifndef CONFIG_SMP
+	nr = 1;		/* without SMP the allocator is single-threaded */
+#endif
+	conc_cache[CONC_CACHE_SMALL] = kmem_cache_create("conc-72", 72, 0, 0, NULL);
+	conc_cache[CONC_CACHE_BIG] = kmem_cache_create("conc-3000", 3000, 0,
+						       SLAB_NO_MERGE, NULL);
+	CHECK(conc_cache[CONC_CACHE_SMALL] && conc_cache[CONC_CACHE_BIG]);
+	for (i = 0; i < nr; i++)
+		CHECK_EQ(pthread_create(&t[i], NULL, conc_thread, (void *)i), 0);
+	for (i = 0; i < nr; i++) {
+		pthread_join(t[i], &ret);
+		CHECK_EQ((long)ret, 0);
+	}
+	for (i = 0; i < CONC_THREADS; i++)
+		CHECK_EQ(conc_drain(i), 0);
+	kmem_cache_destroy(conc_cache[CONC_CACHE_BIG]);
+	kmem_cache_destroy(conc_cache[CONC_CACHE_SMALL]);
 	CHECK_EQ(new_reports(), 0);
 }
 
@@ -883,6 +1200,40 @@ static void test_debug_redzone(void)
 #endif
 }
 
+/*
+ * slub_debug's kmalloc red zone (kernel 6.1+, kunit's
+ * test_kmalloc_redzone_access): bytes past the requested size of a
+ * kmalloc() object are checked at free. ksize() hands the whole object to
+ * the caller, and kzalloc() zeroes the requested size only (issue 12,
+ * item 5).
+ */
+static void test_debug_kmalloc_redzone(void)
+{
+	unsigned char *p = kmalloc(18, GFP_KERNEL);
+	size_t ks;
+
+	CHECK(p != NULL);
+	memset(p, 0x21, 18);
+	kfree(p);
+	CHECK_EQ(new_reports(), 0);
+
+	p = kmalloc(18, GFP_KERNEL);
+	p[18] = 0xab;
+	p[19] = 0xab;
+	kfree(p);
+	CHECK_EQ(new_reports(), 1);
+	CHECK(strstr(st_slab_last_report(), "BUG kmalloc-32 (Not tainted): kmalloc Redzone overwritten") != NULL);
+	CHECK(strstr(st_slab_last_report(), "First byte 0xab instead of 0xcc") != NULL);
+
+	p = kzalloc(18, GFP_KERNEL);
+	CHECK(p && p[0] == 0 && p[17] == 0);
+	ks = ksize(p);
+	CHECK_EQ(ks, 32);
+	memset(p, 0x22, ks);	/* allowed after ksize() */
+	kfree(p);
+	CHECK_EQ(new_reports(), 0);
+}
+
 static void test_debug_use_after_free(void)
 {
 #ifdef CONFIG_SLUB
@@ -994,6 +1345,49 @@ static void test_hardened(void)
 	kmem_cache_free(c, a);
 	kmem_cache_destroy(c);
 #endif
+}
+
+/*
+ * Freelist hardening's double-free check: the second kmem_cache_free()
+ * of the freelist head is reported and refused, so the freelist stays
+ * intact and later allocations are distinct (issue 12, item 3). Both
+ * the CPU freelist (fast path) and a slab's own freelist (slow path).
+ */
+static void test_hardened_double_free(void)
+{
+	struct kmem_cache *c = fresh_cache("h-double", 64);
+	void *a, *p, *x, *y, *z;
+
+	st_slab_set_cpu(0);
+	a = kmem_cache_alloc(c, GFP_KERNEL);
+	p = kmem_cache_alloc(c, GFP_KERNEL);
+	kmem_cache_free(c, p);
+	kmem_cache_free(c, p);
+	CHECK_EQ(new_reports(), 1);
+	CHECK(strstr(st_slab_last_report(), "BUG h-double: Double free detected") != NULL);
+	x = kmem_cache_alloc(c, GFP_KERNEL);
+	y = kmem_cache_alloc(c, GFP_KERNEL);
+	z = kmem_cache_alloc(c, GFP_KERNEL);
+	CHECK(x == p);
+	CHECK(x != y && y != z && x != z);
+	if (x == y || y == z || x == z)
+		return;		/* a cyclic freelist: nothing more to test */
+	kmem_cache_free(c, z);
+	kmem_cache_free(c, y);
+	/* x's slab leaves the CPU: its frees take the slow path */
+	kmem_cache_shrink(c);
+	kmem_cache_free(c, x);
+	kmem_cache_free(c, x);
+	CHECK_EQ(new_reports(), 1);
+	CHECK(strstr(st_slab_last_report(), "Double free detected") != NULL);
+	x = kmem_cache_alloc(c, GFP_KERNEL);
+	y = kmem_cache_alloc(c, GFP_KERNEL);
+	CHECK(x != y);
+	kmem_cache_free(c, y);
+	kmem_cache_free(c, x);
+	kmem_cache_free(c, a);
+	kmem_cache_destroy(c);
+	CHECK_EQ(new_reports(), 0);
 }
 
 /* SLAB_FREELIST_RANDOM: a new slab hands out objects in shuffled order. */
@@ -1119,16 +1513,20 @@ struct test_case {
 static const struct test_case cases[] = {
 	{ "kmalloc", test_kmalloc },
 	{ "zero-huge", test_zero_huge },
+	{ "kmalloc-align", test_kmalloc_align },
 	{ "krealloc", test_krealloc },
 	{ "align", test_align },
+	{ "align-page", test_align_page },
 	{ "ctor", test_ctor },
 	{ "many-caches", test_many_caches },
 	{ "merge", test_merge },
 	{ "reclaim", test_reclaim },
 	{ "shrink-destroy", test_shrink_destroy },
+	{ "destroy-busy", test_destroy_busy },
 	{ "kfree-cache-object", test_kfree_cache_object },
 	{ "model", test_model },
 	{ "stress", test_stress },
+	{ "concurrent", test_concurrent },
 	{ "tiny-cpu-slab", test_tiny_cpu_slab },
 	{ "tiny-cpu-partial", test_tiny_cpu_partial },
 	{ "tiny-max-order", test_tiny_max_order },
@@ -1136,9 +1534,11 @@ static const struct test_case cases[] = {
 	{ "tiny-stats", test_tiny_stats },
 	{ "tiny-sysfs", test_tiny_sysfs },
 	{ "debug-redzone", test_debug_redzone },
+	{ "debug-kmalloc-redzone", test_debug_kmalloc_redzone },
 	{ "debug-use-after-free", test_debug_use_after_free },
 	{ "debug-double-free", test_debug_double_free },
 	{ "hardened", test_hardened },
+	{ "hardened-double-free", test_hardened_double_free },
 	{ "random", test_random },
 	{ "slob-heap", test_slob_heap },
 	{ "boot-params", test_boot_params },
@@ -1149,8 +1549,10 @@ int main(int argc, char **argv)
 	unsigned int i;
 	int ran = 0;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: test-slab CASE\n");
+	if (argc == 3 && atol(argv[2]) > 0) {
+		conc_ops = atol(argv[2]);
+	} else if (argc != 2) {
+		fprintf(stderr, "usage: test-slab CASE [OPS]\n");
 		return 2;
 	}
 	CHECK_EQ(st_slab_init(), 0);
