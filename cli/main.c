@@ -16,7 +16,7 @@
 const struct cmd st_commands[] = {
 	{ "migrate", cmd_migrate, "rewrite SLOB/SLAB-era defconfigs and verify them against Kconfig",
 	  "[--in-place | --check] [--json] [--srctree DIR] [--arch ARCH] [--cross-compile PREFIX] "
-	  "[--target VERSION] [--fix-deps] [--no-verify] [--force] FILE|DIR..." },
+	  "[--target VERSION] [--fix-deps] [--no-verify] [--force] [--all] FILE|DIR..." },
 	{ "check", cmd_check, "lint defconfigs and size budgets (pre-commit / CI gate)",
 	  "[--srctree DIR] [--arch ARCH] [--format {text|json|github|sarif}] [--json] [--fix] "
 	  "[--budget FILE] [--builddir DIR] [--select RULE,...] [--ignore RULE,...] "

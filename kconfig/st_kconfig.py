@@ -121,6 +121,37 @@ class Kconfig(kconfiglib.Kconfig):
             self._st_parsing = False
 
 
+
+#
+# imply as conf does it. Kconfiglib raises a tristate to y when it resolves
+# to m and an imply of y applies; conf (scripts/kconfig/symbol.c, Linux 6.1
+# and 6.12 alike) only turns m into y for bool symbols, and a user's value
+# of a visible symbol never goes through the imply at all. So a visible
+# tristate the file sets to m, implied by a y symbol, stays m: undo that one
+# promotion.
+#
+
+_kconfiglib_tri_value = kconfiglib.Symbol.tri_value.fget
+
+
+def _conf_tri_value(self):
+    val = _kconfiglib_tri_value(self)
+    # (cheap tests first: self.type would recurse through MODULES)
+    if val != 2 or self.orig_type is not kconfiglib.TRISTATE or \
+       self.choice is not None or self.user_value is None:
+        return val
+    vis = self.visibility
+    if not vis:
+        return val
+    own = max(min(self.user_value, vis), kconfiglib.expr_value(self.rev_dep))
+    if own == 1 and self.kconfig.modules.tri_value:
+        self._cached_tri_val = 1
+        return 1
+    return val
+
+
+kconfiglib.Symbol.tri_value = property(_conf_tri_value)
+
 #
 # $(shell ...) cache. The kernel's Kconfig probes the compiler ~90 times
 # (cc-option, as-instr, ...), which is most of a parse and the same for

@@ -509,6 +509,37 @@ static int findings(struct st_migration *m, struct st_kver target)
 	return ret;
 }
 
+int st_migration_findings_of(const struct st_defconfig *dc, struct st_kver target,
+			     struct st_migration *m)
+{
+	int ret;
+
+	memset(m, 0, sizeof(*m));
+	ret = st_defconfig_dup(&m->after, dc);
+	if (!ret)
+		ret = findings(m, target);
+	if (ret)
+		st_migration_release(m);
+	return ret;
+}
+
+int st_migration_refind(struct st_migration *m, struct st_kver target)
+{
+	free(m->findings);
+	m->findings = NULL;
+	m->nr_findings = 0;
+	return findings(m, target);
+}
+
+size_t st_migration_nr_introduced(const struct st_migration *m)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < m->nr_findings; i++)
+		n += !m->findings[i].pre_existing;
+	return n;
+}
+
 void st_migration_release(struct st_migration *m)
 {
 	st_defconfig_free(m->after);

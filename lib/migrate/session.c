@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "check/origin.h"
 #include "common/error.h"
 #include "defconfig/defconfig.h"
 #include "kconfig/kconfig.h"
@@ -255,6 +256,7 @@ static int add_fix_change(struct st_migration *m, const struct st_kc_fix *fx, in
 	c = &c[m->nr_changes++];
 	c->rule = "fix-deps";
 	c->line = line;
+	snprintf(c->text, sizeof(c->text), "%s", fx->line_text);
 	snprintf(c->msg, sizeof(c->msg), "%s %s: %s", fx->replace_line ? "set" : "added",
 		 fx->line_text, fx->reason ? fx->reason : "");
 	return 0;
@@ -409,7 +411,7 @@ static int collateral(struct st_mig_file *f, const struct st_kc_result *before,
 }
 
 static int verify(struct st_mig_session *s, const char *real, struct st_mig_file *f,
-		  struct st_error *err)
+		  struct st_migration *baseline, struct st_error *err)
 {
 	struct st_kc_result *rb = NULL, *ra = NULL, *rf = NULL;
 	const char *base = strrchr(real, '/');
@@ -429,10 +431,16 @@ static int verify(struct st_mig_session *s, const char *real, struct st_mig_file
 	f->verified_with = st_kconfig_describe(kc);
 	if (s->opts.fix_deps) {
 		ret = resolve(kc, f->m.after, mode, true, false, &rf, err);
-		if (!ret)
-			ret = apply_fixes(&f->m, rf);
 		if (ret)
 			goto out;
+		ret = apply_fixes(&f->m, rf);
+		/* the rule table's findings, at the lines the fixes moved */
+		if (!ret && rf->nr_fixes)
+			ret = st_migration_refind(&f->m, s->target);
+		if (ret) {
+			ret = st_err(err, -ret, f->path, "%s", strerror(-ret));
+			goto out;
+		}
 	}
 	ret = resolve(kc, f->m.after, mode, false, f->m.changed, &ra, err);
 	if (!ret && f->m.changed)
@@ -440,6 +448,10 @@ static int verify(struct st_mig_session *s, const char *real, struct st_mig_file
 	if (ret)
 		goto out;
 	ret = merge_findings(&f->m, ra);
+	if (!ret && f->m.changed)
+		ret = st_migration_findings_of(f->before, s->target, baseline);
+	if (!ret && f->m.changed)
+		ret = merge_findings(baseline, rb);
 	if (!ret && f->m.changed)
 		ret = collateral(f, rb, ra);
 	if (ret)
@@ -470,9 +482,96 @@ static char *display_path(const struct st_mig_session *s, const char *path,
 	return strdup(path);
 }
 
+/* The input's line that after line @idx (0-based) is or follows. */
+static int in_line_of(const struct st_defconfig *after, size_t idx)
+{
+	size_t j;
+
+	for (j = idx + 1; j-- > 0; )
+		if (j < after->nr_lines && after->lines[j].lineno)
+			return after->lines[j].lineno;
+	return 1;
+}
+
+/* Where input line @line is, or what took its place, in @after. */
+static int out_line_of(const struct st_defconfig *after, int line)
+{
+	size_t i;
+
+	for (i = 0; i < after->nr_lines; i++)
+		if (after->lines[i].lineno >= line)
+			return (int)i + 1;
+	return after->nr_lines ? (int)after->nr_lines : 1;
+}
+
+/*
+ * Both line numbers of every change and finding, and each finding's origin
+ * against @base (the input's own findings under the same target).
+ */
+static int judge(struct st_mig_file *f, const struct st_migration *base)
+{
+	const struct st_defconfig *a = f->m.after;
+	struct st_origin_key *keys, k;
+	bool *claimed;
+	size_t i, j;
+
+	keys = malloc((base->nr_findings + 1) * sizeof(*keys));
+	claimed = calloc(a->nr_lines + 1, sizeof(*claimed));
+	if (!keys || !claimed) {
+		free(keys);
+		free(claimed);
+		return -ENOMEM;
+	}
+	for (i = 0; i < base->nr_findings; i++) {
+		keys[i].sym = base->findings[i].symbol;
+		keys[i].kind = base->findings[i].kind;
+		keys[i].requested = base->findings[i].requested;
+	}
+	for (i = 0; i < f->m.nr_findings; i++) {
+		struct st_mig_finding *x = &f->m.findings[i];
+		size_t idx = x->line > 0 ? (size_t)x->line - 1 : 0;
+		bool kept = idx < a->nr_lines && a->lines[idx].lineno &&
+			    !a->lines[idx].modified;
+
+		k.sym = x->symbol;
+		k.kind = x->kind;
+		k.requested = x->requested;
+		x->pre_existing = st_origin_of(keys, base->nr_findings, &k, kept) ==
+				  ST_ORIGIN_PRE_EXISTING;
+		x->in_line = in_line_of(a, idx);
+	}
+	for (i = 0; i < f->m.nr_changes; i++) {
+		struct st_mig_change *c = &f->m.changes[i];
+
+		if (!c->text[0]) {
+			c->out_line = out_line_of(a, c->line);
+			continue;
+		}
+		/* a line a fix wrote: find it by its text */
+		for (j = 0; j < a->nr_lines; j++) {
+			const struct st_dc_line *l = &a->lines[j];
+
+			if (!claimed[j] && (!l->lineno || l->modified) &&
+			    !strcmp(l->text, c->text))
+				break;
+		}
+		if (j < a->nr_lines) {
+			claimed[j] = true;
+			c->out_line = (int)j + 1;
+			c->line = in_line_of(a, j);
+		} else {
+			c->out_line = out_line_of(a, c->line);
+		}
+	}
+	free(keys);
+	free(claimed);
+	return 0;
+}
+
 int st_mig_session_file(struct st_mig_session *s, const char *path,
 			struct st_mig_file *f, struct st_error *err)
 {
+	struct st_migration base = { 0 };
 	char real[PATH_MAX];
 	size_t len;
 	int ret;
@@ -493,16 +592,29 @@ int st_mig_session_file(struct st_mig_session *s, const char *path,
 	if (ret)
 		return st_err(err, -ret, path, "%s", strerror(-ret));
 	if (s->opts.verify) {
-		ret = verify(s, real, f, err);
+		ret = verify(s, real, f, &base, err);
 		if (ret)
-			return ret;
+			goto out;
+	} else if (f->m.changed) {
+		ret = st_migration_findings_of(f->before, s->target, &base);
+		if (ret) {
+			ret = st_err(err, -ret, path, "%s", strerror(-ret));
+			goto out;
+		}
 	}
 	st_migration_sort_findings(&f->m);
-	ret = st_defconfig_diff(f->before, f->m.after, f->path, &f->diff, &len);
-	if (ret)
-		return st_err(err, -ret, path, "%s", strerror(-ret));
+	/* unchanged: whatever is found, the input had it */
+	ret = judge(f, f->m.changed ? &base : &f->m);
+	if (!ret)
+		ret = st_defconfig_diff(f->before, f->m.after, f->path, &f->diff, &len);
+	if (ret) {
+		ret = st_err(err, -ret, path, "%s", strerror(-ret));
+		goto out;
+	}
 	f->m.changed = len > 0;
-	return 0;
+out:
+	st_migration_release(&base);
+	return ret;
 }
 
 void st_mig_file_release(struct st_mig_file *f)
@@ -522,8 +634,9 @@ bool st_mig_file_failed(const struct st_mig_file *f)
 	if (!f->verified)
 		return false;
 	for (i = 0; i < f->m.nr_findings; i++)
-		if (!strcmp(f->m.findings[i].kind, "ineffective") ||
-		    !strcmp(f->m.findings[i].kind, "unknown"))
+		if (!f->m.findings[i].pre_existing &&
+		    (!strcmp(f->m.findings[i].kind, "ineffective") ||
+		     !strcmp(f->m.findings[i].kind, "unknown")))
 			return true;
 	return false;
 }
