@@ -56,6 +56,7 @@ struct run {
 	int status;		/* worst exit status so far */
 	cJSON *files;		/* JSON mode: the "files" array */
 	char *described[16];	/* verification bases already announced */
+	size_t nr_fixed, nr_fixed_files;	/* fix lines written */
 };
 
 static void worse(struct run *r, int status)
@@ -117,16 +118,26 @@ static void print_finding(const struct run *r, const struct st_mig_file *f,
 	print_notes(f->path, line, x->detail);
 }
 
-static void print_text(struct run *r, const struct st_mig_file *f)
+static void print_text(struct run *r, const struct st_mig_file *f, bool written)
 {
 	size_t i, nr_pre = 0;
 
 	announce(r, f);
 	if (!r->in_place)
 		fputs(f->diff, stdout);
-	for (i = 0; i < f->m.nr_changes; i++)
-		fprintf(stderr, "%s:%d: note: [%s] %s\n", f->path, change_line(r, &f->m.changes[i]),
-			f->m.changes[i].rule, f->m.changes[i].msg);
+	for (i = 0; i < f->m.nr_changes; i++) {
+		const struct st_mig_change *c = &f->m.changes[i];
+
+		/* a fix written to disk is reported as linters with autofix do */
+		if (written && c->text[0])
+			fprintf(stderr, "%s:%d: fixed: %s\n", f->path, change_line(r, c),
+				c->msg);
+		else
+			fprintf(stderr, "%s:%d: note: [%s] %s\n", f->path,
+				change_line(r, c), c->rule, c->msg);
+	}
+	for (i = 0; i < f->nr_refused; i++)
+		fprintf(stderr, "%s: note: [fix-deps] %s\n", f->path, f->refused[i]);
 	/* what the migration brought first; what the input had after */
 	for (i = 0; i < f->m.nr_findings; i++) {
 		if (f->m.findings[i].pre_existing)
@@ -233,6 +244,8 @@ static int add_json(struct run *r, const struct st_mig_file *f, bool written)
 	    !cJSON_AddItemToObject(o, "findings", json_findings(r, f)) ||
 	    !cJSON_AddItemToObject(o, "collateral", json_collateral(f)) ||
 	    !cJSON_AddItemToObject(o, "changes", json_changes(r, f)) ||
+	    !cJSON_AddItemToObject(o, "refused", cJSON_CreateStringArray(
+		    (const char *const *)f->refused, (int)f->nr_refused)) ||
 	    !cJSON_AddBoolToObject(o, "written", written) ||
 	    !cJSON_AddItemToObject(o, "verified_with", json_str_or_null(f->verified_with)))
 		return -ENOMEM;
@@ -280,6 +293,7 @@ static void do_file(struct run *r, struct st_mig_session *s, const char *path)
 	struct st_error e = { 0 };
 	struct st_mig_file f;
 	bool written = false;
+	size_t i;
 	int ret;
 
 	ret = st_mig_session_file(s, path, &f, &e);
@@ -309,11 +323,15 @@ static void do_file(struct run *r, struct st_mig_session *s, const char *path)
 			written = !ret;
 		}
 	}
+	for (i = 0; written && i < f.m.nr_changes; i++)
+		r->nr_fixed += f.m.changes[i].text[0] != '\0';
+	if (written && i && f.m.changes[i - 1].text[0])
+		r->nr_fixed_files++;
 	if (r->files) {
 		if (add_json(r, &f, written))
 			file_error(r, path, NULL, -ENOMEM);
 	} else {
-		print_text(r, &f);
+		print_text(r, &f, written);
 	}
 out:
 	st_mig_file_release(&f);
@@ -411,6 +429,10 @@ int cmd_migrate(int argc, char **argv)
 		p_err("warning: no *_defconfig or *.config files found");
 	for (i = 0; i < n; i++)
 		do_file(&r, s, paths[i]);
+	if (r.nr_fixed && !st_out.json)
+		fprintf(stderr, "slubtiny: fixed %zu line%s in %zu file%s (--fix-deps)\n",
+			r.nr_fixed, r.nr_fixed == 1 ? "" : "s", r.nr_fixed_files,
+			r.nr_fixed_files == 1 ? "" : "s");
 	if (root && print_json(root)) {
 		p_err("out of memory");
 		worse(&r, ST_EXIT_ERROR);

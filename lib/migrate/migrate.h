@@ -162,6 +162,8 @@ struct st_mig_file {
 	bool verified;			/* Kconfig verification ran */
 	const char *verified_with;	/* st_kconfig_describe(), or NULL */
 	size_t nr_errors;		/* parser errors: the file is not touched */
+	char **refused;			/* --fix-deps: fixes not written, and why */
+	size_t nr_refused;
 };
 
 int st_mig_session_new(struct st_mig_session **s, const struct st_mig_opts *opts,

@@ -193,7 +193,11 @@ static int helper_for(struct st_mig_session *s, const char *arch,
 	return 0;
 }
 
-/* The assignments of @dc for the Kconfig client (pointers into @dc). */
+/*
+ * The assignments of @dc for the Kconfig client (pointers into @dc). The
+ * lines the migration wrote are the targets of fix_deps: a fix exists to
+ * make the migration take effect, not to repair the rest of the board.
+ */
 static struct st_kc_assign *assigns_of(const struct st_defconfig *dc, size_t *n)
 {
 	struct st_kc_assign *a = malloc((dc->nr_lines + 1) * sizeof(*a));
@@ -210,6 +214,7 @@ static struct st_kc_assign *assigns_of(const struct st_defconfig *dc, size_t *n)
 		a[*n].sym = l->sym;
 		a[*n].val = l->kind == ST_DC_NOT_SET ? NULL : l->val;
 		a[*n].line = (int)i + 1;
+		a[*n].fix_target = !l->lineno || l->modified;
 		(*n)++;
 	}
 	return a;
@@ -220,12 +225,16 @@ static int resolve(struct st_kconfig *kc, const struct st_defconfig *dc,
 		   struct st_kc_result **res, struct st_error *err)
 {
 	struct st_kc_assign *a;
-	size_t n;
+	size_t n, i;
 	int ret;
 
 	a = assigns_of(dc, &n);
 	if (!a)
 		return st_err(err, ENOMEM, NULL, "out of memory");
+	for (i = 0; fix && i < n && !a[i].fix_target; i++)
+		;
+	if (fix && i == n)	/* the migration wrote nothing to make effective */
+		fix = false;
 	if (fix)
 		ret = st_kconfig_fix_deps(kc, a, n, mode, want_config, res, err);
 	else
@@ -410,6 +419,24 @@ static int collateral(struct st_mig_file *f, const struct st_kc_result *before,
 	return ret;
 }
 
+static int keep_refusals(struct st_mig_file *f, const struct st_kc_result *res)
+{
+	size_t i;
+
+	if (!res->nr_refused)
+		return 0;
+	f->refused = calloc(res->nr_refused, sizeof(*f->refused));
+	if (!f->refused)
+		return -ENOMEM;
+	for (i = 0; i < res->nr_refused; i++) {
+		f->refused[i] = strdup(res->refused[i]);
+		if (!f->refused[i])
+			return -ENOMEM;
+		f->nr_refused++;
+	}
+	return 0;
+}
+
 static int verify(struct st_mig_session *s, const char *real, struct st_mig_file *f,
 		  struct st_migration *baseline, struct st_error *err)
 {
@@ -434,6 +461,8 @@ static int verify(struct st_mig_session *s, const char *real, struct st_mig_file
 		if (ret)
 			goto out;
 		ret = apply_fixes(&f->m, rf);
+		if (!ret)
+			ret = keep_refusals(f, rf);
 		/* the rule table's findings, at the lines the fixes moved */
 		if (!ret && rf->nr_fixes)
 			ret = st_migration_refind(&f->m, s->target);
@@ -619,11 +648,16 @@ out:
 
 void st_mig_file_release(struct st_mig_file *f)
 {
+	size_t i;
+
 	st_defconfig_free(f->before);
 	st_migration_release(&f->m);
 	st_collateral_free(f->collateral, f->nr_collateral);
 	free(f->diff);
 	free(f->path);
+	for (i = 0; i < f->nr_refused; i++)
+		free(f->refused[i]);
+	free(f->refused);
 	memset(f, 0, sizeof(*f));
 }
 
