@@ -233,6 +233,20 @@ static cJSON *json_changes(const struct run *r, const struct st_mig_file *f)
 	return arr;
 }
 
+static cJSON *json_strings(char *const *v, size_t n)
+{
+	cJSON *arr = cJSON_CreateArray();
+	size_t i;
+
+	for (i = 0; arr && i < n; i++) {
+		if (!cJSON_AddItemToArray(arr, cJSON_CreateString(v[i]))) {
+			cJSON_Delete(arr);
+			return NULL;
+		}
+	}
+	return arr;
+}
+
 static int add_json(struct run *r, const struct st_mig_file *f, bool written)
 {
 	cJSON *o = cJSON_CreateObject();
@@ -244,8 +258,7 @@ static int add_json(struct run *r, const struct st_mig_file *f, bool written)
 	    !cJSON_AddItemToObject(o, "findings", json_findings(r, f)) ||
 	    !cJSON_AddItemToObject(o, "collateral", json_collateral(f)) ||
 	    !cJSON_AddItemToObject(o, "changes", json_changes(r, f)) ||
-	    !cJSON_AddItemToObject(o, "refused", cJSON_CreateStringArray(
-		    (const char *const *)f->refused, (int)f->nr_refused)) ||
+	    !cJSON_AddItemToObject(o, "refused", json_strings(f->refused, f->nr_refused)) ||
 	    !cJSON_AddBoolToObject(o, "written", written) ||
 	    !cJSON_AddItemToObject(o, "verified_with", json_str_or_null(f->verified_with)))
 		return -ENOMEM;

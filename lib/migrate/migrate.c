@@ -10,7 +10,8 @@
  *        "# CONFIG_SLOB_DEPRECATED is not set".
  *   6.4  SLOB and SLOB_DEPRECATED removed.
  *   6.5  SLAB renamed SLAB_DEPRECATED (SLAB stays, internal).
- *   6.8  SLAB, SLAB_DEPRECATED and DEBUG_SLAB removed; SLUB is def_bool y.
+ *   6.8  SLAB, SLAB_DEPRECATED and DEBUG_SLAB removed; SLUB is def_bool y,
+ *        so from here on the rules write no CONFIG_SLUB=y (savedefconfig form).
  *
  * A rule applies from the first target kernel on which its line would be
  * silently ignored, so `--target 6.2` leaves CONFIG_SLAB=y alone (it still
@@ -176,7 +177,11 @@ static int to_slub(struct st_mig_ctx *ctx, size_t idx, size_t at, bool tiny)
 {
 	const char *text[2] = { NULL, NULL };
 
-	if (!ctx->have_slub)
+	/*
+	 * From 6.8 SLUB is def_bool y without a prompt: savedefconfig drops
+	 * CONFIG_SLUB=y, and upstream simply deleted CONFIG_SLAB=y.
+	 */
+	if (!ctx->have_slub && st_kver_cmp(ctx->target, (struct st_kver){ 6, 8 }) < 0)
 		text[0] = ST_DC_PREFIX "SLUB=y";
 	if (tiny && !ctx->have_tiny)
 		text[1] = ST_DC_PREFIX "SLUB_TINY=y";
