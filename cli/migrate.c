@@ -6,9 +6,12 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
@@ -301,6 +304,22 @@ static void parse_errors(struct run *r, const struct st_mig_file *f)
 	file_error(r, dc->name, &e, EINVAL);
 }
 
+/* A symlinked defconfig is followed: say so (the arch is the path's). */
+static void announce_symlink(const char *path)
+{
+	char target[PATH_MAX];
+	struct stat st;
+	ssize_t n;
+
+	if (lstat(path, &st) < 0 || !S_ISLNK(st.st_mode))
+		return;
+	n = readlink(path, target, sizeof(target) - 1);
+	if (n < 0)
+		return;
+	target[n] = '\0';
+	fprintf(stderr, "%s: note: a symlink to %s; following it\n", path, target);
+}
+
 static void do_file(struct run *r, struct st_mig_session *s, const char *path)
 {
 	struct st_error e = { 0 };
@@ -309,6 +328,7 @@ static void do_file(struct run *r, struct st_mig_session *s, const char *path)
 	size_t i;
 	int ret;
 
+	announce_symlink(path);
 	ret = st_mig_session_file(s, path, &f, &e);
 	if (ret) {
 		file_error(r, path, &e, ret);
@@ -426,6 +446,8 @@ int cmd_migrate(int argc, char **argv)
 		st_mig_session_free(s);
 		return ST_EXIT_ERROR;
 	}
+	if (st_mig_session_warning(s))
+		p_err("warning: %s", st_mig_session_warning(s));
 	if (st_out.json) {
 		root = cJSON_CreateObject();
 		snprintf(tgt, sizeof(tgt), "%d.%d", st_mig_session_target(s).major,

@@ -824,6 +824,24 @@ def selectors(sym, kind):
     return out
 
 
+def expr_symbols(expr):
+    """
+    The symbols of @expr in the order they are written, each once.
+    (kconfiglib.expr_items() is a set: its order changes with the hash
+    seed of each process, and so would the text of a finding.)
+    """
+    out = []
+
+    def walk(e):
+        if isinstance(e, tuple):
+            for sub in e[1:]:
+                walk(sub)
+        elif e not in out:
+            out.append(e)
+    walk(expr)
+    return out
+
+
 class Explainer(object):
     """Builds findings for one resolved file."""
 
@@ -863,7 +881,7 @@ class Explainer(object):
             out.append("%s%s, which is %s: %s" % (
                 pad, text, val, self.why_high(term[1], depth)))
             return
-        syms = [s for s in kconfiglib.expr_items(term)
+        syms = [s for s in expr_symbols(term)
                 if isinstance(s, kconfiglib.Symbol) and not s.is_constant]
         vals = ", ".join("%s=%s" % (s.name, show_val(s)) for s in syms)
         out.append("%s%s, which is %s%s" % (pad, text, val,

@@ -36,6 +36,7 @@ struct st_mig_ctx {
 	struct st_kver target;
 	unsigned int families;	/* allocators this file is moved off */
 	bool have_slub, have_tiny; /* the output already has them =y */
+	long winner;		/* the allocator choice's last =y line, or -1 */
 	char note[200];		/* what the current rewrite did */
 };
 
@@ -95,6 +96,33 @@ static bool is_off(const struct st_dc_line *l, const char *sym)
 static bool in_has(const struct st_mig_ctx *ctx, const char *sym)
 {
 	return st_defconfig_find(ctx->in, sym) >= 0;
+}
+
+/* The members of the allocator choice over the versions the rules know. */
+static bool choice_member(const struct st_dc_line *l)
+{
+	static const char *const members[] = {
+		"SLAB", "SLUB", "SLOB", "SLOB_DEPRECATED", "SLAB_DEPRECATED", NULL,
+	};
+	const char *const *m;
+
+	if (l->kind != ST_DC_ASSIGN || strcmp(l->val, "y"))
+		return false;
+	for (m = members; *m; m++)
+		if (!strcmp(l->sym, *m))
+			return true;
+	return false;
+}
+
+/*
+ * A member of the allocator choice set to y before another one: conf takes
+ * the last assignment, so this line never took effect.
+ */
+static bool match_overridden(const struct st_mig_ctx *ctx, size_t idx)
+{
+	return ctx->winner >= 0 && (long)idx != ctx->winner &&
+	       choice_member(in_line(ctx, idx)) &&
+	       strcmp(in_line(ctx, idx)->sym, "SLUB");
 }
 
 static bool match_slob(const struct st_mig_ctx *ctx, size_t idx)
@@ -233,6 +261,19 @@ static int rewrite_slub_off(struct st_mig_ctx *ctx, size_t idx, size_t at)
 	return put_lines(ctx, at, text, 1);
 }
 
+static int rewrite_overridden(struct st_mig_ctx *ctx, size_t idx, size_t at)
+{
+	const char *text[1] = { NULL };
+
+	snprintf(ctx->note, sizeof(ctx->note), "%.120s", in_line(ctx, idx)->text);
+	note_lines(ctx, text, 1);
+	snprintf(ctx->note + strlen(ctx->note), sizeof(ctx->note) - strlen(ctx->note),
+		 ": overridden by %s%s=y on line %d (the last choice assignment wins)",
+		 ST_DC_PREFIX, in_line(ctx, ctx->winner)->sym,
+		 in_line(ctx, ctx->winner)->lineno);
+	return put_lines(ctx, at, text, 1);
+}
+
 static int rewrite_tiny_off(struct st_mig_ctx *ctx, size_t idx, size_t at)
 {
 	const char *text[1] = { NULL };
@@ -243,6 +284,11 @@ static int rewrite_tiny_off(struct st_mig_ctx *ctx, size_t idx, size_t at)
 }
 
 const struct st_mig_rule st_mig_rules[] = {
+	{ "slab-choice-overridden", { 6, 2 },
+	  "the allocator is a choice and conf takes the last member set to y: an "
+	  "earlier CONFIG_SLOB=y or CONFIG_SLAB=y never took effect, and migrating it "
+	  "would change the allocator the file builds",
+	  match_overridden, rewrite_overridden },
 	{ "slob-to-slub-tiny", { 6, 2 },
 	  "SLOB was renamed SLOB_DEPRECATED in 6.2 and removed in 6.4, so CONFIG_SLOB=y "
 	  "silently gives plain SLUB; SLUB with SLUB_TINY is its replacement for small "
@@ -290,11 +336,18 @@ static void scan_input(struct st_mig_ctx *ctx)
 	const struct st_mig_rule *r;
 	size_t i;
 
+	ctx->winner = -1;
+	for (i = 0; i < ctx->in->nr_lines; i++)
+		if (choice_member(in_line(ctx, i)))
+			ctx->winner = i;
 	for (i = 0; i < ctx->in->nr_lines; i++) {
 		const struct st_dc_line *l = in_line(ctx, i);
 
-		ctx->have_slub |= is_assign(l, "SLUB", "y");
 		ctx->have_tiny |= is_assign(l, "SLUB_TINY", "y");
+		ctx->have_slub |= is_assign(l, "SLUB", "y");
+		/* only the allocator conf picks decides the migration */
+		if (ctx->winner >= 0 && (long)i != ctx->winner && choice_member(l))
+			continue;
 		for (r = st_mig_rules; r->id; r++)
 			if (rule_family(r) && applies(r, ctx->target) && r->match(ctx, i))
 				ctx->families |= rule_family(r);

@@ -170,6 +170,12 @@ int st_mig_session_new(struct st_mig_session **s, const struct st_mig_opts *opts
 		       struct st_error *err);
 void st_mig_session_free(struct st_mig_session *s);
 
+/*
+ * A warning about the options for the user, or NULL: --target names
+ * another kernel than the tree's Makefile.
+ */
+const char *st_mig_session_warning(const struct st_mig_session *s);
+
 /* The target kernel in use (resolved from the options). */
 struct st_kver st_mig_session_target(const struct st_mig_session *s);
 

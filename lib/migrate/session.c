@@ -27,6 +27,7 @@ struct helper {
 
 struct st_mig_session {
 	struct st_mig_opts opts;
+	char warning[256];	/* for the CLI, "" when none */
 	struct st_kver target;
 	char target_str[16];
 	char *srctree_real;	/* realpath of --srctree, or NULL */
@@ -57,6 +58,24 @@ int st_kver_of_tree(const char *srctree, struct st_kver *v, struct st_error *err
 	v->major = major;
 	v->minor = minor;
 	return 0;
+}
+
+/* ARCH values make accepts (SRCARCH names and their aliases). */
+static bool known_arch(const char *arch)
+{
+	static const char *const arches[] = {
+		"alpha", "arc", "arm", "arm64", "csky", "hexagon", "ia64", "loongarch",
+		"m68k", "microblaze", "mips", "nios2", "openrisc", "parisc", "powerpc",
+		"riscv", "s390", "sh", "sparc", "um", "x86", "xtensa",
+		"i386", "x86_64", "sparc32", "sparc64", "parisc64", "sh64", "ppc",
+		"ppc64", "arm26", NULL,
+	};
+	const char *const *a;
+
+	for (a = arches; *a; a++)
+		if (!strcmp(arch, *a))
+			return true;
+	return false;
 }
 
 int st_mig_session_new(struct st_mig_session **out, const struct st_mig_opts *opts,
@@ -93,6 +112,31 @@ int st_mig_session_new(struct st_mig_session **out, const struct st_mig_opts *op
 			     opts->target);
 		goto fail;
 	}
+	if (!opts->srctree && st_kver_cmp(s->target, st_kver_newest) > 0) {
+		ret = st_err(err, EINVAL, NULL, "--target %d.%d is newer than the newest "
+			     "kernel slubtiny knows (%d.%d); give --srctree with that kernel",
+			     s->target.major, s->target.minor, st_kver_newest.major,
+			     st_kver_newest.minor);
+		goto fail;
+	}
+	if (opts->arch && !known_arch(opts->arch)) {
+		ret = st_err(err, EINVAL, NULL, "unknown --arch '%s' (an ARCH as for make: "
+			     "arm, sh, x86_64, ...)", opts->arch);
+		goto fail;
+	}
+	if (opts->srctree && opts->target) {
+		struct st_kver tv;
+
+		if (!st_kver_of_tree(opts->srctree, &tv, err) &&
+		    st_kver_cmp(tv, s->target))
+			snprintf(s->warning, sizeof(s->warning),
+				 "--target %d.%d but %s is linux %d.%d: the rules "
+				 "rewrite for %d.%d, the tree judges as %d.%d",
+				 s->target.major, s->target.minor, opts->srctree,
+				 tv.major, tv.minor, s->target.major, s->target.minor,
+				 tv.major, tv.minor);
+		st_error_clear(err);
+	}
 	snprintf(s->target_str, sizeof(s->target_str), "%d.%d", s->target.major,
 		 s->target.minor);
 	*out = s;
@@ -114,6 +158,11 @@ void st_mig_session_free(struct st_mig_session *s)
 	}
 	free(s->srctree_real);
 	free(s);
+}
+
+const char *st_mig_session_warning(const struct st_mig_session *s)
+{
+	return s->warning[0] ? s->warning : NULL;
 }
 
 struct st_kver st_mig_session_target(const struct st_mig_session *s)
@@ -150,7 +199,7 @@ static const char *arch_of_path(const char *real, char *buf, size_t size)
 		snprintf(buf, size, "%.*s", (int)n, a);
 		return buf;
 	}
-	if (strstr(real, "/kernel/configs/"))
+	if (strstr(real, "/kernel/configs/") || !strncmp(real, "kernel/configs/", 15))
 		return "x86";	/* make ARCH=x86 tinyconfig */
 	return NULL;
 }
@@ -448,9 +497,13 @@ static int verify(struct st_mig_session *s, const char *real, struct st_mig_file
 	char archbuf[64];
 	int ret;
 
+	/* the path given decides, not where a symlink points */
+	if (!arch)
+		arch = arch_of_path(f->before->name, archbuf, sizeof(archbuf));
 	if (!arch)
 		arch = arch_of_path(real, archbuf, sizeof(archbuf));
-	if (base && !strcmp(base + 1, "tiny.config"))
+	base = strrchr(f->before->name, '/');
+	if (!strcmp(base ? base + 1 : f->before->name, "tiny.config"))
 		mode = ST_KC_TINYCONFIG;
 	ret = helper_for(s, arch, &kc, err);
 	if (ret)
@@ -493,21 +546,9 @@ out:
 	return ret;
 }
 
-/* Show paths inside the tree relative to it, like git does. */
-static char *display_path(const struct st_mig_session *s, const char *path,
-			  const char *real)
+/* Paths are shown exactly as given: editors and CI jump to them. */
+static char *display_path(const char *path)
 {
-	size_t n;
-
-	if (s->srctree_real) {
-		n = strlen(s->srctree_real);
-		if (!strncmp(real, s->srctree_real, n) && real[n] == '/')
-			return strdup(real + n + 1);
-	}
-	while (path[0] == '.' && path[1] == '/')
-		path += 2;
-	while (path[0] == '/')
-		path++;
 	return strdup(path);
 }
 
@@ -611,7 +652,7 @@ int st_mig_session_file(struct st_mig_session *s, const char *path,
 		return ret;
 	if (!realpath(path, real))
 		snprintf(real, sizeof(real), "%s", path);
-	f->path = display_path(s, path, real);
+	f->path = display_path(path);
 	if (!f->path)
 		return st_err(err, ENOMEM, path, "out of memory");
 	f->nr_errors = f->before->nr_errors;
@@ -742,7 +783,10 @@ static int walk(struct pathlist *pl, const char *dir, int depth, struct st_error
 			continue;
 		if (lstat(sub, &st) < 0)
 			continue;
-		if (S_ISDIR(st.st_mode))
+		/* a symlinked defconfig is followed (not a symlinked directory) */
+		if (S_ISLNK(st.st_mode) && stat(sub, &st) < 0)
+			continue;
+		if (S_ISDIR(st.st_mode) && !S_ISLNK(st.st_mode))
 			ret = walk(pl, sub, depth + 1, err);
 		else if (S_ISREG(st.st_mode) && wanted(de->d_name))
 			ret = pl_add(pl, sub) ? st_err(err, ENOMEM, NULL, "out of memory") : 0;

@@ -133,11 +133,19 @@ static void test_rules(void)
 	       "6.5", "# CONFIG_SLUB_TINY is not set\nCONFIG_SLUB=y\n", "slab-to-slub");
 	expect("slub already set", "CONFIG_SLUB=y\nCONFIG_SLOB=y\n", "6.2",
 	       "CONFIG_SLUB=y\nCONFIG_SLUB_TINY=y\n", "slob-to-slub-tiny");
+	/* the allocator is a choice: conf takes the last member set to y */
 	expect("both already set", "CONFIG_SLOB=y\nCONFIG_SLUB=y\nCONFIG_SLUB_TINY=y\n", "6.2",
-	       "CONFIG_SLUB=y\nCONFIG_SLUB_TINY=y\n", "slob-to-slub-tiny");
+	       "CONFIG_SLUB=y\nCONFIG_SLUB_TINY=y\n", "slab-choice-overridden");
 	expect("slob and slob_deprecated", "CONFIG_SLOB=y\nCONFIG_SLOB_DEPRECATED=y\n", "6.4",
 	       "CONFIG_SLUB=y\nCONFIG_SLUB_TINY=y\n",
-	       "slob-to-slub-tiny slob-deprecated-to-slub-tiny");
+	       "slab-choice-overridden slob-deprecated-to-slub-tiny");
+	expect("slob then slab: slab wins", "CONFIG_SLOB=y\nCONFIG_X=y\nCONFIG_SLAB=y\n", "6.12",
+	       "CONFIG_X=y\n", "slab-choice-overridden slab-to-slub");
+	expect("slab then slob: slob wins", "CONFIG_SLAB=y\nCONFIG_SLOB=y\n", "6.5",
+	       "CONFIG_SLUB=y\nCONFIG_SLUB_TINY=y\n", "slab-choice-overridden slob-to-slub-tiny");
+	/* conf reads a bool by its first character: the comment is a comment */
+	expect("trailing comment", "CONFIG_SLOB=y # small board\n", "6.12",
+	       "CONFIG_SLUB_TINY=y\n", "slob-to-slub-tiny");
 	expect("slob=n is no allocator", "CONFIG_SLOB=n\n", "6.2", "CONFIG_SLOB=n\n", "");
 	expect("slob=m is no allocator", "CONFIG_SLOB=m\n", "6.2", "CONFIG_SLOB=m\n", "");
 	expect("CRLF", "CONFIG_A=y\r\nCONFIG_SLOB=y\r\nCONFIG_B=y\r\n", "6.2",
