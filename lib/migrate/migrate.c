@@ -468,8 +468,7 @@ static int slab_findings(const struct st_defconfig *dc, struct st_kver target,
 		if ((known(s->added) && st_kver_cmp(target, s->added) < 0) ||
 		    (known(s->removed) && st_kver_cmp(target, s->removed) >= 0)) {
 			snprintf(f.kind, sizeof(f.kind), "unknown");
-			snprintf(f.cause, sizeof(f.cause), "%s%s is %s", ST_DC_PREFIX, l->sym,
-				 s->history);
+			snprintf(f.cause, sizeof(f.cause), "unknown");
 			snprintf(f.message, sizeof(f.message),
 				 "%s%s: no such symbol in Linux %d.%d (%s); the line has no effect",
 				 ST_DC_PREFIX, l->sym, target.major, target.minor, s->history);
@@ -478,8 +477,7 @@ static int slab_findings(const struct st_defconfig *dc, struct st_kver target,
 			   strcmp(l->val, s->forced_val)) {
 			snprintf(f.kind, sizeof(f.kind), "ineffective");
 			snprintf(f.actual, sizeof(f.actual), "%s", s->forced_val);
-			snprintf(f.cause, sizeof(f.cause), "%s%s is %s", ST_DC_PREFIX, l->sym,
-				 s->history);
+			snprintf(f.cause, sizeof(f.cause), "no_prompt");
 			snprintf(f.message, sizeof(f.message),
 				 "%s%s=%s has no effect: %s in Linux %d.%d, it is always %s",
 				 ST_DC_PREFIX, l->sym, l->val, l->sym, target.major,
@@ -516,11 +514,12 @@ static int syntax_findings(const struct st_defconfig *dc, struct st_migration *m
 		snprintf(f.kind, sizeof(f.kind), "%s", kind);
 		snprintf(f.message, sizeof(f.message), "%s", d->msg);
 		if (d->other_line) {
-			snprintf(f.cause, sizeof(f.cause), "also assigned on line %d",
-				 d->other_line);
+			/* a cause is a name, like the Kconfig causes (no_prompt) */
+			snprintf(f.cause, sizeof(f.cause), "assigned_again");
 			snprintf(f.detail, sizeof(f.detail),
-				 "the later line wins in Kconfig; keep one of lines %d and %d",
-				 d->other_line, d->line);
+				 "also assigned on line %d; the later line wins in Kconfig; "
+				 "keep one of lines %d and %d",
+				 d->other_line, d->other_line, d->line);
 		}
 		ret = st_migration_add_finding(m, &f);
 		if (ret)
