@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <stdio.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +16,7 @@
 
 enum {
 	OPT_SRCTREE = 256, OPT_ARCH, OPT_FORMAT, OPT_FIX, OPT_BUDGET, OPT_SELECT,
-	OPT_IGNORE, OPT_CONFIG, OPT_NO_CONFIG, OPT_BUILDDIR, OPT_JSON,
+	OPT_IGNORE, OPT_CONFIG, OPT_NO_CONFIG, OPT_BUILDDIR, OPT_JSON, OPT_BASELINE,
 };
 
 static const struct option long_opts[] = {
@@ -30,11 +31,12 @@ static const struct option long_opts[] = {
 	{ "config", required_argument, NULL, OPT_CONFIG },
 	{ "no-config", no_argument, NULL, OPT_NO_CONFIG },
 	{ "json", no_argument, NULL, OPT_JSON },
+	{ "baseline", required_argument, NULL, OPT_BASELINE },
 	{ NULL, 0, NULL, 0 },
 };
 
 struct args {
-	const char *srctree, *arch, *format, *budget, *builddir, *config;
+	const char *srctree, *arch, *format, *budget, *builddir, *config, *baseline;
 	bool fix, no_config, has_select;
 	bool select[ST_RULE_COUNT], ignore[ST_RULE_COUNT];
 };
@@ -56,6 +58,7 @@ static int parse_args(struct args *a, int argc, char **argv)
 		case OPT_BUILDDIR: a->builddir = optarg; break;
 		case OPT_CONFIG: a->config = optarg; break;
 		case OPT_NO_CONFIG: a->no_config = true; break;
+		case OPT_BASELINE: a->baseline = optarg; break;
 		case OPT_SELECT:
 			a->has_select = true;
 			if (st_check_rule_list(a->select, optarg, &e))
@@ -97,6 +100,8 @@ static void merge_config(struct st_check_run_opts *o, const struct args *a,
 	}
 	o->builddir = a->builddir;
 	o->fix = a->fix;
+	/* "none": no baseline, every finding */
+	o->baseline = a->baseline && strcmp(a->baseline, "none") ? a->baseline : NULL;
 }
 
 static int load_config(struct st_check_config *cfg, const struct args *a)
@@ -163,6 +168,16 @@ int cmd_check(int argc, char **argv)
 		status = ST_EXIT_ERROR;
 		goto out;
 	}
+	for (size_t i = 0; i < r.nr_fixed_msgs; i++)
+		fprintf(stderr, "%s\n", r.fixed[i]);
+	if (r.nr_fixed_lines)
+		p_err("check: --fix: fixed %zu line%s in %zu file%s", r.nr_fixed_lines,
+		      r.nr_fixed_lines == 1 ? "" : "s", r.nr_fixed, r.nr_fixed == 1 ? "" : "s");
+	if (r.nr_baseline && fmt == ST_FMT_TEXT)
+		p_err("check: %zu finding%s not shown: the files had %s at %s "
+		      "(--baseline none shows all)", r.nr_baseline,
+		      r.nr_baseline == 1 ? "" : "s", r.nr_baseline == 1 ? "it" : "them",
+		      o.baseline);
 	if (r.nr_fix_refused)
 		p_err("check: --fix: %zu file(s) not rewritten: the migrated allocator would not take effect (see 'slubtiny migrate')",
 		      r.nr_fix_refused);

@@ -16,11 +16,11 @@
 const struct cmd st_commands[] = {
 	{ "migrate", cmd_migrate, "rewrite SLOB/SLAB-era defconfigs and verify them against Kconfig",
 	  "[--in-place | --check] [--json] [--srctree DIR] [--arch ARCH] [--cross-compile PREFIX] "
-	  "[--target VERSION] [--fix-deps] [--no-verify] [--force] FILE|DIR..." },
+	  "[--target VERSION] [--fix-deps] [--no-verify] [--force] [--all] FILE|DIR..." },
 	{ "check", cmd_check, "lint defconfigs and size budgets (pre-commit / CI gate)",
 	  "[--srctree DIR] [--arch ARCH] [--format {text|json|github|sarif}] [--json] [--fix] "
 	  "[--budget FILE] [--builddir DIR] [--select RULE,...] [--ignore RULE,...] "
-	  "[--config FILE | --no-config] [FILE|DIR...]" },
+	  "[--config FILE | --no-config] [--baseline {REV|none}] [FILE|DIR...]" },
 	{ "size-diff", cmd_size_diff, "compare symbol sizes of two ELF files (bloat-o-meter compatible)",
 	  "[-c | -d | -t] [-p PREFIX] [--json] [--exit-code] OLD NEW" },
 	{ "size", cmd_size, "list section sizes of ELF files (binutils size compatible)",

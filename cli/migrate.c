@@ -6,9 +6,12 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
@@ -18,7 +21,7 @@
 #include "migrate/migrate.h"
 
 enum { OPT_SRCTREE = 256, OPT_ARCH, OPT_CROSS, OPT_TARGET, OPT_FIX_DEPS,
-       OPT_NO_VERIFY, OPT_FORCE, OPT_IN_PLACE, OPT_CHECK, OPT_JSON };
+       OPT_NO_VERIFY, OPT_FORCE, OPT_IN_PLACE, OPT_CHECK, OPT_JSON, OPT_ALL };
 
 static const struct option long_opts[] = {
 	{ "in-place", no_argument, NULL, OPT_IN_PLACE },
@@ -31,16 +34,32 @@ static const struct option long_opts[] = {
 	{ "fix-deps", no_argument, NULL, OPT_FIX_DEPS },
 	{ "no-verify", no_argument, NULL, OPT_NO_VERIFY },
 	{ "force", no_argument, NULL, OPT_FORCE },
+	{ "all", no_argument, NULL, OPT_ALL },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
 
+static const char help_notes[] =
+"\n"
+"Findings are judged against the input resolved with the same Kconfig:\n"
+"an introduced finding is one the migration or a fix caused (a line it\n"
+"wrote, or a line that took effect before and no longer does); the others\n"
+"are pre-existing, summed up in one line per file (--all lists them, and\n"
+"the collateral value changes). Only introduced findings make the exit\n"
+"status 1, stop --in-place from writing and fail --check.\n"
+"\n"
+"Line numbers are those of the file on disk after the action shown: with\n"
+"--in-place the migrated file, otherwise the file as it is (a line the\n"
+"migration adds gets the number of the input line it replaces or follows).\n";
+
 struct run {
 	struct st_mig_opts opts;
 	bool in_place, check, force;
+	bool all;		/* list pre-existing findings and collateral */
 	int status;		/* worst exit status so far */
 	cJSON *files;		/* JSON mode: the "files" array */
 	char *described[16];	/* verification bases already announced */
+	size_t nr_fixed, nr_fixed_files;	/* fix lines written */
 };
 
 static void worse(struct run *r, int status)
@@ -77,28 +96,76 @@ static void print_notes(const char *path, int line, const char *text)
 	}
 }
 
-static void print_text(struct run *r, const struct st_mig_file *f)
+/*
+ * One line numbering per output: the file as it will be on disk after the
+ * action shown. --in-place writes the migrated file, so its lines; else
+ * the file stays as it is, so the input's lines.
+ */
+static int finding_line(const struct run *r, const struct st_mig_finding *x)
 {
-	size_t i;
+	return r->in_place ? x->line : x->in_line;
+}
+
+static int change_line(const struct run *r, const struct st_mig_change *c)
+{
+	return r->in_place ? c->out_line : c->line;
+}
+
+static void print_finding(const struct run *r, const struct st_mig_file *f,
+			  const struct st_mig_finding *x)
+{
+	int line = finding_line(r, x);
+
+	fprintf(stderr, "%s:%d: warning: %s [%s%s]\n", f->path, line, x->message,
+		x->kind, x->pre_existing ? ", pre-existing" : "");
+	print_notes(f->path, line, x->detail);
+}
+
+static void print_text(struct run *r, const struct st_mig_file *f, bool written)
+{
+	size_t i, nr_pre = 0;
 
 	announce(r, f);
 	if (!r->in_place)
 		fputs(f->diff, stdout);
-	for (i = 0; i < f->m.nr_changes; i++)
-		fprintf(stderr, "%s:%d: note: [%s] %s\n", f->path, f->m.changes[i].line,
-			f->m.changes[i].rule, f->m.changes[i].msg);
-	for (i = 0; i < f->m.nr_findings; i++) {
-		const struct st_mig_finding *x = &f->m.findings[i];
+	for (i = 0; i < f->m.nr_changes; i++) {
+		const struct st_mig_change *c = &f->m.changes[i];
 
-		fprintf(stderr, "%s:%d: warning: %s [%s]\n", f->path, x->line, x->message,
-			x->kind);
-		print_notes(f->path, x->line, x->detail);
+		/* a fix written to disk is reported as linters with autofix do */
+		if (written && c->text[0])
+			fprintf(stderr, "%s:%d: fixed: %s\n", f->path, change_line(r, c),
+				c->msg);
+		else
+			fprintf(stderr, "%s:%d: note: [%s] %s\n", f->path,
+				change_line(r, c), c->rule, c->msg);
 	}
-	for (i = 0; i < f->nr_collateral; i++)
+	for (i = 0; i < f->nr_refused; i++)
+		fprintf(stderr, "%s: note: [fix-deps] %s\n", f->path, f->refused[i]);
+	/* what the migration brought first; what the input had after */
+	for (i = 0; i < f->m.nr_findings; i++) {
+		if (f->m.findings[i].pre_existing)
+			nr_pre++;
+		else
+			print_finding(r, f, &f->m.findings[i]);
+	}
+	for (i = 0; r->all && i < f->m.nr_findings; i++)
+		if (f->m.findings[i].pre_existing)
+			print_finding(r, f, &f->m.findings[i]);
+	if (nr_pre && !r->all)
+		fprintf(stderr, "%s: note: %zu pre-existing finding%s: the file had %s "
+			"before the migration (--all lists %s)\n", f->path, nr_pre,
+			nr_pre == 1 ? "" : "s", nr_pre == 1 ? "it" : "them",
+			nr_pre == 1 ? "it" : "them");
+	for (i = 0; r->all && i < f->nr_collateral; i++)
 		fprintf(stderr, "%s: note: collateral: %s%s: %s -> %s\n", f->path, ST_DC_PREFIX,
 			f->collateral[i].sym,
 			f->collateral[i].old ? f->collateral[i].old : "(undefined)",
 			f->collateral[i].new ? f->collateral[i].new : "(undefined)");
+	if (f->nr_collateral && !r->all)
+		fprintf(stderr, "%s: note: %zu other option%s change%s value in the "
+			"resolved configuration (collateral; --all lists them)\n", f->path,
+			f->nr_collateral, f->nr_collateral == 1 ? "" : "s",
+			f->nr_collateral == 1 ? "s" : "");
 }
 
 static cJSON *json_str_or_null(const char *s)
@@ -106,7 +173,7 @@ static cJSON *json_str_or_null(const char *s)
 	return s ? cJSON_CreateString(s) : cJSON_CreateNull();
 }
 
-static cJSON *json_findings(const struct st_mig_file *f)
+static cJSON *json_findings(const struct run *r, const struct st_mig_file *f)
 {
 	cJSON *arr = cJSON_CreateArray(), *o;
 	size_t i;
@@ -116,7 +183,9 @@ static cJSON *json_findings(const struct st_mig_file *f)
 
 		o = cJSON_CreateObject();
 		if (!o || !cJSON_AddItemToArray(arr, o) ||
-		    !cJSON_AddNumberToObject(o, "line", x->line) ||
+		    !cJSON_AddNumberToObject(o, "line", finding_line(r, x)) ||
+		    !cJSON_AddStringToObject(o, "origin", x->pre_existing ?
+					     "pre-existing" : "introduced") ||
 		    !cJSON_AddStringToObject(o, "symbol", x->symbol) ||
 		    !cJSON_AddStringToObject(o, "kind", x->kind) ||
 		    !cJSON_AddStringToObject(o, "requested", x->requested) ||
@@ -149,7 +218,7 @@ static cJSON *json_collateral(const struct st_mig_file *f)
 	return arr;
 }
 
-static cJSON *json_changes(const struct st_mig_file *f)
+static cJSON *json_changes(const struct run *r, const struct st_mig_file *f)
 {
 	cJSON *arr = cJSON_CreateArray(), *o;
 	size_t i;
@@ -157,9 +226,23 @@ static cJSON *json_changes(const struct st_mig_file *f)
 	for (i = 0; arr && i < f->m.nr_changes; i++) {
 		o = cJSON_CreateObject();
 		if (!o || !cJSON_AddItemToArray(arr, o) ||
-		    !cJSON_AddNumberToObject(o, "line", f->m.changes[i].line) ||
+		    !cJSON_AddNumberToObject(o, "line", change_line(r, &f->m.changes[i])) ||
 		    !cJSON_AddStringToObject(o, "rule", f->m.changes[i].rule) ||
 		    !cJSON_AddStringToObject(o, "message", f->m.changes[i].msg)) {
+			cJSON_Delete(arr);
+			return NULL;
+		}
+	}
+	return arr;
+}
+
+static cJSON *json_strings(char *const *v, size_t n)
+{
+	cJSON *arr = cJSON_CreateArray();
+	size_t i;
+
+	for (i = 0; arr && i < n; i++) {
+		if (!cJSON_AddItemToArray(arr, cJSON_CreateString(v[i]))) {
 			cJSON_Delete(arr);
 			return NULL;
 		}
@@ -175,9 +258,10 @@ static int add_json(struct run *r, const struct st_mig_file *f, bool written)
 	    !cJSON_AddStringToObject(o, "path", f->path) ||
 	    !cJSON_AddBoolToObject(o, "changed", f->m.changed) ||
 	    !cJSON_AddStringToObject(o, "diff", f->diff ? f->diff : "") ||
-	    !cJSON_AddItemToObject(o, "findings", json_findings(f)) ||
+	    !cJSON_AddItemToObject(o, "findings", json_findings(r, f)) ||
 	    !cJSON_AddItemToObject(o, "collateral", json_collateral(f)) ||
-	    !cJSON_AddItemToObject(o, "changes", json_changes(f)) ||
+	    !cJSON_AddItemToObject(o, "changes", json_changes(r, f)) ||
+	    !cJSON_AddItemToObject(o, "refused", json_strings(f->refused, f->nr_refused)) ||
 	    !cJSON_AddBoolToObject(o, "written", written) ||
 	    !cJSON_AddItemToObject(o, "verified_with", json_str_or_null(f->verified_with)))
 		return -ENOMEM;
@@ -220,13 +304,31 @@ static void parse_errors(struct run *r, const struct st_mig_file *f)
 	file_error(r, dc->name, &e, EINVAL);
 }
 
+/* A symlinked defconfig is followed: say so (the arch is the path's). */
+static void announce_symlink(const char *path)
+{
+	char target[PATH_MAX];
+	struct stat st;
+	ssize_t n;
+
+	if (lstat(path, &st) < 0 || !S_ISLNK(st.st_mode))
+		return;
+	n = readlink(path, target, sizeof(target) - 1);
+	if (n < 0)
+		return;
+	target[n] = '\0';
+	fprintf(stderr, "%s: note: a symlink to %s; following it\n", path, target);
+}
+
 static void do_file(struct run *r, struct st_mig_session *s, const char *path)
 {
 	struct st_error e = { 0 };
 	struct st_mig_file f;
 	bool written = false;
+	size_t i;
 	int ret;
 
+	announce_symlink(path);
 	ret = st_mig_session_file(s, path, &f, &e);
 	if (ret) {
 		file_error(r, path, &e, ret);
@@ -236,15 +338,16 @@ static void do_file(struct run *r, struct st_mig_session *s, const char *path)
 		parse_errors(r, &f);
 		goto out;
 	}
-	if (f.m.nr_findings)
+	/* the findings the input already had are not the migration's */
+	if (st_migration_nr_introduced(&f.m))
 		worse(r, ST_EXIT_FINDINGS);
 	if (r->check && f.m.changed)
 		worse(r, ST_EXIT_FINDINGS);
 	if (r->in_place && f.m.changed) {
 		if (st_mig_file_failed(&f) && !r->force) {
-			p_err("%s: not written: the migrated file does not verify "
-			      "(see the warnings; --fix-deps may help, --force writes anyway)",
-			      f.path);
+			p_err("%s: not written: the migration leaves options without "
+			      "effect (see the warnings; %s--force writes anyway)",
+			      f.path, r->opts.fix_deps ? "" : "--fix-deps may help, ");
 			worse(r, ST_EXIT_FINDINGS);
 		} else {
 			ret = st_mig_file_write(&f, &e);
@@ -253,11 +356,15 @@ static void do_file(struct run *r, struct st_mig_session *s, const char *path)
 			written = !ret;
 		}
 	}
+	for (i = 0; written && i < f.m.nr_changes; i++)
+		r->nr_fixed += f.m.changes[i].text[0] != '\0';
+	if (written && i && f.m.changes[i - 1].text[0])
+		r->nr_fixed_files++;
 	if (r->files) {
 		if (add_json(r, &f, written))
 			file_error(r, path, NULL, -ENOMEM);
 	} else {
-		print_text(r, &f);
+		print_text(r, &f, written);
 	}
 out:
 	st_mig_file_release(&f);
@@ -281,6 +388,7 @@ static int parse_opts(struct run *r, int argc, char **argv)
 		case OPT_FIX_DEPS: r->opts.fix_deps = true; break;
 		case OPT_NO_VERIFY: r->opts.verify = false; break;
 		case OPT_FORCE: r->force = true; break;
+		case OPT_ALL: r->all = true; break;
 		default:
 			st_usage(stderr, "migrate");
 			return -EINVAL;
@@ -324,8 +432,10 @@ int cmd_migrate(int argc, char **argv)
 	size_t n = 0, i;
 	int ret;
 
-	if (st_wants_help(argc, argv, "migrate"))
+	if (st_wants_help(argc, argv, "migrate")) {
+		fputs(help_notes, stdout);
 		return ST_EXIT_OK;
+	}
 	if (parse_opts(&r, argc, argv))
 		return ST_EXIT_ERROR;
 	ret = st_mig_session_new(&s, &r.opts, &e);
@@ -336,11 +446,14 @@ int cmd_migrate(int argc, char **argv)
 		st_mig_session_free(s);
 		return ST_EXIT_ERROR;
 	}
+	if (st_mig_session_warning(s))
+		p_err("warning: %s", st_mig_session_warning(s));
 	if (st_out.json) {
 		root = cJSON_CreateObject();
 		snprintf(tgt, sizeof(tgt), "%d.%d", st_mig_session_target(s).major,
 			 st_mig_session_target(s).minor);
 		if (!root || !cJSON_AddStringToObject(root, "target", tgt) ||
+		    !cJSON_AddStringToObject(root, "lines", r.in_place ? "written" : "input") ||
 		    !(r.files = cJSON_AddArrayToObject(root, "files"))) {
 			p_err("out of memory");
 			r.status = ST_EXIT_ERROR;
@@ -351,6 +464,10 @@ int cmd_migrate(int argc, char **argv)
 		p_err("warning: no *_defconfig or *.config files found");
 	for (i = 0; i < n; i++)
 		do_file(&r, s, paths[i]);
+	if (r.nr_fixed && !st_out.json)
+		fprintf(stderr, "slubtiny: fixed %zu line%s in %zu file%s (--fix-deps)\n",
+			r.nr_fixed, r.nr_fixed == 1 ? "" : "s", r.nr_fixed_files,
+			r.nr_fixed_files == 1 ? "" : "s");
 	if (root && print_json(root)) {
 		p_err("out of memory");
 		worse(&r, ST_EXIT_ERROR);

@@ -121,6 +121,37 @@ class Kconfig(kconfiglib.Kconfig):
             self._st_parsing = False
 
 
+
+#
+# imply as conf does it. Kconfiglib raises a tristate to y when it resolves
+# to m and an imply of y applies; conf (scripts/kconfig/symbol.c, Linux 6.1
+# and 6.12 alike) only turns m into y for bool symbols, and a user's value
+# of a visible symbol never goes through the imply at all. So a visible
+# tristate the file sets to m, implied by a y symbol, stays m: undo that one
+# promotion.
+#
+
+_kconfiglib_tri_value = kconfiglib.Symbol.tri_value.fget
+
+
+def _conf_tri_value(self):
+    val = _kconfiglib_tri_value(self)
+    # (cheap tests first: self.type would recurse through MODULES)
+    if val != 2 or self.orig_type is not kconfiglib.TRISTATE or \
+       self.choice is not None or self.user_value is None:
+        return val
+    vis = self.visibility
+    if not vis:
+        return val
+    own = max(min(self.user_value, vis), kconfiglib.expr_value(self.rev_dep))
+    if own == 1 and self.kconfig.modules.tri_value:
+        self._cached_tri_val = 1
+        return 1
+    return val
+
+
+kconfiglib.Symbol.tri_value = property(_conf_tri_value)
+
 #
 # $(shell ...) cache. The kernel's Kconfig probes the compiler ~90 times
 # (cc-option, as-instr, ...), which is most of a parse and the same for
@@ -793,6 +824,24 @@ def selectors(sym, kind):
     return out
 
 
+def expr_symbols(expr):
+    """
+    The symbols of @expr in the order they are written, each once.
+    (kconfiglib.expr_items() is a set: its order changes with the hash
+    seed of each process, and so would the text of a finding.)
+    """
+    out = []
+
+    def walk(e):
+        if isinstance(e, tuple):
+            for sub in e[1:]:
+                walk(sub)
+        elif e not in out:
+            out.append(e)
+    walk(expr)
+    return out
+
+
 class Explainer(object):
     """Builds findings for one resolved file."""
 
@@ -832,7 +881,7 @@ class Explainer(object):
             out.append("%s%s, which is %s: %s" % (
                 pad, text, val, self.why_high(term[1], depth)))
             return
-        syms = [s for s in kconfiglib.expr_items(term)
+        syms = [s for s in expr_symbols(term)
                 if isinstance(s, kconfiglib.Symbol) and not s.is_constant]
         vals = ", ".join("%s=%s" % (s.name, show_val(s)) for s in syms)
         out.append("%s%s, which is %s%s" % (pad, text, val,
@@ -1169,21 +1218,67 @@ def config_list(kconf):
     return out
 
 
-def fix_deps(tree, assigns, mode):
-    """Add what the findings suggest until nothing more helps."""
+# Fixes that would change what the board is rather than make an option
+# take effect: test-build-only symbols and the platform (arch, SoC, SMP).
+NEVER_FIX = re.compile(r"^(COMPILE_TEST|SMP|(ARCH|MACH|SOC|PLAT|CPU|BOARD)_"
+                       r"[A-Za-z0-9_]+)$")
+
+
+def fix_refusal(tree, name):
+    """Why @name must never be written by a fix, or None."""
+    if name == "COMPILE_TEST":
+        return "COMPILE_TEST only exists for test builds"
+    if NEVER_FIX.match(name):
+        return "%s chooses the board's platform" % name
+    sym = tree.kconf.syms.get(name)
+    if sym is not None and sym.choice is not None and \
+       any(n.filename.startswith("arch/") for n in sym.nodes):
+        return "%s is a platform choice of arch/" % name
+    return None
+
+
+def with_fixes(assigns, fixes):
+    """@assigns with @fixes ({name: val}) replacing or appended."""
     work = [dict(a) for a in assigns]
-    orig_lines = {a["sym"]: a.get("line", 0) for a in assigns}
-    added = {}          # name -> fix dict (last value wins)
+    for name, v in fixes.items():
+        val = None if v == "n" else v
+        hit = False
+        for a in work:
+            if a["sym"] == name:
+                a["val"] = val
+                hit = True
+        if not hit:
+            work.append({"sym": name, "val": val, "line": 0})
+    return work
+
+
+def bad_lines(findings):
+    return {f["line"] for f in findings}
+
+
+def grow_fixes(tree, assigns, mode, scoped, scope, added, refused):
+    """Add to @added what the findings on @scope lines suggest; rounds."""
     iterations = 0
     for iterations in range(1, 11):
-        findings = verify(tree, work, mode)
+        findings = verify(tree, with_fixes(assigns, {
+            n: fx["val"] for n, fx in added.items()}), mode)
         new = {}
         for f in findings:
+            if scoped and f["line"] not in scope:
+                continue
             # Also "is not set" lines: a hidden prompt falls back to its
             # default, and the fix is what makes the prompt visible.
             what = "%s (line %d)" % (Explainer(tree, {}).fix_text(
                 f["symbol"], f["requested"]), f["line"])
             for fx in f.get("_fixes", []):
+                why = fix_refusal(tree, fx["sym"])
+                if why:
+                    msg = "not adding %s for %s: %s" % (
+                        Explainer(tree, {}).fix_text(fx["sym"], fx["val"]),
+                        what, why)
+                    if msg not in refused:
+                        refused.append(msg)
+                    continue
                 cur = added.get(fx["sym"])
                 if cur and cur["val"] == fx["val"]:
                     if what not in cur["for"]:
@@ -1195,25 +1290,88 @@ def fix_deps(tree, assigns, mode):
                 fx = dict(fx)
                 fx["for"] = [what]
                 new[fx["sym"]] = fx
-        new = list(new.values())
         if not new:
             break
-        for fx in new:
+        for fx in new.values():
             added[fx["sym"]] = fx
-            val = None if fx["val"] == "n" else fx["val"]
-            # Replace the file's own assignment in place (last one counts),
-            # else append: position does not matter to the resolution except
-            # inside choices, where the fix is the one that must win.
-            for a in work:
-                if a["sym"] == fx["sym"]:
-                    a["val"] = val
-            if not any(a["sym"] == fx["sym"] for a in work):
-                work.append({"sym": fx["sym"], "val": val, "line": 0})
+    return iterations
+
+
+def minimal_fixes(tree, assigns, mode, scoped, scope, effective, orig_lines,
+                  added):
+    """
+    The fewest of @added that keep every target they make effective: drop
+    each fix whose removal loses nothing (a line already selected or
+    implied by another goes here too: savedefconfig would drop it).
+    Returns (names, findings, lines that took effect and no longer do).
+    """
+    def outcome(names):
+        fl = verify(tree, with_fixes(assigns, {
+            n: added[n]["val"] for n in names}), mode)
+        return fl, bad_lines(fl)
+
+    names = sorted(added, key=lambda n: tree.order.get(n, -1))
+    findings, bad = outcome(names)
+    goal = (scope if scoped else effective | scope) - bad
+    for n in reversed(list(names)):
+        trial = [x for x in names if x != n]
+        _, tb = outcome(trial)
+        if not (goal & tb) and not ((effective & tb) - bad):
+            names = trial
+    findings, bad = outcome(names)
+    # a line a fix rewrites is the fix's own
+    rewritten = {orig_lines[n] for n in names if n in orig_lines}
+    return names, findings, (effective - rewritten) & bad
+
+
+def fix_deps(tree, assigns, mode):
+    """
+    Add what the findings suggest until nothing more helps. Assignments
+    marked "fix" are the targets (all of them when none is marked). A fix
+    is kept only if it is needed (the fewest lines that make the targets
+    take effect), sets no symbol fix_refusal() rejects, and no line of the
+    file that took effect before stops taking effect.
+    """
+    scoped = any(a.get("fix") for a in assigns)
+    targets = {a.get("line", 0) for a in assigns if a.get("fix")}
+    orig_lines = {a["sym"]: a.get("line", 0) for a in assigns}
+    last = {}
+    for a in assigns:
+        last[a["sym"]] = a.get("line", 0)
+    base = bad_lines(verify(tree, assigns, mode))
+    effective = set(last.values()) - base
+    added = {}          # name -> fix dict (last value wins)
+    refused = []
+    iterations = 0
+    scope = set(targets)
+    # A line a fix would switch off joins the targets (EXPERT=y hides an
+    # "if !EXPERT" select, the line then needs its own enabling option);
+    # what is still lost after that refuses the whole fix.
+    for _ in range(3):
+        iterations += grow_fixes(tree, assigns, mode, scoped, scope, added,
+                                 refused)
+        names, findings, lost = minimal_fixes(tree, assigns, mode, scoped,
+                                              scope, effective, orig_lines,
+                                              added)
+        if not lost or not scoped or lost <= scope:
+            break
+        scope |= lost
+    if lost and names:
+        by_line = {a.get("line", 0): a for a in assigns}
+        refused.append("not adding %s: %s would stop taking effect" % (
+            ", ".join(Explainer(tree, {}).fix_text(n, added[n]["val"])
+                      for n in names),
+            ", ".join("line %d (%s)" % (ln, assign_line(
+                tree.kconf.config_prefix, by_line[ln])) for ln in
+                sorted(lost)[:4] if ln in by_line)))
+        names = []
+        findings = verify(tree, assigns, mode)
     # Positions: after the assignment preceding it in menu order.
     placed = [(tree.order.get(a["sym"], -1), a.get("line", 0))
               for a in assigns if a["sym"] in tree.order]
     fixes = []
-    for name, fx in added.items():
+    for name in names:
+        fx = added[name]
         order = tree.order.get(name, -1)
         after = 0
         best = -1
@@ -1231,7 +1389,7 @@ def fix_deps(tree, assigns, mode):
                       "after_line": 0 if replace else after,
                       "order": order, "reason": reason})
     fixes.sort(key=lambda x: x["order"])
-    return fixes, findings, iterations
+    return fixes, findings, iterations, refused
 
 
 #
@@ -1241,14 +1399,16 @@ def fix_deps(tree, assigns, mode):
 #   {"op": "load", "srctree": DIR|null, "target": "6.12"|null, "arch": A,
 #    "cross_compile": P|null, "env": {NAME: VALUE, ...}}
 #   {"op": "verify", "mode": "defconfig"|"tinyconfig", "config": bool,
-#    "assign": [{"sym": S, "val": RAW|null, "line": N}, ...]}
+#    "assign": [{"sym": S, "val": RAW|null, "line": N, "fix": bool}, ...]}
+#     ("fix": fix_deps makes those take effect; all when none is marked)
 #   {"op": "fix_deps", ... same as verify}
 #   {"op": "quit"}
 # Replies: {"id": ID, "ok": true, ...} or {"id": ID, "ok": false,
 #   "error": "one line"}. verify: "findings" [{line, symbol, kind, cause,
 #   requested, actual, message, detail, fix}], "config" [[name, value,
 #   type]] when asked. fix_deps: also "fixes" [{sym, val, line_text,
-#   replace_line, after_line, order, reason}], "iterations".
+#   replace_line, after_line, order, reason}], "iterations", "refused"
+#   [one line per fix not written, with why].
 #
 
 class Server(object):
@@ -1307,7 +1467,8 @@ class Server(object):
                (val is not None and "\n" in val):
                 raise HelperError("bad assignment to '%s'" % a["sym"])
             out.append({"sym": a["sym"], "val": val,
-                        "line": int(a.get("line") or 0)})
+                        "line": int(a.get("line") or 0),
+                        "fix": bool(a.get("fix"))})
         return out
 
     @staticmethod
@@ -1327,10 +1488,10 @@ class Server(object):
 
     def op_fix_deps(self, req):
         tree = self.need_tree()
-        fixes, findings, n = fix_deps(tree, self.assigns(req),
-                                      req.get("mode", "defconfig"))
+        fixes, findings, n, refused = fix_deps(
+            tree, self.assigns(req), req.get("mode", "defconfig"))
         rep = {"findings": self.public(findings), "fixes": fixes,
-               "iterations": n}
+               "iterations": n, "refused": refused}
         if req.get("config"):
             rep["config"] = config_list(tree.kconf)
         return rep

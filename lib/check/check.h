@@ -79,6 +79,11 @@ struct st_check_result {
 	size_t nr_files;
 	size_t nr_suppressed;	/* findings dropped by suppression comments */
 	size_t nr_fixed;	/* files rewritten by --fix */
+	size_t nr_fixed_lines;	/* lines --fix wrote */
+	size_t nr_baseline;	/* findings not shown: the --baseline had them */
+	/* --fix: one "FILE:LINE: fixed: ..." line per line written */
+	char **fixed;
+	size_t nr_fixed_msgs;
 	size_t nr_fix_refused;	/* --fix: rewrites not written (verification failed) */
 };
 
@@ -258,6 +263,12 @@ struct st_check_run_opts {
 	const char *budgets;	/* or the text of one (inline in .slubtiny.json) */
 	const char *budgets_path;	/* where @budgets came from (paths resolve there) */
 	const char *builddir;	/* where `slubtiny build` put variants, or NULL */
+	/*
+	 * A git revision: report only the findings the file did not have in
+	 * it (a file new since then has no baseline: everything counts).
+	 * NULL: no baseline, every finding.
+	 */
+	const char *baseline;
 };
 
 int st_check_run(const struct st_check_run_opts *o, char *const *paths, size_t n,

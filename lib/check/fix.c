@@ -6,6 +6,7 @@
  * A rewrite whose allocator lines still do not take effect is not written.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,6 +31,27 @@ static bool verified(const struct st_mig_file *f)
 	return true;
 }
 
+/* "FILE:LINE: fixed: ..." for every change of a written file. */
+static int record(struct st_check_result *r, const struct st_mig_file *f)
+{
+	char **v = realloc(r->fixed, (r->nr_fixed_msgs + f->m.nr_changes + 1) * sizeof(*v));
+	size_t i;
+
+	if (!v)
+		return -ENOMEM;
+	r->fixed = v;
+	for (i = 0; i < f->m.nr_changes; i++) {
+		const struct st_mig_change *c = &f->m.changes[i];
+
+		if (asprintf(&v[r->nr_fixed_msgs], "%s:%d: fixed: [%s] %s", f->path,
+			     c->out_line, c->rule, c->msg) < 0)
+			return -ENOMEM;
+		r->nr_fixed_msgs++;
+		r->nr_fixed_lines++;
+	}
+	return 0;
+}
+
 int st_check_fix(const struct st_check_run_opts *o, char **files, size_t n,
 		 struct st_check_result *r, struct st_error *err)
 {
@@ -37,12 +59,15 @@ int st_check_fix(const struct st_check_run_opts *o, char **files, size_t n,
 		.srctree = o->srctree,
 		.arch = o->arch,
 		.verify = true,
-		.fix_deps = true,
+		/* --select / --ignore: only the fixes of the rules that run */
+		.fix_deps = o->rules.enabled[ST_RULE_SLUB_TINY_DEPS],
 	};
 	struct st_mig_session *s;
 	size_t i;
 	int ret;
 
+	if (!o->rules.enabled[ST_RULE_REMOVED_ALLOCATOR])
+		return 0;
 	ret = st_mig_session_new(&s, &mo, err);
 	if (ret)
 		return ret;
@@ -60,6 +85,8 @@ int st_check_fix(const struct st_check_run_opts *o, char **files, size_t n,
 				ret = st_mig_file_write(&f, err);
 				if (!ret)
 					r->nr_fixed++;
+				if (!ret && record(r, &f))
+					ret = st_err(err, ENOMEM, f.path, "out of memory");
 			}
 		}
 		st_mig_file_release(&f);

@@ -231,15 +231,20 @@ static cJSON *sarif_rule(int i)
 	return o;
 }
 
-/* A relative URI reference: percent-encode all but unreserved chars and '/'. */
+/*
+ * A URI for @path: a relative reference for a relative path, a file:// URI
+ * for an absolute one; percent-encode all but unreserved chars and '/'.
+ */
 static char *uri_encode(const char *path)
 {
 	static const char hex[] = "0123456789ABCDEF";
-	char *out = malloc(3 * strlen(path) + 1), *p = out;
+	char *out = malloc(3 * strlen(path) + 8), *p = out;
 	const unsigned char *s;
 
 	if (!out)
 		return NULL;
+	if (path[0] == '/')
+		p += sprintf(p, "file://");
 	for (s = (const unsigned char *)path; *s; s++) {
 		if ((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
 		    (*s >= '0' && *s <= '9') || strchr("-._~/", *s)) {

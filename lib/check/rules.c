@@ -137,6 +137,9 @@ void st_check_result_free(struct st_check_result *r)
 	for (i = 0; i < r->nr; i++)
 		finding_free(&r->f[i]);
 	free(r->f);
+	for (i = 0; i < r->nr_fixed_msgs; i++)
+		free(r->fixed[i]);
+	free(r->fixed);
 	memset(r, 0, sizeof(*r));
 }
 

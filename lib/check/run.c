@@ -12,6 +12,8 @@
 
 #include "check/check.h"
 #include "check/check_priv.h"
+#include "check/origin.h"
+#include "common/spawn.h"
 #include "common/error.h"
 #include "defconfig/defconfig.h"
 #include "migrate/migrate.h"
@@ -48,23 +50,156 @@ struct worker {
 	struct st_error err;
 };
 
+/* The rules, and the tree's verification with @t, over @dc into @r. */
+static int check_model(const struct st_check_run_opts *o, struct st_check_tree *t,
+		       const struct st_defconfig *dc, const char *path,
+		       struct st_check_result *r, struct st_error *err)
+{
+	size_t start = r->nr;
+	int ret;
+
+	ret = st_check_defconfig(r, dc, path, &o->rules);
+	if (ret)
+		return st_err(err, -ret, path, "%s", strerror(-ret));
+	if (t)
+		ret = st_check_tree_verify(t, r, start, dc, path, &o->rules, err);
+	return ret;
+}
+
+/*
+ * @path as it is in git revision @rev, or *base NULL when the file is new
+ * since (no baseline). An unknown revision is an error.
+ */
+static int load_baseline(const char *rev, const char *path, struct st_defconfig **base,
+			 struct st_error *err)
+{
+	char *slash = strrchr(path, '/'), *dir, *spec, *out = NULL;
+	const char *name = slash ? slash + 1 : path;
+	char *verify[] = { "git", "rev-parse", "--quiet", "--verify", NULL, NULL };
+	char *show[] = { "git", "show", NULL, NULL };
+	size_t len = 0;
+	int ret;
+
+	*base = NULL;
+	dir = slash ? strndup(path, slash - path + 1) : strdup(".");
+	spec = malloc(strlen(rev) + strlen(name) + 16);
+	if (!dir || !spec) {
+		ret = st_err(err, ENOMEM, path, "out of memory");
+		goto out;
+	}
+	sprintf(spec, "%s^{commit}", rev);
+	verify[4] = spec;
+	ret = st_run(verify, NULL, dir, NULL, NULL, ST_SPAWN_QUIET);
+	if (ret) {
+		ret = st_err(err, ret < 0 ? -ret : EINVAL, path,
+			     "--baseline %s: not a git revision here", rev);
+		goto out;
+	}
+	/* "REV:./NAME" is NAME in the directory git runs in */
+	sprintf(spec, "%s:./%s", rev, name);
+	show[2] = spec;
+	ret = st_run(show, NULL, dir, &out, &len, ST_SPAWN_QUIET);
+	if (ret < 0) {
+		ret = st_err(err, -ret, path, "cannot run git: %s", strerror(-ret));
+		goto out;
+	}
+	/* git show fails for a path the revision does not have: a new file */
+	if (ret == 0 && out) {
+		ret = st_defconfig_parse(base, out, len, path, NULL);
+		if (ret)
+			ret = st_err(err, -ret, path, "out of memory");
+	} else {
+		ret = 0;
+	}
+out:
+	free(out);
+	free(spec);
+	free(dir);
+	return ret;
+}
+
+/* The text of line @line of @dc, "" when there is none. */
+static const char *line_text(const struct st_defconfig *dc, int line)
+{
+	return line > 0 && (size_t)line <= dc->nr_lines ? dc->lines[line - 1].text : "";
+}
+
+static bool has_line(const struct st_defconfig *dc, const char *text)
+{
+	size_t i;
+
+	for (i = 0; i < dc->nr_lines; i++)
+		if (!strcmp(dc->lines[i].text, text))
+			return true;
+	return false;
+}
+
+/*
+ * Drop this file's findings (from @start on) that @base already had, by
+ * lib/check/origin.c's rule: same symbol, rule and line, and the line kept.
+ */
+static int drop_pre_existing(struct st_check_result *r, size_t start,
+			     const struct st_defconfig *dc,
+			     const struct st_check_result *b,
+			     const struct st_defconfig *base)
+{
+	struct st_origin_key *keys = malloc((b->nr + 1) * sizeof(*keys)), k;
+	size_t i, kept = start;
+
+	if (!keys)
+		return -ENOMEM;
+	for (i = 0; i < b->nr; i++) {
+		keys[i].sym = b->f[i].sym;
+		keys[i].kind = st_check_rules[b->f[i].rule].id;
+		keys[i].requested = line_text(base, b->f[i].line);
+	}
+	for (i = start; i < r->nr; i++) {
+		struct st_check_finding *f = &r->f[i];
+		const char *text = line_text(dc, f->line);
+
+		k.sym = f->sym;
+		k.kind = st_check_rules[f->rule].id;
+		k.requested = text;
+		if (st_origin_of(keys, b->nr, &k, has_line(base, text)) ==
+		    ST_ORIGIN_PRE_EXISTING) {
+			free(f->file);
+			free(f->sym);
+			free(f->msg);
+			free(f->hint);
+			r->nr_baseline++;
+			continue;
+		}
+		r->f[kept++] = *f;
+	}
+	r->nr = kept;
+	free(keys);
+	return 0;
+}
+
 /* The rules alone, or the rules and the tree's verification (@t). */
 static int check_file(const struct st_check_run_opts *o, struct st_check_tree *t,
 		      const char *path, struct st_check_result *r,
 		      struct st_error *err)
 {
-	struct st_defconfig *dc;
+	struct st_defconfig *dc, *base = NULL;
+	struct st_check_result b;
 	size_t start = r->nr;
 	int ret;
 
 	ret = st_defconfig_load(&dc, path, err);
 	if (ret)
 		return ret;
-	ret = st_check_defconfig(r, dc, path, &o->rules);
-	if (ret)
-		ret = st_err(err, -ret, path, "%s", strerror(-ret));
-	else if (t)
-		ret = st_check_tree_verify(t, r, start, dc, path, &o->rules, err);
+	ret = check_model(o, t, dc, path, r, err);
+	if (!ret && o->baseline)
+		ret = load_baseline(o->baseline, path, &base, err);
+	if (!ret && base) {
+		st_check_result_init(&b);
+		ret = check_model(o, t, base, path, &b, err);
+		if (!ret && drop_pre_existing(r, start, dc, &b, base))
+			ret = st_err(err, ENOMEM, path, "out of memory");
+		st_check_result_free(&b);
+	}
+	st_defconfig_free(base);
 	st_defconfig_free(dc);
 	return ret;
 }
@@ -121,6 +256,7 @@ static int absorb(struct st_check_result *to, struct st_check_result *from)
 	to->nr += from->nr;
 	to->nr_files += from->nr_files;
 	to->nr_suppressed += from->nr_suppressed;
+	to->nr_baseline += from->nr_baseline;
 	from->nr = 0;
 	return 0;
 }

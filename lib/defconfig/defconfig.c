@@ -261,6 +261,18 @@ static int parse_assign(struct st_defconfig *dc, struct arena *a, int lineno,
 	vlen = end - v;
 	while (vlen && is_blank(v[vlen - 1]))
 		vlen--;
+	/*
+	 * "CONFIG_FOO=y # why": conf reads a bool or tristate by its first
+	 * character, so this is y and the rest a comment. The text is kept.
+	 */
+	if (vlen > 2 && strchr("ymn", v[0]) && is_blank(v[1])) {
+		size_t i = 1;
+
+		while (i < vlen && is_blank(v[i]))
+			i++;
+		if (i < vlen && v[i] == '#')
+			vlen = 1;
+	}
 	l->sym = str_new(a, t + PREFIX_LEN, s - t - PREFIX_LEN);
 	l->val = value_new(a, v, vlen, l);
 	if (!l->sym || !l->val)

@@ -238,13 +238,16 @@ int st_defconfig_diff(const struct st_defconfig *old, const struct st_defconfig 
 		changed |= ops[i].t != OP_EQ;
 	sb_str(&b, "");
 	if (changed) {
-		sb_str(&b, "diff --git a/");
+		/* an absolute path keeps its '/' (a patch for -p0, not -p1) */
+		bool abs = path[0] == '/';
+
+		sb_str(&b, abs ? "diff --git " : "diff --git a/");
 		sb_str(&b, path);
-		sb_str(&b, " b/");
+		sb_str(&b, abs ? " " : " b/");
 		sb_str(&b, path);
-		sb_str(&b, "\n--- a/");
+		sb_str(&b, abs ? "\n--- " : "\n--- a/");
 		sb_str(&b, path);
-		sb_str(&b, "\n+++ b/");
+		sb_str(&b, abs ? "\n+++ " : "\n+++ b/");
 		sb_str(&b, path);
 		sb_str(&b, "\n");
 		hunks(&b, old, new, ops, nr);

@@ -367,7 +367,8 @@ static cJSON *assign_array(const struct st_kc_assign *a, size_t n)
 		if (!cJSON_AddStringToObject(o, "sym", a[i].sym) ||
 		    !(a[i].val ? cJSON_AddStringToObject(o, "val", a[i].val) :
 				 cJSON_AddNullToObject(o, "val")) ||
-		    !cJSON_AddNumberToObject(o, "line", a[i].line))
+		    !cJSON_AddNumberToObject(o, "line", a[i].line) ||
+		    (a[i].fix_target && !cJSON_AddTrueToObject(o, "fix")))
 			goto fail;
 	}
 	return arr;

@@ -54,6 +54,11 @@ struct st_kc_assign {
 	const char *val;	/* as written after '=' (strings keep their
 				 * quotes); NULL for "# CONFIG_sym is not set" */
 	int line;		/* 1-based line in the file, for findings */
+	/*
+	 * st_kconfig_fix_deps(): make this one take effect. When no
+	 * assignment is marked, every one is a target.
+	 */
+	bool fix_target;
 };
 
 enum st_kc_mode {
@@ -145,6 +150,13 @@ struct st_kc_result {
 	struct st_kc_fix *fixes;
 	size_t nr_fixes;
 	int iterations;			/* fix_deps: resolve rounds used */
+	/*
+	 * fix_deps: the fixes not written, one line each with the reason
+	 * (a test-only or platform symbol, a line that would stop taking
+	 * effect).
+	 */
+	char **refused;
+	size_t nr_refused;
 	struct st_kc_sym **by_name;	/* internal: config sorted by name */
 };
 
@@ -180,9 +192,13 @@ int st_kconfig_verify(struct st_kconfig *kc, const struct st_kc_assign *assigns,
 
 /*
  * Like st_kconfig_verify(), then compute the assignments to add (or the
- * lines to change) so that the requested options take effect, re-resolving
- * until nothing more can be fixed. res->fixes lists them; res->findings are
- * what remains ineffective with the fixes applied.
+ * lines to change) so that the requested options (those marked fix_target,
+ * or all) take effect, re-resolving until nothing more can be fixed. Only
+ * needed lines are kept; COMPILE_TEST and platform symbols (ARCH_*, SoC and
+ * SMP choices) are never set; when the fixes would make a line that took
+ * effect stop taking effect, none is given. res->fixes lists them,
+ * res->refused says what was not fixed and why; res->findings are what
+ * remains ineffective with the fixes applied.
  */
 int st_kconfig_fix_deps(struct st_kconfig *kc, const struct st_kc_assign *assigns,
 			size_t n, enum st_kc_mode mode, bool want_config,

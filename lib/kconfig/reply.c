@@ -253,6 +253,31 @@ static int parse_fixes(const cJSON *arr, struct st_kc_result *r)
 	return 0;
 }
 
+static int parse_refused(const cJSON *arr, struct st_kc_result *r)
+{
+	const cJSON *it;
+	int n;
+
+	if (!arr)
+		return 0;
+	if (!cJSON_IsArray(arr))
+		return -EPROTO;
+	n = cJSON_GetArraySize(arr);
+	if (!n)
+		return 0;
+	r->refused = calloc(n, sizeof(*r->refused));
+	if (!r->refused)
+		return -ENOMEM;
+	cJSON_ArrayForEach(it, arr) {
+		if (!cJSON_IsString(it) || !it->valuestring)
+			return -EPROTO;
+		r->refused[r->nr_refused] = strdup(it->valuestring);
+		if (!r->refused[r->nr_refused++])
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 int st_kc_reply_tree(const char *buf, size_t len, cJSON **out,
 		     struct st_error *err)
 {
@@ -311,6 +336,8 @@ int st_kc_reply_parse(const char *buf, size_t len, struct st_kc_result **res,
 	if (!ret)
 		ret = parse_fixes(cJSON_GetObjectItemCaseSensitive(root, "fixes"), r);
 	if (!ret)
+		ret = parse_refused(cJSON_GetObjectItemCaseSensitive(root, "refused"), r);
+	if (!ret)
 		ret = get_int(root, "iterations", 0, 1000, 0, &iter);
 	cJSON_Delete(root);
 	if (ret) {
@@ -366,5 +393,8 @@ void st_kc_result_free(struct st_kc_result *res)
 	free(res->config);
 	free(res->by_name);
 	free(res->fixes);
+	for (i = 0; i < res->nr_refused; i++)
+		free(res->refused[i]);
+	free(res->refused);
 	free(res);
 }

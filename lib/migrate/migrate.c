@@ -10,7 +10,8 @@
  *        "# CONFIG_SLOB_DEPRECATED is not set".
  *   6.4  SLOB and SLOB_DEPRECATED removed.
  *   6.5  SLAB renamed SLAB_DEPRECATED (SLAB stays, internal).
- *   6.8  SLAB, SLAB_DEPRECATED and DEBUG_SLAB removed; SLUB is def_bool y.
+ *   6.8  SLAB, SLAB_DEPRECATED and DEBUG_SLAB removed; SLUB is def_bool y,
+ *        so from here on the rules write no CONFIG_SLUB=y (savedefconfig form).
  *
  * A rule applies from the first target kernel on which its line would be
  * silently ignored, so `--target 6.2` leaves CONFIG_SLAB=y alone (it still
@@ -35,6 +36,7 @@ struct st_mig_ctx {
 	struct st_kver target;
 	unsigned int families;	/* allocators this file is moved off */
 	bool have_slub, have_tiny; /* the output already has them =y */
+	long winner;		/* the allocator choice's last =y line, or -1 */
 	char note[200];		/* what the current rewrite did */
 };
 
@@ -94,6 +96,33 @@ static bool is_off(const struct st_dc_line *l, const char *sym)
 static bool in_has(const struct st_mig_ctx *ctx, const char *sym)
 {
 	return st_defconfig_find(ctx->in, sym) >= 0;
+}
+
+/* The members of the allocator choice over the versions the rules know. */
+static bool choice_member(const struct st_dc_line *l)
+{
+	static const char *const members[] = {
+		"SLAB", "SLUB", "SLOB", "SLOB_DEPRECATED", "SLAB_DEPRECATED", NULL,
+	};
+	const char *const *m;
+
+	if (l->kind != ST_DC_ASSIGN || strcmp(l->val, "y"))
+		return false;
+	for (m = members; *m; m++)
+		if (!strcmp(l->sym, *m))
+			return true;
+	return false;
+}
+
+/*
+ * A member of the allocator choice set to y before another one: conf takes
+ * the last assignment, so this line never took effect.
+ */
+static bool match_overridden(const struct st_mig_ctx *ctx, size_t idx)
+{
+	return ctx->winner >= 0 && (long)idx != ctx->winner &&
+	       choice_member(in_line(ctx, idx)) &&
+	       strcmp(in_line(ctx, idx)->sym, "SLUB");
 }
 
 static bool match_slob(const struct st_mig_ctx *ctx, size_t idx)
@@ -176,7 +205,11 @@ static int to_slub(struct st_mig_ctx *ctx, size_t idx, size_t at, bool tiny)
 {
 	const char *text[2] = { NULL, NULL };
 
-	if (!ctx->have_slub)
+	/*
+	 * From 6.8 SLUB is def_bool y without a prompt: savedefconfig drops
+	 * CONFIG_SLUB=y, and upstream simply deleted CONFIG_SLAB=y.
+	 */
+	if (!ctx->have_slub && st_kver_cmp(ctx->target, (struct st_kver){ 6, 8 }) < 0)
 		text[0] = ST_DC_PREFIX "SLUB=y";
 	if (tiny && !ctx->have_tiny)
 		text[1] = ST_DC_PREFIX "SLUB_TINY=y";
@@ -228,6 +261,19 @@ static int rewrite_slub_off(struct st_mig_ctx *ctx, size_t idx, size_t at)
 	return put_lines(ctx, at, text, 1);
 }
 
+static int rewrite_overridden(struct st_mig_ctx *ctx, size_t idx, size_t at)
+{
+	const char *text[1] = { NULL };
+
+	snprintf(ctx->note, sizeof(ctx->note), "%.120s", in_line(ctx, idx)->text);
+	note_lines(ctx, text, 1);
+	snprintf(ctx->note + strlen(ctx->note), sizeof(ctx->note) - strlen(ctx->note),
+		 ": overridden by %s%s=y on line %d (the last choice assignment wins)",
+		 ST_DC_PREFIX, in_line(ctx, ctx->winner)->sym,
+		 in_line(ctx, ctx->winner)->lineno);
+	return put_lines(ctx, at, text, 1);
+}
+
 static int rewrite_tiny_off(struct st_mig_ctx *ctx, size_t idx, size_t at)
 {
 	const char *text[1] = { NULL };
@@ -238,6 +284,11 @@ static int rewrite_tiny_off(struct st_mig_ctx *ctx, size_t idx, size_t at)
 }
 
 const struct st_mig_rule st_mig_rules[] = {
+	{ "slab-choice-overridden", { 6, 2 },
+	  "the allocator is a choice and conf takes the last member set to y: an "
+	  "earlier CONFIG_SLOB=y or CONFIG_SLAB=y never took effect, and migrating it "
+	  "would change the allocator the file builds",
+	  match_overridden, rewrite_overridden },
 	{ "slob-to-slub-tiny", { 6, 2 },
 	  "SLOB was renamed SLOB_DEPRECATED in 6.2 and removed in 6.4, so CONFIG_SLOB=y "
 	  "silently gives plain SLUB; SLUB with SLUB_TINY is its replacement for small "
@@ -285,11 +336,18 @@ static void scan_input(struct st_mig_ctx *ctx)
 	const struct st_mig_rule *r;
 	size_t i;
 
+	ctx->winner = -1;
+	for (i = 0; i < ctx->in->nr_lines; i++)
+		if (choice_member(in_line(ctx, i)))
+			ctx->winner = i;
 	for (i = 0; i < ctx->in->nr_lines; i++) {
 		const struct st_dc_line *l = in_line(ctx, i);
 
-		ctx->have_slub |= is_assign(l, "SLUB", "y");
 		ctx->have_tiny |= is_assign(l, "SLUB_TINY", "y");
+		ctx->have_slub |= is_assign(l, "SLUB", "y");
+		/* only the allocator conf picks decides the migration */
+		if (ctx->winner >= 0 && (long)i != ctx->winner && choice_member(l))
+			continue;
 		for (r = st_mig_rules; r->id; r++)
 			if (rule_family(r) && applies(r, ctx->target) && r->match(ctx, i))
 				ctx->families |= rule_family(r);
@@ -410,8 +468,7 @@ static int slab_findings(const struct st_defconfig *dc, struct st_kver target,
 		if ((known(s->added) && st_kver_cmp(target, s->added) < 0) ||
 		    (known(s->removed) && st_kver_cmp(target, s->removed) >= 0)) {
 			snprintf(f.kind, sizeof(f.kind), "unknown");
-			snprintf(f.cause, sizeof(f.cause), "%s%s is %s", ST_DC_PREFIX, l->sym,
-				 s->history);
+			snprintf(f.cause, sizeof(f.cause), "unknown");
 			snprintf(f.message, sizeof(f.message),
 				 "%s%s: no such symbol in Linux %d.%d (%s); the line has no effect",
 				 ST_DC_PREFIX, l->sym, target.major, target.minor, s->history);
@@ -420,8 +477,7 @@ static int slab_findings(const struct st_defconfig *dc, struct st_kver target,
 			   strcmp(l->val, s->forced_val)) {
 			snprintf(f.kind, sizeof(f.kind), "ineffective");
 			snprintf(f.actual, sizeof(f.actual), "%s", s->forced_val);
-			snprintf(f.cause, sizeof(f.cause), "%s%s is %s", ST_DC_PREFIX, l->sym,
-				 s->history);
+			snprintf(f.cause, sizeof(f.cause), "no_prompt");
 			snprintf(f.message, sizeof(f.message),
 				 "%s%s=%s has no effect: %s in Linux %d.%d, it is always %s",
 				 ST_DC_PREFIX, l->sym, l->val, l->sym, target.major,
@@ -458,11 +514,12 @@ static int syntax_findings(const struct st_defconfig *dc, struct st_migration *m
 		snprintf(f.kind, sizeof(f.kind), "%s", kind);
 		snprintf(f.message, sizeof(f.message), "%s", d->msg);
 		if (d->other_line) {
-			snprintf(f.cause, sizeof(f.cause), "also assigned on line %d",
-				 d->other_line);
+			/* a cause is a name, like the Kconfig causes (no_prompt) */
+			snprintf(f.cause, sizeof(f.cause), "assigned_again");
 			snprintf(f.detail, sizeof(f.detail),
-				 "the later line wins in Kconfig; keep one of lines %d and %d",
-				 d->other_line, d->line);
+				 "also assigned on line %d; the later line wins in Kconfig; "
+				 "keep one of lines %d and %d",
+				 d->other_line, d->other_line, d->line);
 		}
 		ret = st_migration_add_finding(m, &f);
 		if (ret)
@@ -507,6 +564,37 @@ static int findings(struct st_migration *m, struct st_kver target)
 	st_defconfig_free(re);
 	st_migration_sort_findings(m);
 	return ret;
+}
+
+int st_migration_findings_of(const struct st_defconfig *dc, struct st_kver target,
+			     struct st_migration *m)
+{
+	int ret;
+
+	memset(m, 0, sizeof(*m));
+	ret = st_defconfig_dup(&m->after, dc);
+	if (!ret)
+		ret = findings(m, target);
+	if (ret)
+		st_migration_release(m);
+	return ret;
+}
+
+int st_migration_refind(struct st_migration *m, struct st_kver target)
+{
+	free(m->findings);
+	m->findings = NULL;
+	m->nr_findings = 0;
+	return findings(m, target);
+}
+
+size_t st_migration_nr_introduced(const struct st_migration *m)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < m->nr_findings; i++)
+		n += !m->findings[i].pre_existing;
+	return n;
 }
 
 void st_migration_release(struct st_migration *m)

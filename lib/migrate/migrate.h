@@ -48,7 +48,10 @@ extern const struct st_mig_rule st_mig_rules[];
 struct st_mig_change {
 	const char *rule;	/* st_mig_rules[].id */
 	int line;		/* 1-based line of the input */
+	int out_line;		/* where it is in the migrated file (for a
+				 * deleted line: the line that took its place) */
 	char msg[256];		/* "CONFIG_SLOB=y -> CONFIG_SLUB=y, CONFIG_SLUB_TINY=y: ..." */
+	char text[160];		/* fix-deps: the line written */
 };
 
 /*
@@ -59,6 +62,9 @@ struct st_mig_change {
  */
 struct st_mig_finding {
 	int line;			/* 1-based, in the migrated file */
+	int in_line;			/* the input's line it comes from (an
+					 * added line: the one it follows) */
+	bool pre_existing;		/* the input had it (lib/check/origin.h) */
 	char symbol[128];		/* without CONFIG_ */
 	char kind[16];
 	char requested[128];		/* value the file asks for, "n" for is not set */
@@ -86,6 +92,17 @@ struct st_migration {
 int st_migrate(const struct st_defconfig *before, struct st_kver target,
 	       struct st_migration *m);
 void st_migration_release(struct st_migration *m);
+
+/*
+ * The rule table's findings about @dc as it is (parser diagnostics, slab
+ * symbols @target does not know or ignores), as if migrating it changed
+ * nothing: the baseline a migration is judged against. Fills *m with
+ * m->after a copy of @dc.
+ */
+int st_migration_findings_of(const struct st_defconfig *dc, struct st_kver target,
+			     struct st_migration *m);
+/* Recompute m's rule table findings after m->after was edited further. */
+int st_migration_refind(struct st_migration *m, struct st_kver target);
 
 /* Append a finding to @m (for callers adding verification results). */
 int st_migration_add_finding(struct st_migration *m, const struct st_mig_finding *f);
@@ -131,6 +148,9 @@ struct st_mig_opts {
 	bool fix_deps;			/* add missing enabling options */
 };
 
+/* Number of findings of @m that the migration introduced. */
+size_t st_migration_nr_introduced(const struct st_migration *m);
+
 /* Everything known about one file after st_mig_session_file(). */
 struct st_mig_file {
 	char *path;			/* as shown (relative to the tree when inside it) */
@@ -142,11 +162,19 @@ struct st_mig_file {
 	bool verified;			/* Kconfig verification ran */
 	const char *verified_with;	/* st_kconfig_describe(), or NULL */
 	size_t nr_errors;		/* parser errors: the file is not touched */
+	char **refused;			/* --fix-deps: fixes not written, and why */
+	size_t nr_refused;
 };
 
 int st_mig_session_new(struct st_mig_session **s, const struct st_mig_opts *opts,
 		       struct st_error *err);
 void st_mig_session_free(struct st_mig_session *s);
+
+/*
+ * A warning about the options for the user, or NULL: --target names
+ * another kernel than the tree's Makefile.
+ */
+const char *st_mig_session_warning(const struct st_mig_session *s);
 
 /* The target kernel in use (resolved from the options). */
 struct st_kver st_mig_session_target(const struct st_mig_session *s);
@@ -163,7 +191,9 @@ void st_mig_file_release(struct st_mig_file *f);
 
 /*
  * The verification failed: an option of the migrated file is ineffective or
- * unknown (false when it was not verified). --in-place refuses such a file.
+ * unknown because of the migration (an introduced finding; false when it
+ * was not verified). --in-place refuses such a file; what the input already
+ * had does not count.
  */
 bool st_mig_file_failed(const struct st_mig_file *f);
 

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "check/origin.h"
 #include "common/error.h"
 #include "defconfig/defconfig.h"
 #include "kconfig/kconfig.h"
@@ -26,6 +27,7 @@ struct helper {
 
 struct st_mig_session {
 	struct st_mig_opts opts;
+	char warning[256];	/* for the CLI, "" when none */
 	struct st_kver target;
 	char target_str[16];
 	char *srctree_real;	/* realpath of --srctree, or NULL */
@@ -56,6 +58,24 @@ int st_kver_of_tree(const char *srctree, struct st_kver *v, struct st_error *err
 	v->major = major;
 	v->minor = minor;
 	return 0;
+}
+
+/* ARCH values make accepts (SRCARCH names and their aliases). */
+static bool known_arch(const char *arch)
+{
+	static const char *const arches[] = {
+		"alpha", "arc", "arm", "arm64", "csky", "hexagon", "ia64", "loongarch",
+		"m68k", "microblaze", "mips", "nios2", "openrisc", "parisc", "powerpc",
+		"riscv", "s390", "sh", "sparc", "um", "x86", "xtensa",
+		"i386", "x86_64", "sparc32", "sparc64", "parisc64", "sh64", "ppc",
+		"ppc64", "arm26", NULL,
+	};
+	const char *const *a;
+
+	for (a = arches; *a; a++)
+		if (!strcmp(arch, *a))
+			return true;
+	return false;
 }
 
 int st_mig_session_new(struct st_mig_session **out, const struct st_mig_opts *opts,
@@ -92,6 +112,31 @@ int st_mig_session_new(struct st_mig_session **out, const struct st_mig_opts *op
 			     opts->target);
 		goto fail;
 	}
+	if (!opts->srctree && st_kver_cmp(s->target, st_kver_newest) > 0) {
+		ret = st_err(err, EINVAL, NULL, "--target %d.%d is newer than the newest "
+			     "kernel slubtiny knows (%d.%d); give --srctree with that kernel",
+			     s->target.major, s->target.minor, st_kver_newest.major,
+			     st_kver_newest.minor);
+		goto fail;
+	}
+	if (opts->arch && !known_arch(opts->arch)) {
+		ret = st_err(err, EINVAL, NULL, "unknown --arch '%s' (an ARCH as for make: "
+			     "arm, sh, x86_64, ...)", opts->arch);
+		goto fail;
+	}
+	if (opts->srctree && opts->target) {
+		struct st_kver tv;
+
+		if (!st_kver_of_tree(opts->srctree, &tv, err) &&
+		    st_kver_cmp(tv, s->target))
+			snprintf(s->warning, sizeof(s->warning),
+				 "--target %d.%d but %s is linux %d.%d: the rules "
+				 "rewrite for %d.%d, the tree judges as %d.%d",
+				 s->target.major, s->target.minor, opts->srctree,
+				 tv.major, tv.minor, s->target.major, s->target.minor,
+				 tv.major, tv.minor);
+		st_error_clear(err);
+	}
 	snprintf(s->target_str, sizeof(s->target_str), "%d.%d", s->target.major,
 		 s->target.minor);
 	*out = s;
@@ -113,6 +158,11 @@ void st_mig_session_free(struct st_mig_session *s)
 	}
 	free(s->srctree_real);
 	free(s);
+}
+
+const char *st_mig_session_warning(const struct st_mig_session *s)
+{
+	return s->warning[0] ? s->warning : NULL;
 }
 
 struct st_kver st_mig_session_target(const struct st_mig_session *s)
@@ -149,7 +199,7 @@ static const char *arch_of_path(const char *real, char *buf, size_t size)
 		snprintf(buf, size, "%.*s", (int)n, a);
 		return buf;
 	}
-	if (strstr(real, "/kernel/configs/"))
+	if (strstr(real, "/kernel/configs/") || !strncmp(real, "kernel/configs/", 15))
 		return "x86";	/* make ARCH=x86 tinyconfig */
 	return NULL;
 }
@@ -192,7 +242,11 @@ static int helper_for(struct st_mig_session *s, const char *arch,
 	return 0;
 }
 
-/* The assignments of @dc for the Kconfig client (pointers into @dc). */
+/*
+ * The assignments of @dc for the Kconfig client (pointers into @dc). The
+ * lines the migration wrote are the targets of fix_deps: a fix exists to
+ * make the migration take effect, not to repair the rest of the board.
+ */
 static struct st_kc_assign *assigns_of(const struct st_defconfig *dc, size_t *n)
 {
 	struct st_kc_assign *a = malloc((dc->nr_lines + 1) * sizeof(*a));
@@ -209,6 +263,7 @@ static struct st_kc_assign *assigns_of(const struct st_defconfig *dc, size_t *n)
 		a[*n].sym = l->sym;
 		a[*n].val = l->kind == ST_DC_NOT_SET ? NULL : l->val;
 		a[*n].line = (int)i + 1;
+		a[*n].fix_target = !l->lineno || l->modified;
 		(*n)++;
 	}
 	return a;
@@ -219,12 +274,16 @@ static int resolve(struct st_kconfig *kc, const struct st_defconfig *dc,
 		   struct st_kc_result **res, struct st_error *err)
 {
 	struct st_kc_assign *a;
-	size_t n;
+	size_t n, i;
 	int ret;
 
 	a = assigns_of(dc, &n);
 	if (!a)
 		return st_err(err, ENOMEM, NULL, "out of memory");
+	for (i = 0; fix && i < n && !a[i].fix_target; i++)
+		;
+	if (fix && i == n)	/* the migration wrote nothing to make effective */
+		fix = false;
 	if (fix)
 		ret = st_kconfig_fix_deps(kc, a, n, mode, want_config, res, err);
 	else
@@ -255,6 +314,7 @@ static int add_fix_change(struct st_migration *m, const struct st_kc_fix *fx, in
 	c = &c[m->nr_changes++];
 	c->rule = "fix-deps";
 	c->line = line;
+	snprintf(c->text, sizeof(c->text), "%s", fx->line_text);
 	snprintf(c->msg, sizeof(c->msg), "%s %s: %s", fx->replace_line ? "set" : "added",
 		 fx->line_text, fx->reason ? fx->reason : "");
 	return 0;
@@ -408,8 +468,26 @@ static int collateral(struct st_mig_file *f, const struct st_kc_result *before,
 	return ret;
 }
 
+static int keep_refusals(struct st_mig_file *f, const struct st_kc_result *res)
+{
+	size_t i;
+
+	if (!res->nr_refused)
+		return 0;
+	f->refused = calloc(res->nr_refused, sizeof(*f->refused));
+	if (!f->refused)
+		return -ENOMEM;
+	for (i = 0; i < res->nr_refused; i++) {
+		f->refused[i] = strdup(res->refused[i]);
+		if (!f->refused[i])
+			return -ENOMEM;
+		f->nr_refused++;
+	}
+	return 0;
+}
+
 static int verify(struct st_mig_session *s, const char *real, struct st_mig_file *f,
-		  struct st_error *err)
+		  struct st_migration *baseline, struct st_error *err)
 {
 	struct st_kc_result *rb = NULL, *ra = NULL, *rf = NULL;
 	const char *base = strrchr(real, '/');
@@ -419,9 +497,13 @@ static int verify(struct st_mig_session *s, const char *real, struct st_mig_file
 	char archbuf[64];
 	int ret;
 
+	/* the path given decides, not where a symlink points */
+	if (!arch)
+		arch = arch_of_path(f->before->name, archbuf, sizeof(archbuf));
 	if (!arch)
 		arch = arch_of_path(real, archbuf, sizeof(archbuf));
-	if (base && !strcmp(base + 1, "tiny.config"))
+	base = strrchr(f->before->name, '/');
+	if (!strcmp(base ? base + 1 : f->before->name, "tiny.config"))
 		mode = ST_KC_TINYCONFIG;
 	ret = helper_for(s, arch, &kc, err);
 	if (ret)
@@ -429,10 +511,18 @@ static int verify(struct st_mig_session *s, const char *real, struct st_mig_file
 	f->verified_with = st_kconfig_describe(kc);
 	if (s->opts.fix_deps) {
 		ret = resolve(kc, f->m.after, mode, true, false, &rf, err);
-		if (!ret)
-			ret = apply_fixes(&f->m, rf);
 		if (ret)
 			goto out;
+		ret = apply_fixes(&f->m, rf);
+		if (!ret)
+			ret = keep_refusals(f, rf);
+		/* the rule table's findings, at the lines the fixes moved */
+		if (!ret && rf->nr_fixes)
+			ret = st_migration_refind(&f->m, s->target);
+		if (ret) {
+			ret = st_err(err, -ret, f->path, "%s", strerror(-ret));
+			goto out;
+		}
 	}
 	ret = resolve(kc, f->m.after, mode, false, f->m.changed, &ra, err);
 	if (!ret && f->m.changed)
@@ -440,6 +530,10 @@ static int verify(struct st_mig_session *s, const char *real, struct st_mig_file
 	if (ret)
 		goto out;
 	ret = merge_findings(&f->m, ra);
+	if (!ret && f->m.changed)
+		ret = st_migration_findings_of(f->before, s->target, baseline);
+	if (!ret && f->m.changed)
+		ret = merge_findings(baseline, rb);
 	if (!ret && f->m.changed)
 		ret = collateral(f, rb, ra);
 	if (ret)
@@ -452,27 +546,102 @@ out:
 	return ret;
 }
 
-/* Show paths inside the tree relative to it, like git does. */
-static char *display_path(const struct st_mig_session *s, const char *path,
-			  const char *real)
+/* Paths are shown exactly as given: editors and CI jump to them. */
+static char *display_path(const char *path)
 {
-	size_t n;
-
-	if (s->srctree_real) {
-		n = strlen(s->srctree_real);
-		if (!strncmp(real, s->srctree_real, n) && real[n] == '/')
-			return strdup(real + n + 1);
-	}
-	while (path[0] == '.' && path[1] == '/')
-		path += 2;
-	while (path[0] == '/')
-		path++;
 	return strdup(path);
+}
+
+/* The input's line that after line @idx (0-based) is or follows. */
+static int in_line_of(const struct st_defconfig *after, size_t idx)
+{
+	size_t j;
+
+	for (j = idx + 1; j-- > 0; )
+		if (j < after->nr_lines && after->lines[j].lineno)
+			return after->lines[j].lineno;
+	return 1;
+}
+
+/* Where input line @line is, or what took its place, in @after. */
+static int out_line_of(const struct st_defconfig *after, int line)
+{
+	size_t i;
+
+	for (i = 0; i < after->nr_lines; i++)
+		if (after->lines[i].lineno >= line)
+			return (int)i + 1;
+	return after->nr_lines ? (int)after->nr_lines : 1;
+}
+
+/*
+ * Both line numbers of every change and finding, and each finding's origin
+ * against @base (the input's own findings under the same target).
+ */
+static int judge(struct st_mig_file *f, const struct st_migration *base)
+{
+	const struct st_defconfig *a = f->m.after;
+	struct st_origin_key *keys, k;
+	bool *claimed;
+	size_t i, j;
+
+	keys = malloc((base->nr_findings + 1) * sizeof(*keys));
+	claimed = calloc(a->nr_lines + 1, sizeof(*claimed));
+	if (!keys || !claimed) {
+		free(keys);
+		free(claimed);
+		return -ENOMEM;
+	}
+	for (i = 0; i < base->nr_findings; i++) {
+		keys[i].sym = base->findings[i].symbol;
+		keys[i].kind = base->findings[i].kind;
+		keys[i].requested = base->findings[i].requested;
+	}
+	for (i = 0; i < f->m.nr_findings; i++) {
+		struct st_mig_finding *x = &f->m.findings[i];
+		size_t idx = x->line > 0 ? (size_t)x->line - 1 : 0;
+		bool kept = idx < a->nr_lines && a->lines[idx].lineno &&
+			    !a->lines[idx].modified;
+
+		k.sym = x->symbol;
+		k.kind = x->kind;
+		k.requested = x->requested;
+		x->pre_existing = st_origin_of(keys, base->nr_findings, &k, kept) ==
+				  ST_ORIGIN_PRE_EXISTING;
+		x->in_line = in_line_of(a, idx);
+	}
+	for (i = 0; i < f->m.nr_changes; i++) {
+		struct st_mig_change *c = &f->m.changes[i];
+
+		if (!c->text[0]) {
+			c->out_line = out_line_of(a, c->line);
+			continue;
+		}
+		/* a line a fix wrote: find it by its text */
+		for (j = 0; j < a->nr_lines; j++) {
+			const struct st_dc_line *l = &a->lines[j];
+
+			if (!claimed[j] && (!l->lineno || l->modified) &&
+			    !strcmp(l->text, c->text))
+				break;
+		}
+		if (j < a->nr_lines) {
+			claimed[j] = true;
+			c->out_line = (int)j + 1;
+			c->line = in_line_of(a, j);
+		} else {
+			c->out_line = out_line_of(a, c->line);
+		}
+	}
+	free(keys);
+	free(claimed);
+	return 0;
 }
 
 int st_mig_session_file(struct st_mig_session *s, const char *path,
 			struct st_mig_file *f, struct st_error *err)
 {
+	struct st_migration base = { 0 };
 	char real[PATH_MAX];
 	size_t len;
 	int ret;
@@ -483,7 +652,7 @@ int st_mig_session_file(struct st_mig_session *s, const char *path,
 		return ret;
 	if (!realpath(path, real))
 		snprintf(real, sizeof(real), "%s", path);
-	f->path = display_path(s, path, real);
+	f->path = display_path(path);
 	if (!f->path)
 		return st_err(err, ENOMEM, path, "out of memory");
 	f->nr_errors = f->before->nr_errors;
@@ -493,25 +662,43 @@ int st_mig_session_file(struct st_mig_session *s, const char *path,
 	if (ret)
 		return st_err(err, -ret, path, "%s", strerror(-ret));
 	if (s->opts.verify) {
-		ret = verify(s, real, f, err);
+		ret = verify(s, real, f, &base, err);
 		if (ret)
-			return ret;
+			goto out;
+	} else if (f->m.changed) {
+		ret = st_migration_findings_of(f->before, s->target, &base);
+		if (ret) {
+			ret = st_err(err, -ret, path, "%s", strerror(-ret));
+			goto out;
+		}
 	}
 	st_migration_sort_findings(&f->m);
-	ret = st_defconfig_diff(f->before, f->m.after, f->path, &f->diff, &len);
-	if (ret)
-		return st_err(err, -ret, path, "%s", strerror(-ret));
+	/* unchanged: whatever is found, the input had it */
+	ret = judge(f, f->m.changed ? &base : &f->m);
+	if (!ret)
+		ret = st_defconfig_diff(f->before, f->m.after, f->path, &f->diff, &len);
+	if (ret) {
+		ret = st_err(err, -ret, path, "%s", strerror(-ret));
+		goto out;
+	}
 	f->m.changed = len > 0;
-	return 0;
+out:
+	st_migration_release(&base);
+	return ret;
 }
 
 void st_mig_file_release(struct st_mig_file *f)
 {
+	size_t i;
+
 	st_defconfig_free(f->before);
 	st_migration_release(&f->m);
 	st_collateral_free(f->collateral, f->nr_collateral);
 	free(f->diff);
 	free(f->path);
+	for (i = 0; i < f->nr_refused; i++)
+		free(f->refused[i]);
+	free(f->refused);
 	memset(f, 0, sizeof(*f));
 }
 
@@ -522,8 +709,9 @@ bool st_mig_file_failed(const struct st_mig_file *f)
 	if (!f->verified)
 		return false;
 	for (i = 0; i < f->m.nr_findings; i++)
-		if (!strcmp(f->m.findings[i].kind, "ineffective") ||
-		    !strcmp(f->m.findings[i].kind, "unknown"))
+		if (!f->m.findings[i].pre_existing &&
+		    (!strcmp(f->m.findings[i].kind, "ineffective") ||
+		     !strcmp(f->m.findings[i].kind, "unknown")))
 			return true;
 	return false;
 }
@@ -595,7 +783,10 @@ static int walk(struct pathlist *pl, const char *dir, int depth, struct st_error
 			continue;
 		if (lstat(sub, &st) < 0)
 			continue;
-		if (S_ISDIR(st.st_mode))
+		/* a symlinked defconfig is followed (not a symlinked directory) */
+		if (S_ISLNK(st.st_mode) && stat(sub, &st) < 0)
+			continue;
+		if (S_ISDIR(st.st_mode) && !S_ISLNK(st.st_mode))
 			ret = walk(pl, sub, depth + 1, err);
 		else if (S_ISREG(st.st_mode) && wanted(de->d_name))
 			ret = pl_add(pl, sub) ? st_err(err, ENOMEM, NULL, "out of memory") : 0;

@@ -32,11 +32,30 @@ fi
 repo="$t/repo"
 mkdir -p "$repo/arch/sh/configs" "$repo/arch/arm64/configs"
 cd "$repo" && git init -q || exit 1
-printf 'CONFIG_EXPERT=y\nCONFIG_SLOB=y\nCONFIG_PRINTK=y\n' >arch/sh/configs/board_defconfig
+# An old board already committed: the hook compares each file with HEAD's
+# version, so what the board has is not the change's and does not fail.
+printf 'CONFIG_SLOB=y\nCONFIG_A=y\nCONFIG_A=y\n' >arch/sh/configs/old_defconfig
 printf 'CONFIG_SLUB=y\n' >arch/sh/configs/clean_defconfig
-printf 'CONFIG_SLAB=y\nCONFIG_PRINTK=y\n' >arch/arm64/configs/defconfig
 printf 'not a defconfig, CONFIG_SLOB=y\n' >README
 git add . && git commit -q -m start || exit 1
+pre-commit try-repo "$hooks" slubtiny-check --all-files >"$t/out" 2>&1 ||
+	{ echo "FAIL: the hook fails on a committed, untouched board"; cat "$t/out"; fail=1; }
+# ... until an edit brings a finding: only that one is reported.
+printf 'CONFIG_SLOB=y\nCONFIG_A=y\nCONFIG_A=y\nCONFIG_B=y\nCONFIG_B=n\n' >arch/sh/configs/old_defconfig
+git add -A
+pre-commit try-repo "$hooks" slubtiny-check --all-files >"$t/out" 2>&1 &&
+	{ echo "FAIL: the hook passes an edit that adds a conflict"; fail=1; }
+grep -q 'old_defconfig:5:1: warning: .*CONFIG_B.*conflicting-assignment' "$t/out" ||
+	{ echo "FAIL: the edit's finding is not reported"; cat "$t/out"; fail=1; }
+grep -q 'old_defconfig:[13]:' "$t/out" &&
+	{ echo "FAIL: findings the board had at HEAD are reported"; cat "$t/out"; fail=1; }
+git checkout -q -- . 2>/dev/null; git reset -q --hard
+
+# New files have no baseline: every finding counts.
+printf 'CONFIG_EXPERT=y\nCONFIG_SLOB=y\nCONFIG_PRINTK=y\n' >arch/sh/configs/board_defconfig
+printf 'CONFIG_SLAB=y\nCONFIG_PRINTK=y\n' >arch/arm64/configs/defconfig
+git rm -q arch/sh/configs/old_defconfig
+git add -A
 
 run() { # want-status hook
 	pre-commit try-repo "$hooks" "$2" --all-files >"$t/out" 2>&1

@@ -78,3 +78,31 @@ st_defconfigs() {
 		echo "$a $rel $t"
 	done
 }
+
+# st_conf_cached TREE ARCH REL FILE SCRATCH: conf's .config for FILE taken as
+# the defconfig REL of ARCH (kernel/configs/tiny.config: make tinyconfig)
+# in TREE; prints the path of the cached result. Cached under
+# $ST_SRCDIR/build-cache/conf-boards/ by a hash of the tree's version, the
+# arch, REL and the file's bytes, shared by every build directory (plain and
+# sanitizer runs). SCRATCH is a directory the caller owns (a hard-linked
+# copy of TREE is made in it, so that TREE is never written).
+st_conf_cached() {
+	_cache=${ST_SRCDIR:?}/build-cache/conf-boards
+	_v=$(sed -n 's/^\(VERSION\|PATCHLEVEL\) = //p' "$1/Makefile" | tr '\n' .)
+	_key=$( (echo "$_v $2 $3"; cat "$4") | sha256sum | cut -c1-32)
+	if [ ! -s "$_cache/$_key.config" ]; then
+		mkdir -p "$_cache" "$5" || return 1
+		[ -d "$5/tree" ] || cp -al "$1" "$5/tree" || return 1
+		if [ "$3" = kernel/configs/tiny.config ]; then
+			rm -f "$5/tree/$3" && cp "$4" "$5/tree/$3" || return 1
+			st_ref "$5/tree" "$2" tinyconfig "$5/obj" "$_cache/$_key.tmp$$" || return 1
+		else
+			cp "$4" "$5/tree/arch/$2/configs/st_c_${_key}_defconfig" || return 1
+			st_ref "$5/tree" "$2" "st_c_${_key}_defconfig" "$5/obj" \
+				"$_cache/$_key.tmp$$" || return 1
+			rm -f "$5/tree/arch/$2/configs/st_c_${_key}_defconfig"
+		fi
+		mv "$_cache/$_key.tmp$$" "$_cache/$_key.config" || return 1
+	fi
+	echo "$_cache/$_key.config"
+}

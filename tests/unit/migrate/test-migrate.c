@@ -96,8 +96,9 @@ static void test_rules(void)
 	expect("slob", "A=1\nCONFIG_SLOB=y\nCONFIG_NET=y\n", "6.2",
 	       "A=1\nCONFIG_SLUB=y\nCONFIG_SLUB_TINY=y\nCONFIG_NET=y\n", "slob-to-slub-tiny");
 	expect("slob before 6.2", "CONFIG_SLOB=y\n", "6.1", "CONFIG_SLOB=y\n", "");
+	/* from 6.8 SLUB has no prompt: no CONFIG_SLUB=y (savedefconfig form) */
 	expect("slob, newest", "CONFIG_SLOB=y\n", "6.12",
-	       "CONFIG_SLUB=y\nCONFIG_SLUB_TINY=y\n", "slob-to-slub-tiny");
+	       "CONFIG_SLUB_TINY=y\n", "slob-to-slub-tiny");
 	expect("slob_deprecated on 6.3", "CONFIG_SLOB_DEPRECATED=y\n", "6.3",
 	       "CONFIG_SLOB_DEPRECATED=y\n", "");
 	expect("slob_deprecated", "# x\nCONFIG_SLOB_DEPRECATED=y\n", "6.4",
@@ -107,7 +108,7 @@ static void test_rules(void)
 	       "slab-to-slub");
 	expect("slab_deprecated on 6.7", "CONFIG_SLAB_DEPRECATED=y\n", "6.7",
 	       "CONFIG_SLAB_DEPRECATED=y\n", "");
-	expect("slab_deprecated", "CONFIG_SLAB_DEPRECATED=y\n", "6.8", "CONFIG_SLUB=y\n",
+	expect("slab_deprecated", "CONFIG_SLAB_DEPRECATED=y\n", "6.8", "",
 	       "slab-deprecated-to-slub");
 	/* tiny.config of 6.1, as upstream did for 6.2 and what later targets need. */
 	expect("tiny.config", "# CONFIG_SLAB is not set\n# CONFIG_SLUB is not set\nCONFIG_SLOB=y\n",
@@ -119,7 +120,7 @@ static void test_rules(void)
 	expect("slub=n with slab", "CONFIG_SLAB=y\nCONFIG_SLUB=n\n", "6.5",
 	       "CONFIG_SLUB=y\n# CONFIG_SLAB_DEPRECATED is not set\n", "slab-to-slub slub-not-set");
 	expect("slub not set with slab", "CONFIG_SLAB=y\n# CONFIG_SLUB is not set\n", "6.8",
-	       "CONFIG_SLUB=y\n", "slab-to-slub slub-not-set");
+	       "", "slab-to-slub slub-not-set");
 	expect("slub not set alone", "# CONFIG_SLUB is not set\n", "6.2",
 	       "# CONFIG_SLUB is not set\n", "");
 	expect("old member already listed",
@@ -132,11 +133,19 @@ static void test_rules(void)
 	       "6.5", "# CONFIG_SLUB_TINY is not set\nCONFIG_SLUB=y\n", "slab-to-slub");
 	expect("slub already set", "CONFIG_SLUB=y\nCONFIG_SLOB=y\n", "6.2",
 	       "CONFIG_SLUB=y\nCONFIG_SLUB_TINY=y\n", "slob-to-slub-tiny");
+	/* the allocator is a choice: conf takes the last member set to y */
 	expect("both already set", "CONFIG_SLOB=y\nCONFIG_SLUB=y\nCONFIG_SLUB_TINY=y\n", "6.2",
-	       "CONFIG_SLUB=y\nCONFIG_SLUB_TINY=y\n", "slob-to-slub-tiny");
+	       "CONFIG_SLUB=y\nCONFIG_SLUB_TINY=y\n", "slab-choice-overridden");
 	expect("slob and slob_deprecated", "CONFIG_SLOB=y\nCONFIG_SLOB_DEPRECATED=y\n", "6.4",
 	       "CONFIG_SLUB=y\nCONFIG_SLUB_TINY=y\n",
-	       "slob-to-slub-tiny slob-deprecated-to-slub-tiny");
+	       "slab-choice-overridden slob-deprecated-to-slub-tiny");
+	expect("slob then slab: slab wins", "CONFIG_SLOB=y\nCONFIG_X=y\nCONFIG_SLAB=y\n", "6.12",
+	       "CONFIG_X=y\n", "slab-choice-overridden slab-to-slub");
+	expect("slab then slob: slob wins", "CONFIG_SLAB=y\nCONFIG_SLOB=y\n", "6.5",
+	       "CONFIG_SLUB=y\nCONFIG_SLUB_TINY=y\n", "slab-choice-overridden slob-to-slub-tiny");
+	/* conf reads a bool by its first character: the comment is a comment */
+	expect("trailing comment", "CONFIG_SLOB=y # small board\n", "6.12",
+	       "CONFIG_SLUB_TINY=y\n", "slob-to-slub-tiny");
 	expect("slob=n is no allocator", "CONFIG_SLOB=n\n", "6.2", "CONFIG_SLOB=n\n", "");
 	expect("slob=m is no allocator", "CONFIG_SLOB=m\n", "6.2", "CONFIG_SLOB=m\n", "");
 	expect("CRLF", "CONFIG_A=y\r\nCONFIG_SLOB=y\r\nCONFIG_B=y\r\n", "6.2",
@@ -177,7 +186,7 @@ static void test_findings(void)
 
 	/* Findings are numbered in the migrated file. */
 	out = run("CONFIG_SLOB=y\n# CONFIG_SLAB is not set\n", "6.12", &m);
-	ok(has_finding(&m, 3, "SLAB", "unknown") && m.nr_findings == 1,
+	ok(has_finding(&m, 2, "SLAB", "unknown") && m.nr_findings == 1,
 	   "finding lines are lines of the migrated file");
 	free(out);
 	st_migration_release(&m);

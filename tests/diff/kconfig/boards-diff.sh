@@ -1,0 +1,225 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# migrate on the real boards, judged by the kernel's own conf (issue 16).
+#
+#   boards-diff.sh SLUBTINY
+#
+# Inputs come from the Debian packages: every Linux 6.1
+# arch/*/configs/*defconfig with CONFIG_SLOB=y or CONFIG_SLAB=y, and
+# kernel/configs/tiny.config. Each is migrated to 6.12 with
+#	slubtiny migrate --in-place --fix-deps --srctree <linux-source-6.12>
+# (no --force), and the results are resolved by conf (make O=... ARCH=...
+# NAME_defconfig, tinyconfig for tiny.config; savedefconfig). Passes when:
+#   - every file is written, and stderr has no error;
+#   - no fix adds CONFIG_COMPILE_TEST;
+#   - no line that takes effect under conf after the plain migration
+#     (the rules alone) stops taking effect after --fix-deps;
+#   - CONFIG_SLUB_TINY=y takes effect on every former SLOB board;
+#   - every line the migration or a fix added survives savedefconfig;
+#   - on every file conf builds SLUB (no SLAB, no SLOB);
+#   - `migrate --check --json` gives the same bytes with the compiler-probe
+#     cache on and off.
+# conf's results are cached under $ST_SRCDIR/build-cache/conf-boards/, keyed
+# by a hash of the tree version, arch, mode and the file's bytes, so the
+# sanitizer run of the suite reuses them. Exit 77 when the tarballs, make,
+# flex, bison, xz or jq are missing.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/common.sh"
+
+# conf-one TREE OBJ ARCH REL FILE OUT: conf for one file (a worker, below).
+if [ "${1:-}" = conf-one ]; then
+	tree=$2 obj=$3 a=$4 rel=$5 file=$6 out=$7
+	mkdir -p "$obj"
+	if [ "$rel" = kernel/configs/tiny.config ]; then
+		# our own hard-linked tree: unlink before writing
+		rm -f "$tree/kernel/configs/tiny.config"
+		cp "$file" "$tree/kernel/configs/tiny.config" || exit 1
+		st_ref "$tree" "$a" tinyconfig "$obj" "$out.config.tmp" || exit 1
+	else
+		name=st_bd_$(basename "$out")_defconfig
+		cp "$file" "$tree/arch/$a/configs/$name" || exit 1
+		st_ref "$tree" "$a" "$name" "$obj" "$out.config.tmp"
+		rc=$?
+		rm -f "$tree/arch/$a/configs/$name"
+		[ $rc = 0 ] || exit 1
+	fi
+	make -s -C "$tree" O="$obj" ARCH="$a" savedefconfig >"$obj/make.log" 2>&1 ||
+		{ st_ref_failed "$tree" "$a" savedefconfig "$obj"; exit 1; }
+	cp "$obj/defconfig" "$out.save.tmp" &&
+		mv "$out.save.tmp" "$out.save" && mv "$out.config.tmp" "$out.config"
+	exit
+fi
+
+slubtiny=$1
+work=${ST_BUILDDIR:-/tmp}/kconfig-diff
+cache=${ST_SRCDIR:-$work}/build-cache/conf-boards
+export SLUBTINY_CACHE_DIR=${SLUBTINY_CACHE_DIR:-$work/cache}
+command -v jq >/dev/null && command -v sha256sum >/dev/null ||
+	{ echo "boards-diff: jq or sha256sum missing: skipped"; exit 77; }
+t61=$(st_tree 6.1 "$work")
+rc=$?
+[ $rc = 77 ] && { echo "boards-diff: linux-source-6.1 or make/flex/bison/xz missing: skipped"; exit 77; }
+[ $rc = 0 ] || { echo "boards-diff: cannot extract linux-source-6.1" >&2; exit 1; }
+t612=$(st_tree 6.12 "$work")
+rc=$?
+[ $rc = 77 ] && { echo "boards-diff: linux-source-6.12 missing: skipped"; exit 77; }
+[ $rc = 0 ] || { echo "boards-diff: cannot extract linux-source-6.12" >&2; exit 1; }
+
+run=$work/boards.$$
+rm -rf "$run" && mkdir -p "$run" "$cache" || exit 1
+trap 'rm -rf "$run"' EXIT
+start=$(date +%s)
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+
+(cd "$t61" && grep -lE '^CONFIG_SL[OA]B=y' arch/*/configs/*defconfig | LC_ALL=C sort;
+	echo kernel/configs/tiny.config) >"$run/list"
+(cd "$t61" && grep -lE '^CONFIG_SLOB=y' arch/*/configs/*defconfig) >"$run/slob"
+for d in in plain fix; do
+	while read -r rel; do
+		mkdir -p "$run/$d/$(dirname "$rel")" && cp "$t61/$rel" "$run/$d/$rel" || exit 1
+	done <"$run/list"
+done
+nfiles=$(wc -l <"$run/list") nslob=$(wc -l <"$run/slob")
+
+# The rules alone (what the fixes are compared with).
+(cd "$run/plain" && xargs "$slubtiny" migrate --in-place --no-verify --target 6.12 \
+	<"$run/list") >/dev/null 2>"$run/plain.err"
+rc=$?
+[ $rc -le 1 ] || bad "plain migration: exit $rc: $(head -3 "$run/plain.err")"
+
+# The migration under test.
+t0=$(date +%s)
+(cd "$run/fix" && xargs "$slubtiny" migrate --in-place --fix-deps --srctree "$t612" --json \
+	<"$run/list") >"$run/fix.json" 2>"$run/fix.err"
+rc=$?
+t1=$(date +%s)
+[ $rc = 0 ] || bad "migrate --in-place --fix-deps: exit $rc, want 0"
+grep -v '^slubtiny: verified against ' "$run/fix.err" | grep . &&
+	bad "migrate --in-place --fix-deps wrote to stderr (above)"
+jq -e . "$run/fix.json" >/dev/null || { bad "not one JSON document"; exit 1; }
+written=$(jq '[.files[] | select(.written)] | length' "$run/fix.json")
+[ "$written" = "$nfiles" ] || bad "$written of $nfiles files written"
+fixes=$(jq '[.files[].changes[] | select(.rule == "fix-deps")] | length' "$run/fix.json")
+fixfiles=$(jq '[.files[] | select(any(.changes[]; .rule == "fix-deps"))] | length' "$run/fix.json")
+refused=$(jq '[.files[].refused[]] | length' "$run/fix.json")
+ct=$(jq '[.files[].changes[] | select(.message | test("CONFIG_COMPILE_TEST"))] | length' \
+	"$run/fix.json")
+[ "$ct" = 0 ] || bad "COMPILE_TEST added $ct times"
+
+# conf on every result (and on the plain migration where it differs).
+: >"$run/jobs"
+while read -r rel; do
+	case $rel in
+	kernel/*) a=x86 ;;
+	*) a=${rel#arch/}; a=${a%%/*} ;;
+	esac
+	for d in fix plain; do
+		if [ $d = plain ] && cmp -s "$run/plain/$rel" "$run/fix/$rel"; then
+			continue
+		fi
+		key=$( (echo "6.12 $a $rel"; cat "$run/$d/$rel") | sha256sum | cut -c1-32)
+		echo "$key" >"$run/$d/$rel.key"
+		[ -s "$cache/$key.config" ] && [ -s "$cache/$key.save" ] && continue
+		echo "$a $rel $run/$d/$rel $cache/$key" >>"$run/jobs"
+	done
+done <"$run/list"
+njobs=$(wc -l <"$run/jobs")
+# two workers, each with its own hard-linked copy of the tree
+for j in 0 1; do
+	cp -al "$t612" "$run/tree$j" || exit 1
+	awk -v j=$j 'NR % 2 == j' "$run/jobs" >"$run/jobs$j"
+	(while read -r a rel file out; do
+		sh "$0" conf-one "$run/tree$j" "$run/obj$j" "$a" "$rel" "$file" "$out" ||
+			echo "$rel" >>"$run/conf-failed"
+	done <"$run/jobs$j") &
+done
+wait
+[ -s "$run/conf-failed" ] && bad "conf failed on: $(tr '\n' ' ' <"$run/conf-failed")"
+t2=$(date +%s)
+
+# value of each assignment of FILE under CONFIG (.config): "line sym ok|bad"
+effect() {
+	awk -v cfg="$2" '
+	BEGIN {
+		while ((getline l < cfg) > 0) {
+			if (l ~ /^CONFIG_[A-Za-z0-9_]+=/) {
+				s = l; sub(/=.*/, "", s); v = l; sub(/^[^=]*=/, "", v); val[s] = v
+			} else if (l ~ /^# CONFIG_[A-Za-z0-9_]+ is not set$/) {
+				s = l; sub(/^# /, "", s); sub(/ .*/, "", s); val[s] = "n"
+			}
+		}
+	}
+	{ sub(/\r$/, "") }
+	/^CONFIG_[A-Za-z0-9_]+=/ {
+		s = $0; sub(/=.*/, "", s); v = $0; sub(/^[^=]*=/, "", v)
+		sub(/[ \t]+$/, "", v); want[s] = v; line[s] = NR
+	}
+	/^# CONFIG_[A-Za-z0-9_]+ is not set/ {
+		s = $0; sub(/^# /, "", s); sub(/ .*/, "", s); want[s] = "n"; line[s] = NR
+	}
+	END {
+		for (s in want) {
+			got = (s in val) ? val[s] : "n"
+			print s, (got == want[s] ? "ok" : "bad")
+		}
+	}' "$1"
+}
+
+lost=0 tiny=0 added=0 dropped=0 slab=0
+while read -r rel; do
+	key=$(cat "$run/fix/$rel.key")
+	cfg=$cache/$key.config save=$cache/$key.save
+	[ -s "$cfg" ] || continue
+	grep -q '^CONFIG_SLUB=y' "$cfg" && ! grep -q '^CONFIG_SLAB=y\|^CONFIG_SLOB=y' "$cfg" ||
+		{ bad "$rel: conf does not build SLUB"; slab=$((slab + 1)); }
+	if grep -qx "$rel" "$run/slob"; then
+		if grep -q '^CONFIG_SLUB_TINY=y$' "$cfg"; then tiny=$((tiny + 1))
+		else bad "$rel: conf drops CONFIG_SLUB_TINY=y"; fi
+	fi
+	# every added line survives savedefconfig (tiny.config is a fragment
+	# over allnoconfig, not a defconfig: savedefconfig does not apply)
+	if [ "$rel" != kernel/configs/tiny.config ]; then
+		tr -d '\r' <"$run/fix/$rel" | grep -vxF -f "$run/in/$rel" | grep . >"$run/added" || :
+		while IFS= read -r l; do
+			added=$((added + 1))
+			grep -qxF -- "$l" "$save" ||
+				{ dropped=$((dropped + 1)); bad "$rel: '$l' is dropped by savedefconfig"; }
+		done <"$run/added"
+	fi
+	# no line effective after the plain migration stops taking effect
+	[ -f "$run/plain/$rel.key" ] || continue
+	pcfg=$cache/$(cat "$run/plain/$rel.key").config
+	[ -s "$pcfg" ] || continue
+	effect "$run/plain/$rel" "$pcfg" | sort >"$run/e.plain"
+	effect "$run/fix/$rel" "$cfg" | sort >"$run/e.fix"
+	join "$run/e.plain" "$run/e.fix" | awk '$2 == "ok" && $3 == "bad" { print $1 }' >"$run/e.lost"
+	if [ -s "$run/e.lost" ]; then
+		lost=$((lost + 1))
+		bad "$rel: after --fix-deps conf no longer keeps $(tr '\n' ' ' <"$run/e.lost")"
+	fi
+done <"$run/list"
+
+# The same bytes with the compiler-probe cache on and off.
+(cd "$run/in" && xargs "$slubtiny" migrate --check --json --srctree "$t612" \
+	<"$run/list") >"$run/on.json" 2>"$run/on.err"
+rc_on=$?
+(cd "$run/in" && SLUBTINY_NO_CACHE=1 xargs "$slubtiny" migrate --check --json \
+	--srctree "$t612" <"$run/list") >"$run/off.json" 2>"$run/off.err"
+rc_off=$?
+[ $rc_on -le 1 ] && [ $rc_on = $rc_off ] ||
+	bad "migrate --check --json: exit $rc_on with the cache, $rc_off without"
+cmp -s "$run/on.json" "$run/off.json" ||
+	bad "migrate --check --json differs with the cache on and off"
+end=$(date +%s)
+
+echo "boards-diff: $nfiles files (6.1 SLOB/SLAB boards + tiny.config) -> 6.12:" \
+	"$written written, $fixes fix lines in $fixfiles files, $refused refused," \
+	"COMPILE_TEST added $ct times; conf: SLUB_TINY=y on $tiny/$nslob SLOB boards," \
+	"$added added lines, $dropped dropped by savedefconfig, $lost files lose a line" \
+	"to --fix-deps, $slab without SLUB; JSON cache on/off $(cmp -s "$run/on.json" \
+	"$run/off.json" && echo identical || echo DIFFERENT);" \
+	"migrate $((t1 - t0))s, conf $njobs runs $((t2 - t1))s, total $((end - start))s"
+exit $fail
