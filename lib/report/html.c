@@ -241,7 +241,7 @@ static void diff_table(FILE *f, const struct st_report *r, const struct st_repor
 	const struct st_sd_table *t = &c->diff.tables[0];
 	char a[48], b[48], d[48];
 	struct st_sd_row *rows;
-	size_t i, n;
+	size_t i, n, nrows;
 
 	fputs("<h3>", f);
 	esc(f, c->variant);
@@ -269,8 +269,9 @@ static void diff_table(FILE *f, const struct st_report *r, const struct st_repor
 	}
 	free(rows);
 	fputs("</table>\n", f);
-	if (t->nrows > r->top)
-		fprintf(f, "<p>%zu more symbols changed.</p>\n", t->nrows - r->top);
+	nrows = c->nrows_all ? c->nrows_all : t->nrows;
+	if (nrows > r->top)
+		fprintf(f, "<p>%zu more symbols changed.</p>\n", nrows - r->top);
 	fprintf(f, "<p>Total: Before=%s, After=%s</p>\n", st_sd_int_str(a, t->old_total),
 		st_sd_int_str(b, t->new_total));
 }
