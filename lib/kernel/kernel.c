@@ -509,7 +509,9 @@ static void item_fail(struct item *it, struct st_job *j, const char *fmt, ...)
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
 	tail = log_tail(it);
-	st_job_fail(j, "%s: %s%s", it->out->name, buf, tail ? tail : "");
+	/* st_job_fail() cuts at 1 KiB: the log tail is longer. */
+	if (!j->error)
+		j->error = xasprintf("%s: %s%s", it->out->name, buf, tail ? tail : "");
 	free(tail);
 }
 

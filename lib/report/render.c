@@ -248,6 +248,8 @@ int st_report_print_markdown(FILE *f, const struct st_report *r)
 		for (v = 0; v < r->nvariants; v++) {
 			const struct st_report_cell *c = st_report_cell(r, v, a);
 
+			if (c->aux)
+				continue;
 			if (!c->object) {
 				fprintf(f, "| %s | %s | failed | | | | | |\n", c->arch, c->variant);
 				continue;
@@ -258,6 +260,14 @@ int st_report_print_markdown(FILE *f, const struct st_report *r)
 				v && c->has_base ? pct(p, sizeof(p), c->delta_total,
 						       st_report_cell(r, 0, a)->total) : "");
 		}
+	}
+	if (r->tree) {
+		fprintf(f, "\n#### Resolved allocator options (%s, `make olddefconfig`)\n\n"
+			   "| arch | variant | options |\n|---|---|---|\n", r->tree);
+		for (i = 0; i < r->nvariants * r->narches; i++)
+			if (!r->cells[i].aux && r->cells[i].resolved)
+				fprintf(f, "| %s | %s | `%s` |\n", r->cells[i].arch,
+					r->cells[i].variant, r->cells[i].resolved);
 	}
 	for (i = 0; i < r->nskipped; i++)
 		fprintf(f, "%s- skipped `%s`: %s\n", i ? "" : "\n", r->skipped[i].arch,
