@@ -527,8 +527,10 @@ static bool jint(const cJSON *o, const char *key, int64_t *out)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
 
-	if (!cJSON_IsNumber(v) || v->valuedouble != (double)(int64_t)v->valuedouble ||
-	    v->valuedouble > 9007199254740992.0 || v->valuedouble < -9007199254740992.0)
+	/* The range first: converting an out of range double is undefined. */
+	if (!cJSON_IsNumber(v) || !(v->valuedouble <= 9007199254740992.0 &&
+				    v->valuedouble >= -9007199254740992.0) ||
+	    v->valuedouble != (double)(int64_t)v->valuedouble)
 		return false;
 	*out = (int64_t)v->valuedouble;
 	return true;
