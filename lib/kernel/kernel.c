@@ -1176,7 +1176,9 @@ static int add_item(struct run *r, const char *arch, const char *cross, size_t v
 	ki->arch = strdup(arch);
 	ki->variant = strdup(kvariants[v].name);
 	ki->name = xasprintf("%s/%s/%s", res->tree, arch, kvariants[v].name);
-	ki->dir = xasprintf("%s/%s/%s/%s", r->builddir, r->treedir, arch, kvariants[v].name);
+	/* vmlinux builds keep their own tree: switching never drops the other's stamp. */
+	ki->dir = xasprintf("%s/%s/%s/%s%s", r->builddir, r->treedir, arch, kvariants[v].name,
+			    r->o->vmlinux ? ".vmlinux" : "");
 	res->nitems++;
 	r->nitems++;
 	it->index = r->nitems;
