@@ -282,15 +282,12 @@ static int write_text(const char *path, const char *text, struct st_error *e)
 static char *read_text(const char *path)
 {
 	FILE *f = fopen(path, "re");
-	char *buf = NULL;
-	size_t n = 0, len;
+	char *buf = NULL, *nb;
+	size_t n = 0, len = 0, got;
 
 	if (!f)
 		return NULL;
-	len = 0;
 	for (;;) {
-		char *nb;
-
 		if (len + 4096 + 1 > n) {
 			n = n ? 2 * n : 8192;
 			nb = realloc(buf, n);
@@ -301,8 +298,7 @@ static char *read_text(const char *path)
 			}
 			buf = nb;
 		}
-		size_t got = fread(buf + len, 1, 4096, f);
-
+		got = fread(buf + len, 1, 4096, f);
 		len += got;
 		if (got < 4096)
 			break;
@@ -1283,9 +1279,8 @@ static int plan(struct run *r, struct st_error *e)
 				continue;
 			mine = !o->shard_n || nall % o->shard_n == o->shard_k - 1;
 			nall++;
-			if (!mine) {
+			if (!mine)
 				continue;
-			}
 			if ((long)v == base)
 				have_base = true;
 			else
