@@ -50,5 +50,10 @@ int cmd_check(int argc, char **argv);
 int cmd_build(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_footprint(int argc, char **argv);
+int cmd_kernel(int argc, char **argv);
+
+struct st_report;
+/* Print a report as text, Markdown or JSON (st_out.json), and HTML to @html. */
+int kernel_render(const struct st_report *r, bool markdown, const char *html);
 
 #endif

@@ -30,7 +30,12 @@ const struct cmd st_commands[] = {
 	  "[--variant V]... [--arch A]... [-j N] [--builddir DIR] [--json]" },
 	{ "report", cmd_report, "size table and diffs of every allocator variant and architecture",
 	  "[--baseline VARIANT] [--variant V]... [--arch A]... [-j N] [--builddir DIR] "
-	  "[--json | --markdown] [--html FILE] [--attribute] [--objects NAME=PATH...]" },
+	  "[--json | --markdown] [--html FILE] [--attribute] [--objects NAME=PATH...] "
+	  "[--merge SHARD.json...]" },
+	{ "kernel", cmd_kernel, "build and measure each slab allocator on your own kernel tree",
+	  "--srctree DIR [--defconfig FILE|TARGET] [--arch A]... [--cross-compile [A=]PREFIX]... "
+	  "[--variant V]... [--baseline V] [--objects | --vmlinux] [-j N] [--builddir DIR] "
+	  "[--shard K/N] [--json | --markdown] [--html FILE]" },
 	{ "footprint", cmd_footprint, "replay allocation traces on each variant: pages held and speed",
 	  "[gen SHAPE [--binary] [--seed N] [--scale N]] [--variant V]... [--trace FILE]... "
 	  "[--threads N] [--time-ms MS] [--json] [--svg FILE]" },

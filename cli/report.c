@@ -21,6 +21,7 @@ enum {
 	OPT_MARKDOWN,
 	OPT_ATTRIBUTE,
 	OPT_OBJECTS,
+	OPT_MERGE,
 };
 
 static const struct option long_opts[] = {
@@ -30,6 +31,7 @@ static const struct option long_opts[] = {
 	{ "markdown", no_argument, NULL, OPT_MARKDOWN },
 	{ "attribute", no_argument, NULL, OPT_ATTRIBUTE },
 	{ "objects", no_argument, NULL, OPT_OBJECTS },
+	{ "merge", no_argument, NULL, OPT_MERGE },
 	{ "variant", required_argument, NULL, OPT_VARIANT },
 	{ "arch", required_argument, NULL, OPT_ARCH },
 	{ "jobs", required_argument, NULL, 'j' },
@@ -44,6 +46,7 @@ struct report_args {
 	bool markdown;
 	bool attribute;
 	bool objects;
+	bool merge;
 };
 
 static int parse(struct report_args *ra, int argc, char **argv)
@@ -72,6 +75,9 @@ static int parse(struct report_args *ra, int argc, char **argv)
 		case OPT_OBJECTS:
 			ra->objects = true;
 			break;
+		case OPT_MERGE:
+			ra->merge = true;
+			break;
 		case '?':
 		case ':':
 			p_err("report: %s option '%s'; see 'slubtiny report --help'",
@@ -86,7 +92,15 @@ static int parse(struct report_args *ra, int argc, char **argv)
 		p_err("report: --json and --markdown exclude each other");
 		return -1;
 	}
-	if (!ra->objects && optind < argc) {
+	if (ra->merge && (ra->objects || ra->attribute)) {
+		p_err("report: --merge takes only the JSON files of `slubtiny kernel --shard`");
+		return -1;
+	}
+	if (ra->merge && optind == argc) {
+		p_err("report: --merge needs the JSON files of the shards");
+		return -1;
+	}
+	if (!ra->objects && !ra->merge && optind < argc) {
 		p_err("report: unexpected argument '%s' (NAME=PATH needs --objects)", argv[optind]);
 		return -1;
 	}
@@ -132,6 +146,53 @@ out:
 	free(own);
 	free(names);
 	free(paths);
+	return ret;
+}
+
+/* Read every shard's JSON and merge them into the unsharded report. */
+static int merge_report(struct st_report **r, int argc, char **argv, struct st_error *e)
+{
+	size_t n = argc - optind, i;
+	char **texts = calloc(n, sizeof(*texts));
+	int ret = 0;
+
+	if (!texts)
+		return -ENOMEM;
+	for (i = 0; i < n && !ret; i++) {
+		FILE *f = fopen(argv[optind + i], "re");
+		size_t len = 0, cap = 0, got;
+
+		if (!f) {
+			ret = st_err(e, errno, argv[optind + i], "%s", strerror(errno));
+			break;
+		}
+		do {
+			char *nt;
+
+			if (len + 65536 + 1 > cap) {
+				cap = cap ? 2 * cap : 131072;
+				nt = realloc(texts[i], cap);
+				if (!nt) {
+					ret = st_err(e, ENOMEM, NULL, "out of memory");
+					break;
+				}
+				texts[i] = nt;
+			}
+			got = fread(texts[i] + len, 1, 65536, f);
+			len += got;
+		} while (got == 65536);
+		if (!ret && ferror(f))
+			ret = st_err(e, EIO, argv[optind + i], "read error");
+		if (!ret)
+			texts[i][len] = 0;
+		fclose(f);
+	}
+	if (!ret)
+		ret = st_report_merge(r, (const char *const *)texts,
+				      (const char *const *)argv + optind, n, e);
+	for (i = 0; i < n; i++)
+		free(texts[i]);
+	free(texts);
 	return ret;
 }
 
@@ -286,7 +347,9 @@ int cmd_report(int argc, char **argv)
 	build_args_init(&ra.b);
 	if (parse(&ra, argc, argv))
 		return ST_EXIT_ERROR;
-	if (ra.objects) {
+	if (ra.merge) {
+		ret = merge_report(&r, argc, argv, &e);
+	} else if (ra.objects) {
 		ret = objects_report(&r, &ra, argc, argv, &e);
 	} else {
 		if (!ra.baseline)

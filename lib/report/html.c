@@ -40,6 +40,8 @@ static void esc(FILE *f, const char *s)
 
 static void head(FILE *f, const struct st_report *r)
 {
+	size_t i;
+
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 	      "<title>slubtiny report</title>\n<style>\n"
 	      "body{font-family:sans-serif;margin:2em;color:#222;background:#fff}\n"
@@ -54,6 +56,27 @@ static void head(FILE *f, const struct st_report *r)
 	      "binutils <code>size</code> counts them; delta is the total against the baseline <b>", f);
 	esc(f, r->baseline);
 	fputs("</b> on the same arch.</p>\n", f);
+	if (!r->tree)
+		return;
+	fputs("<p>Kernel tree <b>", f);
+	esc(f, r->tree);
+	fputs("</b>: the slab objects of each variant, configured by the tree's own "
+	      "<code>make olddefconfig</code>.</p>\n<table id=\"resolved\">\n"
+	      "<tr><th>arch</th><th>variant</th><th>resolved allocator options</th></tr>\n", f);
+	for (i = 0; i < r->nvariants * r->narches; i++) {
+		const struct st_report_cell *c = &r->cells[i];
+
+		if (c->aux || !c->resolved)
+			continue;
+		fputs("<tr><td>", f);
+		esc(f, c->arch);
+		fputs("</td><td>", f);
+		esc(f, c->variant);
+		fputs("</td><td><code>", f);
+		esc(f, c->resolved);
+		fputs("</code></td></tr>\n", f);
+	}
+	fputs("</table>\n", f);
 }
 
 static void delta_td(FILE *f, int64_t d, uint64_t base, bool show)
@@ -79,6 +102,8 @@ static void size_table(FILE *f, const struct st_report *r)
 		for (v = 0; v < r->nvariants; v++) {
 			const struct st_report_cell *c = st_report_cell(r, v, a);
 
+			if (c->aux)
+				continue;
 			fputs("<tr><td>", f);
 			esc(f, c->arch);
 			fputs("</td><td>", f);
@@ -86,7 +111,7 @@ static void size_table(FILE *f, const struct st_report *r)
 			fputs("</td>", f);
 			if (!c->object) {
 				fputs("<td colspan=\"6\">failed: ", f);
-				esc(f, c->error);
+				esc(f, c->error ? c->error : "not built");
 				fputs("</td></tr>\n", f);
 				continue;
 			}
@@ -241,7 +266,7 @@ static void diff_table(FILE *f, const struct st_report *r, const struct st_repor
 	const struct st_sd_table *t = &c->diff.tables[0];
 	char a[48], b[48], d[48];
 	struct st_sd_row *rows;
-	size_t i, n;
+	size_t i, n, nrows;
 
 	fputs("<h3>", f);
 	esc(f, c->variant);
@@ -269,8 +294,9 @@ static void diff_table(FILE *f, const struct st_report *r, const struct st_repor
 	}
 	free(rows);
 	fputs("</table>\n", f);
-	if (t->nrows > r->top)
-		fprintf(f, "<p>%zu more symbols changed.</p>\n", t->nrows - r->top);
+	nrows = c->nrows_all ? c->nrows_all : t->nrows;
+	if (nrows > r->top)
+		fprintf(f, "<p>%zu more symbols changed.</p>\n", nrows - r->top);
 	fprintf(f, "<p>Total: Before=%s, After=%s</p>\n", st_sd_int_str(a, t->old_total),
 		st_sd_int_str(b, t->new_total));
 }

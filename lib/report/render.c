@@ -63,14 +63,36 @@ out:
 	return ret;
 }
 
-static size_t hidden_rows(const struct st_size_diff *d, unsigned int top)
+/* Rows of table @t of @c's diff: a merged report keeps only the top ones. */
+static size_t diff_nrows(const struct st_report_cell *c, size_t t)
+{
+	return c->nrows_all && !t ? c->nrows_all : c->diff.tables[t].nrows;
+}
+
+static size_t hidden_rows(const struct st_report_cell *c, unsigned int top)
 {
 	size_t i, n = 0;
 
-	for (i = 0; i < d->ntables; i++)
-		if (top && d->tables[i].nrows > top)
-			n += d->tables[i].nrows - top;
+	for (i = 0; i < c->diff.ntables; i++)
+		if (top && diff_nrows(c, i) > top)
+			n += diff_nrows(c, i) - top;
 	return n;
+}
+
+/* Kernel reports: the allocator options each variant resolved to. */
+static void text_resolved(FILE *f, const struct st_report *r)
+{
+	size_t i;
+
+	if (!r->tree)
+		return;
+	fprintf(f, "\nResolved allocator options (%s, make olddefconfig):\n", r->tree);
+	for (i = 0; i < r->nvariants * r->narches; i++) {
+		const struct st_report_cell *c = &r->cells[i];
+
+		if (!c->aux && c->resolved)
+			fprintf(f, "  %-9s %-12s %s\n", c->arch, c->variant, c->resolved);
+	}
 }
 
 static void text_sizes(FILE *f, const struct st_report *r)
@@ -84,6 +106,8 @@ static void text_sizes(FILE *f, const struct st_report *r)
 		for (v = 0; v < r->nvariants; v++) {
 			const struct st_report_cell *c = st_report_cell(r, v, a);
 
+			if (c->aux)
+				continue;
 			if (!c->object) {
 				fprintf(f, "%-9s %-12s failed: %s\n", c->arch, c->variant,
 					c->error ? c->error : "not built");
@@ -168,9 +192,12 @@ int st_report_print_text(FILE *f, const struct st_report *r)
 
 	fprintf(f, "Slab allocator variants: sizes in bytes (binutils size), "
 		   "delta = total vs %s on the same arch\n\n", r->baseline ? r->baseline : "-");
+	if (r->tree)
+		fprintf(f, "Kernel tree: %s (slab objects of each variant)\n\n", r->tree);
 	text_sizes(f, r);
 	fputc('\n', f);
 	text_matrix(f, r);
+	text_resolved(f, r);
 	for (i = 0; i < r->nskipped; i++)
 		fprintf(f, "%sskipped %s: %s\n", i ? "" : "\n", r->skipped[i].arch,
 			r->skipped[i].reason);
@@ -197,9 +224,9 @@ int st_report_print_text(FILE *f, const struct st_report *r)
 				continue;
 			fprintf(f, "%s:\n", c->arch);
 			print_diff_top(f, &c->diff, r->top);
-			if (hidden_rows(&c->diff, r->top))
+			if (hidden_rows(c, r->top))
 				fprintf(f, "(%zu more symbols: slubtiny size-diff %s %s)\n",
-					hidden_rows(&c->diff, r->top),
+					hidden_rows(c, r->top),
 					st_report_cell(r, 0, a)->object, c->object);
 			break;
 		}
@@ -221,6 +248,8 @@ int st_report_print_markdown(FILE *f, const struct st_report *r)
 		for (v = 0; v < r->nvariants; v++) {
 			const struct st_report_cell *c = st_report_cell(r, v, a);
 
+			if (c->aux)
+				continue;
 			if (!c->object) {
 				fprintf(f, "| %s | %s | failed | | | | | |\n", c->arch, c->variant);
 				continue;
@@ -231,6 +260,14 @@ int st_report_print_markdown(FILE *f, const struct st_report *r)
 				v && c->has_base ? pct(p, sizeof(p), c->delta_total,
 						       st_report_cell(r, 0, a)->total) : "");
 		}
+	}
+	if (r->tree) {
+		fprintf(f, "\n#### Resolved allocator options (%s, `make olddefconfig`)\n\n"
+			   "| arch | variant | options |\n|---|---|---|\n", r->tree);
+		for (i = 0; i < r->nvariants * r->narches; i++)
+			if (!r->cells[i].aux && r->cells[i].resolved)
+				fprintf(f, "| %s | %s | `%s` |\n", r->cells[i].arch,
+					r->cells[i].variant, r->cells[i].resolved);
 	}
 	for (i = 0; i < r->nskipped; i++)
 		fprintf(f, "%s- skipped `%s`: %s\n", i ? "" : "\n", r->skipped[i].arch,
@@ -269,7 +306,7 @@ int st_report_print_markdown(FILE *f, const struct st_report *r)
 }
 
 /* JSON numbers: sizes fit a double exactly (< 2^53). */
-static cJSON *json_table(const struct st_sd_table *t, unsigned int top)
+static cJSON *json_table(const struct st_sd_table *t, size_t nrows, unsigned int top)
 {
 	cJSON *o = cJSON_CreateObject(), *rows, *row;
 	struct st_sd_row *top_rows = NULL;
@@ -286,7 +323,7 @@ static cJSON *json_table(const struct st_sd_table *t, unsigned int top)
 	    !cJSON_AddNumberToObject(o, "down", -(double)t->down) ||
 	    !cJSON_AddNumberToObject(o, "old_total", (double)t->old_total) ||
 	    !cJSON_AddNumberToObject(o, "new_total", (double)t->new_total) ||
-	    !cJSON_AddNumberToObject(o, "symbols_changed", t->nrows) ||
+	    !cJSON_AddNumberToObject(o, "symbols_changed", nrows) ||
 	    !(rows = cJSON_AddArrayToObject(o, "top")))
 		goto fail;
 	top_rows = st_report_top(t, top, &ntop);
@@ -329,10 +366,11 @@ static int json_cell(cJSON *arr, const struct st_report_cell *c, unsigned int to
 			  : cJSON_AddNullToObject(o, "delta_total")) ||
 	    !(c->has_base ? cJSON_AddNumberToObject(o, "delta_text", (double)c->delta_text)
 			  : cJSON_AddNullToObject(o, "delta_text")) ||
-	    !cJSON_AddStringToObject(o, "object", c->object))
+	    !cJSON_AddStringToObject(o, "object", c->object) ||
+	    (c->resolved && !cJSON_AddStringToObject(o, "resolved", c->resolved)))
 		return -ENOMEM;
 	if (c->has_diff) {
-		t = json_table(&c->diff.tables[0], top);
+		t = json_table(&c->diff.tables[0], diff_nrows(c, 0), top);
 		if (!t || !cJSON_AddItemToObject(o, "size_diff", t)) {
 			cJSON_Delete(t);
 			return -ENOMEM;
@@ -374,6 +412,25 @@ static int json_attr(cJSON *arr, const struct st_report_attr *t)
 	return 0;
 }
 
+/* A kernel report names its tree and its whole grid: shards merge into it. */
+static int json_kernel(cJSON *root, const struct st_report *r)
+{
+	cJSON *v, *a;
+	size_t i;
+
+	if (!cJSON_AddStringToObject(root, "tree", r->tree) ||
+	    !(v = cJSON_AddArrayToObject(root, "variants")) ||
+	    !(a = cJSON_AddArrayToObject(root, "arches")))
+		return -ENOMEM;
+	for (i = 0; i < r->nvariants; i++)
+		if (!cJSON_AddItemToArray(v, cJSON_CreateString(r->variants[i])))
+			return -ENOMEM;
+	for (i = 0; i < r->narches; i++)
+		if (!cJSON_AddItemToArray(a, cJSON_CreateString(r->arches[i])))
+			return -ENOMEM;
+	return 0;
+}
+
 static cJSON *json_report(const struct st_report *r)
 {
 	cJSON *root = cJSON_CreateObject(), *res, *sk, *o, *at;
@@ -382,12 +439,15 @@ static cJSON *json_report(const struct st_report *r)
 	if (!root)
 		return NULL;
 	if (!cJSON_AddStringToObject(root, "baseline", r->baseline ? r->baseline : "") ||
+	    (r->tree && json_kernel(root, r)) ||
 	    !(res = cJSON_AddArrayToObject(root, "results")) ||
 	    !(sk = cJSON_AddArrayToObject(root, "skipped")))
 		goto fail;
 	for (i = 0; i < r->nvariants * r->narches; i++) {
 		const struct st_report_cell *c = &r->cells[i];
 
+		if (c->aux)
+			continue;
 		if (!c->object) {
 			o = cJSON_CreateObject();
 			if (!o || !cJSON_AddItemToArray(sk, o) ||

@@ -3,6 +3,7 @@
  * The report model: cells of `size` figures and bloat-o-meter diffs, built
  * from a finished build or from files given by the user.
  */
+#include <cjson/cJSON.h>
 #include <elf.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -90,6 +91,7 @@ void st_report_free(struct st_report *r)
 		if (c->has_diff)
 			st_size_diff_free(&c->diff);
 		free(c->names);
+		free(c->resolved);
 	}
 	free(r->cells);
 	for (i = 0; i < r->nvariants; i++)
@@ -108,6 +110,7 @@ void st_report_free(struct st_report *r)
 		attr_clear(&r->attrs[i]);
 	free(r->attrs);
 	free(r->baseline);
+	free(r->tree);
 	free(r);
 }
 
@@ -281,6 +284,9 @@ static int alloc_cells(struct st_report *r, struct st_error *e)
 	r->cells = calloc(r->nvariants * r->narches + 1, sizeof(*r->cells));
 	if (!r->cells)
 		return st_err(e, ENOMEM, NULL, "out of memory");
+	/* Given cells clear it: a cell nobody gives (another shard's) is not shown. */
+	for (v = 0; r->tree && v < r->nvariants * r->narches; v++)
+		r->cells[v].aux = true;
 	for (v = 0; v < r->nvariants; v++) {
 		for (a = 0; a < r->narches; a++) {
 			struct st_report_cell *c = st_report_cell(r, v, a);
@@ -453,6 +459,346 @@ int st_report_from_objects(struct st_report **out, const char *const *names,
 		st_report_free(r);
 		return ret;
 	}
+	*out = r;
+	return 0;
+}
+
+int st_report_from_cells(struct st_report **out, const char *tree,
+			 const char *const *variants, size_t nvariants,
+			 const char *const *arches, size_t narches, const char *baseline,
+			 const struct st_report_input *in, size_t n, struct st_error *e)
+{
+	struct st_report *r = calloc(1, sizeof(*r));
+	size_t i;
+	int ret = 0;
+
+	if (!r)
+		return st_err(e, ENOMEM, NULL, "out of memory");
+	r->top = ST_REPORT_TOP;
+	r->tree = tree ? strdup(tree) : NULL;
+	if (tree && !r->tree)
+		ret = st_err(e, ENOMEM, NULL, "out of memory");
+	for (i = 0; !ret && i < nvariants; i++)
+		if (intern(&r->variants, &r->nvariants, variants[i]) < 0)
+			ret = st_err(e, ENOMEM, NULL, "out of memory");
+	for (i = 0; !ret && i < narches; i++)
+		if (intern(&r->arches, &r->narches, arches[i]) < 0)
+			ret = st_err(e, ENOMEM, NULL, "out of memory");
+	if (!ret)
+		ret = baseline_first(r, baseline, e);
+	if (!ret)
+		ret = alloc_cells(r, e);
+	for (i = 0; !ret && i < n; i++) {
+		long v = find(r->variants, r->nvariants, in[i].variant);
+		long a = find(r->arches, r->narches, in[i].arch);
+		struct st_report_cell *c;
+
+		if (v < 0 || a < 0)
+			continue;
+		c = st_report_cell(r, v, a);
+		c->aux = in[i].aux;
+		c->object = in[i].object ? strdup(in[i].object) : NULL;
+		c->error = in[i].error ? strdup(in[i].error) : NULL;
+		c->resolved = in[i].resolved ? strdup(in[i].resolved) : NULL;
+		if ((in[i].object && !c->object) || (in[i].error && !c->error) ||
+		    (in[i].resolved && !c->resolved))
+			ret = st_err(e, ENOMEM, NULL, "out of memory");
+	}
+	if (!ret)
+		ret = compute(r, e);
+	if (ret) {
+		st_report_free(r);
+		return ret;
+	}
+	*out = r;
+	return 0;
+}
+
+/* Merging shard reports (JSON) back into one model. */
+
+static const char *jstr(const cJSON *o, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+/* A JSON number that is an integer a double holds exactly; false otherwise. */
+static bool jint(const cJSON *o, const char *key, int64_t *out)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	/* The range first: converting an out of range double is undefined. */
+	if (!cJSON_IsNumber(v) || !(v->valuedouble <= 9007199254740992.0 &&
+				    v->valuedouble >= -9007199254740992.0) ||
+	    v->valuedouble != (double)(int64_t)v->valuedouble)
+		return false;
+	*out = (int64_t)v->valuedouble;
+	return true;
+}
+
+static bool jsize(const cJSON *o, const char *key, uint64_t *out)
+{
+	int64_t v;
+
+	if (!jint(o, key, &v) || v < 0)
+		return false;
+	*out = (uint64_t)v;
+	return true;
+}
+
+static bool same_list(const cJSON *arr, char **v, size_t n)
+{
+	const cJSON *it;
+	size_t i = 0;
+
+	if (!cJSON_IsArray(arr) || (size_t)cJSON_GetArraySize(arr) != n)
+		return false;
+	cJSON_ArrayForEach(it, arr) {
+		if (!cJSON_IsString(it) || strcmp(it->valuestring, v[i++]))
+			return false;
+	}
+	return true;
+}
+
+static int list_of(const cJSON *arr, char ***v, size_t *n)
+{
+	const cJSON *it;
+
+	if (!cJSON_IsArray(arr) || !cJSON_GetArraySize(arr))
+		return -EINVAL;
+	cJSON_ArrayForEach(it, arr) {
+		if (!cJSON_IsString(it) || find(*v, *n, it->valuestring) >= 0)
+			return -EINVAL;
+		if (intern(v, n, it->valuestring) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* The "size_diff" of a result into @c: its summary and its top rows. */
+static int merge_diff(struct st_report_cell *c, const cJSON *sd)
+{
+	static const char *const titles[][2] = {
+		{ "Function", "tTdDbBrRvVwW" },
+	};
+	struct st_sd_table *t = &c->diff.tables[0];
+	const cJSON *rows = cJSON_GetObjectItemCaseSensitive(sd, "top"), *row;
+	const char *title = jstr(sd, "title");
+	int64_t add, rem, grow, shrink, up, down, ot, nt, nsym;
+	size_t len = 1, k = 0;
+	char *p;
+
+	if (!title || strcmp(title, titles[0][0]) || !cJSON_IsArray(rows) ||
+	    !jint(sd, "add", &add) || !jint(sd, "remove", &rem) || !jint(sd, "grow", &grow) ||
+	    !jint(sd, "shrink", &shrink) || !jint(sd, "up", &up) || !jint(sd, "down", &down) ||
+	    !jint(sd, "old_total", &ot) || !jint(sd, "new_total", &nt) ||
+	    !jint(sd, "symbols_changed", &nsym) || add < 0 || rem < 0 || grow < 0 ||
+	    shrink < 0 || up < 0 || down > 0 || nsym < cJSON_GetArraySize(rows))
+		return -EINVAL;
+	c->diff.mode = ST_SD_DEFAULT;
+	c->diff.ntables = 1;
+	t->title = titles[0][0];
+	t->letters = titles[0][1];
+	t->add = add;
+	t->remove = rem;
+	t->grow = grow;
+	t->shrink = shrink;
+	t->up = up;
+	t->down = -down;
+	t->old_total = ot;
+	t->new_total = nt;
+	c->nrows_all = nsym;
+	c->has_diff = true;
+	cJSON_ArrayForEach(row, rows) {
+		const char *name = jstr(row, "name");
+
+		if (!name)
+			return -EINVAL;
+		len += strlen(name) + 1;
+	}
+	t->rows = calloc(cJSON_GetArraySize(rows) + 1, sizeof(*t->rows));
+	c->names = p = malloc(len);
+	if (!t->rows || !p)
+		return -ENOMEM;
+	cJSON_ArrayForEach(row, rows) {
+		struct st_sd_row *r = &t->rows[k++];
+		const char *name = jstr(row, "name");
+		const cJSON *o = cJSON_GetObjectItemCaseSensitive(row, "old");
+		const cJSON *n = cJSON_GetObjectItemCaseSensitive(row, "new");
+		int64_t d;
+
+		r->in_old = !cJSON_IsNull(o);
+		r->in_new = !cJSON_IsNull(n);
+		if (!jint(row, "delta", &d) || (r->in_old && !jsize(row, "old", &r->old_size)) ||
+		    (r->in_new && !jsize(row, "new", &r->new_size)))
+			return -EINVAL;
+		r->delta = d;
+		strcpy(p, name);
+		r->name = p;
+		p += strlen(name) + 1;
+	}
+	t->nrows = k;
+	return 0;
+}
+
+/* One result of a shard into its cell (the first shard that has it wins). */
+static int merge_result(struct st_report *r, const cJSON *res)
+{
+	const char *variant = jstr(res, "variant"), *arch = jstr(res, "arch");
+	const char *object = jstr(res, "object"), *resolved = jstr(res, "resolved");
+	const cJSON *sd = cJSON_GetObjectItemCaseSensitive(res, "size_diff");
+	long v, a;
+	struct st_report_cell *c;
+
+	if (!variant || !arch || !object)
+		return -EINVAL;
+	v = find(r->variants, r->nvariants, variant);
+	a = find(r->arches, r->narches, arch);
+	if (v < 0 || a < 0)
+		return -EINVAL;
+	c = st_report_cell(r, v, a);
+	if (!c->aux)
+		return 0;
+	c->aux = false;
+	if (!jsize(res, "text", &c->text) || !jsize(res, "data", &c->data) ||
+	    !jsize(res, "bss", &c->bss) || !jsize(res, "total", &c->total))
+		return -EINVAL;
+	c->object = strdup(object);
+	c->resolved = resolved ? strdup(resolved) : NULL;
+	if (!c->object || (resolved && !c->resolved))
+		return -ENOMEM;
+	return sd ? merge_diff(c, sd) : 0;
+}
+
+static int merge_skip(struct st_report *r, const cJSON *sk)
+{
+	const char *variant = jstr(sk, "variant"), *arch = jstr(sk, "arch");
+	const char *reason = jstr(sk, "reason");
+	struct st_report_cell *c;
+	long v, a;
+	size_t i;
+
+	if (!arch || !reason)
+		return -EINVAL;
+	if (!variant) {
+		for (i = 0; i < r->nskipped; i++)
+			if (!strcmp(r->skipped[i].arch, arch))
+				return 0;
+		return add_skip(r, arch, reason, jstr(sk, "package"));
+	}
+	v = find(r->variants, r->nvariants, variant);
+	a = find(r->arches, r->narches, arch);
+	if (v < 0 || a < 0)
+		return -EINVAL;
+	c = st_report_cell(r, v, a);
+	if (!c->aux)
+		return 0;
+	c->aux = false;
+	c->error = strdup(reason);
+	return c->error ? 0 : -ENOMEM;
+}
+
+/* The baseline's figures are in every merged cell; deltas follow from them. */
+static void merge_deltas(struct st_report *r)
+{
+	size_t v, a;
+
+	for (a = 0; a < r->narches; a++) {
+		const struct st_report_cell *b = st_report_cell(r, 0, a);
+
+		for (v = 0; v < r->nvariants; v++) {
+			struct st_report_cell *c = st_report_cell(r, v, a);
+
+			if (!b->object || !c->object)
+				continue;
+			c->has_base = true;
+			c->delta_text = (int64_t)(c->text - b->text);
+			c->delta_data = (int64_t)(c->data - b->data);
+			c->delta_bss = (int64_t)(c->bss - b->bss);
+			c->delta_total = (int64_t)(c->total - b->total);
+		}
+	}
+}
+
+static int merge_one(struct st_report *r, const cJSON *root, bool first, struct st_error *e,
+		     const char *name)
+{
+	const char *tree = jstr(root, "tree"), *baseline = jstr(root, "baseline");
+	const cJSON *vs = cJSON_GetObjectItemCaseSensitive(root, "variants");
+	const cJSON *as = cJSON_GetObjectItemCaseSensitive(root, "arches");
+	const cJSON *res = cJSON_GetObjectItemCaseSensitive(root, "results");
+	const cJSON *sk = cJSON_GetObjectItemCaseSensitive(root, "skipped");
+	const cJSON *it;
+	int ret;
+
+	if (!tree || !baseline || !cJSON_IsArray(res) || !cJSON_IsArray(sk))
+		return st_err(e, EINVAL, name, "not the JSON of `slubtiny kernel --json`");
+	if (first) {
+		r->tree = strdup(tree);
+		if (!r->tree)
+			return st_err(e, ENOMEM, NULL, "out of memory");
+		ret = list_of(vs, &r->variants, &r->nvariants);
+		if (!ret)
+			ret = list_of(as, &r->arches, &r->narches);
+		if (ret == -ENOMEM)
+			return st_err(e, ENOMEM, NULL, "out of memory");
+		if (ret || strcmp(r->variants[0], baseline))
+			return st_err(e, EINVAL, name, "bad \"variants\" or \"arches\" list");
+		r->baseline = strdup(baseline);
+		if (!r->baseline || alloc_cells(r, e))
+			return st_err(e, ENOMEM, NULL, "out of memory");
+	} else if (strcmp(tree, r->tree) || strcmp(baseline, r->baseline) ||
+		   !same_list(vs, r->variants, r->nvariants) ||
+		   !same_list(as, r->arches, r->narches)) {
+		return st_err(e, EINVAL, name, "another run than the first report (tree %s, "
+			      "baseline, variants or arches differ)", r->tree);
+	}
+	cJSON_ArrayForEach(it, res) {
+		ret = merge_result(r, it);
+		if (ret)
+			return st_err(e, -ret, name, "%s", ret == -ENOMEM ? "out of memory" :
+				      "malformed entry in \"results\"");
+	}
+	cJSON_ArrayForEach(it, sk) {
+		ret = merge_skip(r, it);
+		if (ret)
+			return st_err(e, -ret, name, "%s", ret == -ENOMEM ? "out of memory" :
+				      "malformed entry in \"skipped\"");
+	}
+	return 0;
+}
+
+int st_report_merge(struct st_report **out, const char *const *texts,
+		    const char *const *names, size_t n, struct st_error *e)
+{
+	struct st_report *r = calloc(1, sizeof(*r));
+	size_t i;
+	int ret = 0;
+
+	if (!r)
+		return st_err(e, ENOMEM, NULL, "out of memory");
+	r->top = ST_REPORT_TOP;
+	for (i = 0; i < n && !ret; i++) {
+		cJSON *root = cJSON_Parse(texts[i]);
+
+		if (!cJSON_IsObject(root))
+			ret = st_err(e, EINVAL, names[i], "not a JSON object");
+		else
+			ret = merge_one(r, root, !i, e, names[i]);
+		cJSON_Delete(root);
+	}
+	if (!ret && !n)
+		ret = st_err(e, EINVAL, NULL, "nothing to merge");
+	for (i = 0; !ret && i < r->nvariants * r->narches; i++)
+		if (r->cells[i].aux)
+			ret = st_err(e, ENOENT, NULL, "no shard has %s on %s: a shard is missing",
+				     r->cells[i].variant, r->cells[i].arch);
+	if (ret) {
+		st_report_free(r);
+		return ret;
+	}
+	merge_deltas(r);
 	*out = r;
 	return 0;
 }

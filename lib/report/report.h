@@ -32,6 +32,9 @@ struct st_report_cell {
 	bool has_diff;		/* diff is filled (not for the baseline itself) */
 	struct st_size_diff diff;	/* bloat-o-meter default mode, baseline -> this */
 	char *names;		/* the diff rows' names (copied: the ELF files are closed) */
+	size_t nrows_all;	/* merged from JSON: rows of the diff (only the top ones kept) */
+	char *resolved;		/* kernel: the resolved allocator options, or NULL */
+	bool aux;		/* kernel shard: built only as the baseline of the diffs */
 };
 
 struct st_report_skip {
@@ -69,6 +72,17 @@ struct st_report {
 	size_t nattrs;
 	bool objects;		/* made from --objects, not from a build */
 	unsigned int top;	/* symbol rows the renderers show per diff */
+	char *tree;		/* kernel: "linux-6.12.57"; NULL for the bundled allocator */
+};
+
+/* One cell given by its caller (lib/kernel): an object, or why there is none. */
+struct st_report_input {
+	const char *variant;
+	const char *arch;
+	const char *object;	/* NULL: failed */
+	const char *error;
+	const char *resolved;	/* may be NULL */
+	bool aux;
 };
 
 #define ST_REPORT_TOP 10
@@ -105,6 +119,23 @@ int st_report_from_objects(struct st_report **out, const char *const *names,
 int st_report_attribute(struct st_report *r, const struct st_build_opts *o,
 			const struct st_build_result *b, const char *const *arches,
 			size_t narches, struct st_error *e);
+
+/*
+ * A report over given cells: columns @variants, rows @arches (in that
+ * order; @baseline must be one of the variants), each cell from @in or
+ * "not built" when absent. @tree names the kernel tree.
+ */
+int st_report_from_cells(struct st_report **out, const char *tree,
+			 const char *const *variants, size_t nvariants,
+			 const char *const *arches, size_t narches, const char *baseline,
+			 const struct st_report_input *in, size_t n, struct st_error *e);
+
+/*
+ * Merge the JSON reports of `slubtiny kernel --shard K/N` (@texts[i] read
+ * from @names[i]) into the report of the unsharded run.
+ */
+int st_report_merge(struct st_report **out, const char *const *texts,
+		    const char *const *names, size_t n, struct st_error *e);
 
 void st_report_free(struct st_report *r);
 

@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * slubtiny kernel: what each slab allocator the tree offers costs on the
+ * user's own kernel tree, arch and defconfig.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "common/error.h"
+#include "kernel/kernel.h"
+#include "report/report.h"
+
+#define KERNEL_MAX_ARGS 16
+
+enum {
+	OPT_SRCTREE = 0x100,
+	OPT_DEFCONFIG,
+	OPT_ARCH,
+	OPT_CROSS,
+	OPT_VARIANT,
+	OPT_BASELINE,
+	OPT_BUILDDIR,
+	OPT_JSON,
+	OPT_MARKDOWN,
+	OPT_HTML,
+	OPT_SHARD,
+	OPT_VMLINUX,
+	OPT_OBJECTS,
+};
+
+static const struct option long_opts[] = {
+	{ "srctree", required_argument, NULL, OPT_SRCTREE },
+	{ "defconfig", required_argument, NULL, OPT_DEFCONFIG },
+	{ "arch", required_argument, NULL, OPT_ARCH },
+	{ "cross-compile", required_argument, NULL, OPT_CROSS },
+	{ "variant", required_argument, NULL, OPT_VARIANT },
+	{ "baseline", required_argument, NULL, OPT_BASELINE },
+	{ "builddir", required_argument, NULL, OPT_BUILDDIR },
+	{ "jobs", required_argument, NULL, 'j' },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "markdown", no_argument, NULL, OPT_MARKDOWN },
+	{ "html", required_argument, NULL, OPT_HTML },
+	{ "shard", required_argument, NULL, OPT_SHARD },
+	{ "vmlinux", no_argument, NULL, OPT_VMLINUX },
+	{ "objects", no_argument, NULL, OPT_OBJECTS },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct kernel_args {
+	struct st_kernel_opts o;
+	const char *arches[KERNEL_MAX_ARGS], *cross[KERNEL_MAX_ARGS];
+	const char *variants[KERNEL_MAX_ARGS];
+	const char *html;
+	bool markdown;
+};
+
+static int add_arg(const char **v, size_t *n, const char *arg, const char *opt)
+{
+	if (*n == KERNEL_MAX_ARGS) {
+		p_err("kernel: too many %s options (at most %d)", opt, KERNEL_MAX_ARGS);
+		return -1;
+	}
+	v[(*n)++] = arg;
+	return 0;
+}
+
+static int parse_uint(const char *s, unsigned int *out)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || end == s || *end || v > 4096 || *s == '-')
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int parse(struct kernel_args *ka, int argc, char **argv)
+{
+	struct st_kernel_opts *o = &ka->o;
+	char *slash;
+	int opt, ret = 0;
+
+	optind = 1;
+	opterr = 0;
+	while (!ret && (opt = getopt_long(argc, argv, ":j:", long_opts, NULL)) != -1) {
+		switch (opt) {
+		case OPT_SRCTREE:
+			o->srctree = optarg;
+			break;
+		case OPT_DEFCONFIG:
+			o->defconfig = optarg;
+			break;
+		case OPT_ARCH:
+			ret = add_arg(ka->arches, &o->narches, optarg, "--arch");
+			break;
+		case OPT_CROSS:
+			ret = add_arg(ka->cross, &o->ncross, optarg, "--cross-compile");
+			break;
+		case OPT_VARIANT:
+			ret = add_arg(ka->variants, &o->nvariants, optarg, "--variant");
+			break;
+		case OPT_BASELINE:
+			o->baseline = optarg;
+			break;
+		case OPT_BUILDDIR:
+			o->builddir = optarg;
+			break;
+		case 'j':
+			if (parse_uint(optarg, &o->jobs) || !o->jobs) {
+				p_err("kernel: invalid -j '%s'", optarg);
+				return -1;
+			}
+			break;
+		case OPT_JSON:
+			st_out.json = true;
+			break;
+		case OPT_MARKDOWN:
+			ka->markdown = true;
+			break;
+		case OPT_HTML:
+			ka->html = optarg;
+			break;
+		case OPT_SHARD:
+			slash = strchr(optarg, '/');
+			if (!slash || (*slash = 0, parse_uint(optarg, &o->shard_k)) ||
+			    parse_uint(slash + 1, &o->shard_n) || !o->shard_n || !o->shard_k ||
+			    o->shard_k > o->shard_n) {
+				p_err("kernel: invalid --shard (want K/N with 1 <= K <= N)");
+				return -1;
+			}
+			break;
+		case OPT_VMLINUX:
+			o->vmlinux = true;
+			break;
+		case OPT_OBJECTS:
+			o->vmlinux = false;
+			break;
+		default:
+			p_err("kernel: %s option '%s'; see 'slubtiny kernel --help'",
+			      opt == ':' ? "missing argument for" : "unknown", argv[optind - 1]);
+			return -1;
+		}
+	}
+	if (ret)
+		return -1;
+	if (optind < argc) {
+		p_err("kernel: unexpected argument '%s'", argv[optind]);
+		return -1;
+	}
+	if (!o->srctree) {
+		p_err("kernel: --srctree DIR is required");
+		return -1;
+	}
+	if (st_out.json && ka->markdown) {
+		p_err("kernel: --json and --markdown exclude each other");
+		return -1;
+	}
+	return 0;
+}
+
+/* One line per step on stderr: which item, which step, seconds so far. */
+static void progress(void *ctx, const struct st_kernel_progress *p)
+{
+	(void)ctx;
+	fprintf(stderr, "slubtiny: kernel: [%u/%u] %s: %s (%.1f s)\n", p->index, p->total,
+		p->item, p->step, p->elapsed);
+}
+
+static int write_html(const struct st_report *r, const char *path)
+{
+	FILE *f = fopen(path, "we");
+	int ret;
+
+	if (!f) {
+		p_err("%s: %s", path, strerror(errno));
+		return -1;
+	}
+	ret = st_report_print_html(f, r);
+	if (fclose(f) && !ret)
+		ret = -errno;
+	if (ret) {
+		p_err("%s: %s", path, strerror(-ret));
+		return -1;
+	}
+	return 0;
+}
+
+/* Print @r as asked; shared with `report --merge`. */
+int kernel_render(const struct st_report *r, bool markdown, const char *html)
+{
+	int ret;
+
+	if (html && write_html(r, html))
+		return ST_EXIT_ERROR;
+	if (st_out.json)
+		ret = st_report_print_json(stdout, r, st_out.pretty);
+	else if (markdown)
+		ret = st_report_print_markdown(stdout, r);
+	else
+		ret = st_report_print_text(stdout, r);
+	if (ret == -ENOMEM) {
+		p_err("out of memory");
+		return ST_EXIT_ERROR;
+	}
+	return ST_EXIT_OK;
+}
+
+/* MAKEFLAGS of a make -jN that runs us: its jobserver is ours to join. */
+static bool in_jobserver(void)
+{
+	const char *mf = getenv("MAKEFLAGS");
+
+	return mf && (strstr(mf, "--jobserver-auth=") || strstr(mf, "--jobserver-fds="));
+}
+
+static const char *env_or_null(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v && *v ? v : NULL;
+}
+
+int cmd_kernel(int argc, char **argv)
+{
+	struct kernel_args ka = { .o = { .defconfig = "defconfig" } };
+	struct st_kernel_result *k = NULL;
+	struct st_report *r = NULL;
+	struct st_error e = { 0 };
+	int ret, status = ST_EXIT_ERROR;
+	size_t i;
+
+	if (st_wants_help(argc, argv, "kernel"))
+		return ST_EXIT_OK;
+	if (parse(&ka, argc, argv))
+		return ST_EXIT_ERROR;
+	ka.o.arches = ka.arches;
+	ka.o.cross = ka.cross;
+	ka.o.variants = ka.variants;
+	ka.o.jobserver = in_jobserver();
+	ka.o.cc = env_or_null("CC");
+	ka.o.hostcc = env_or_null("HOSTCC");
+	ka.o.python = env_or_null("SLUBTINY_PYTHON");
+	ka.o.progress = progress;
+	ret = st_kernel_run(&ka.o, &k, &e);
+	if (!ret)
+		ret = st_kernel_report(&r, k, &e);
+	if (ret) {
+		p_lib_err(&e, NULL, ret);
+		goto out;
+	}
+	for (i = 0; i < k->nitems; i++)
+		if (k->items[i].error)
+			p_err("%s", k->items[i].error);
+	status = kernel_render(r, ka.markdown, ka.html);
+	if (!status && k->nfailed)
+		status = ST_EXIT_ERROR;
+out:
+	st_report_free(r);
+	st_kernel_result_free(k);
+	return status;
+}

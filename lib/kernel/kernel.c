@@ -1,0 +1,1387 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * A user's kernel tree as a build target: allocator variants from its
+ * Kconfig, configurations resolved by its own make, out-of-tree builds of
+ * the slab objects through the job pool, cached by a stamp per work item.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "build/build.h"
+#include "build/pool.h"
+#include "common/error.h"
+#include "common/spawn.h"
+#include "defconfig/defconfig.h"
+#include "kconfig/kconfig.h"
+#include "kernel/kernel.h"
+#include "migrate/migrate.h"
+#include "report/report.h"
+
+/* Bump when what a stamp means changes: old stamps then never match. */
+#define STAMP_FORMAT "slubtiny-kernel-1"
+#define STAMP_NAME ".slubtiny-stamp"
+#define LOG_NAME "slubtiny-make.log"
+#define ARCHIVE_NAME "slubtiny-slab.a"
+#define LOG_TAIL_LINES 15
+
+/* The allocator symbols a variant may have to clear. */
+static const char *const alloc_syms[] = {
+	"SLAB", "SLAB_DEPRECATED", "SLOB", "SLOB_DEPRECATED", "SLUB", "SLUB_TINY", NULL,
+};
+
+/*
+ * The variants in report column order. @choice lists the choice member
+ * that selects it, newest name first: the first one the tree offers with a
+ * prompt is used. @object is its allocator source (mm/<object>.c).
+ */
+static const struct kvariant {
+	const char *name;
+	const char *choice[2];
+	const char *object;
+	bool tiny, expert;
+} kvariants[] = {
+	{ "slub", { "SLUB", NULL }, "slub", false, false },
+	{ "slub_tiny", { "SLUB", NULL }, "slub", true, true },
+	{ "slab", { "SLAB_DEPRECATED", "SLAB" }, "slab", false, false },
+	{ "slob", { "SLOB_DEPRECATED", "SLOB" }, "slob", false, true },
+};
+#define NKVARIANTS (sizeof(kvariants) / sizeof(kvariants[0]))
+
+/* A path into a PATH_MAX buffer; a longer one is cut (and fails later to open). */
+static int pathf(char *buf, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int pathf(char *buf, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, PATH_MAX, fmt, ap);
+	va_end(ap);
+	return n < 0 || n >= PATH_MAX ? -ENAMETOOLONG : 0;
+}
+
+/* A 128-bit FNV-1a pair: cache identity, not security. */
+struct hash {
+	uint64_t a, b;
+};
+
+static void hash_init(struct hash *h)
+{
+	h->a = 0xcbf29ce484222325ULL;
+	h->b = 0x84222325cbf29ce4ULL;
+}
+
+static void hash_bytes(struct hash *h, const void *p, size_t n)
+{
+	const unsigned char *s = p;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		h->a = (h->a ^ s[i]) * 0x100000001b3ULL;
+		h->b = (h->b ^ s[i] ^ 0x5a) * 0x100000001b3ULL;
+	}
+}
+
+/* A string and its terminator, so "ab","c" and "a","bc" differ. */
+static void hash_str(struct hash *h, const char *s)
+{
+	s = s ? s : "\x01(null)";
+	hash_bytes(h, s, strlen(s) + 1);
+}
+
+static void hash_hex(const struct hash *h, char out[33])
+{
+	snprintf(out, 33, "%016llx%016llx", (unsigned long long)h->a,
+		 (unsigned long long)h->b);
+}
+
+static int hash_file(struct hash *h, const char *path)
+{
+	char buf[65536];
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		hash_bytes(h, buf, n);
+	close(fd);
+	return n < 0 ? -EIO : 0;
+}
+
+/* Name, size and mtime of @path: enough to notice an edited source. */
+static void hash_stat(struct hash *h, const char *path)
+{
+	struct stat st;
+	char buf[128];
+
+	hash_str(h, path);
+	if (stat(path, &st)) {
+		hash_str(h, "-");
+		return;
+	}
+	snprintf(buf, sizeof(buf), "%lld %lld.%09ld", (long long)st.st_size,
+		 (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
+	hash_str(h, buf);
+}
+
+static int skip_dot(const struct dirent *d)
+{
+	return d->d_name[0] != '.';
+}
+
+/* Every entry of @dir (not recursive), in name order. */
+static void hash_dir(struct hash *h, const char *dir)
+{
+	struct dirent **ents;
+	char path[PATH_MAX];
+	int n, i;
+
+	n = scandir(dir, &ents, skip_dot, alphasort);
+	if (n < 0) {
+		hash_str(h, dir);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		pathf(path, "%s/%s", dir, ents[i]->d_name);
+		hash_stat(h, path);
+		free(ents[i]);
+	}
+	free(ents);
+}
+
+/* The source arch directory of a make ARCH. */
+static const char *srcarch(const char *arch)
+{
+	if (!strcmp(arch, "x86_64") || !strcmp(arch, "i386") || !strcmp(arch, "x86"))
+		return "x86";
+	if (!strcmp(arch, "sparc64") || !strcmp(arch, "sparc32"))
+		return "sparc";
+	if (!strcmp(arch, "parisc64"))
+		return "parisc";
+	if (!strcmp(arch, "sh64"))
+		return "sh";
+	return arch;
+}
+
+/*
+ * What the tree looks like to the allocator objects of @arch: the top
+ * Makefile, mm/, the config fragments and the slab headers. An edit
+ * elsewhere is noticed by make once the stamp does not match.
+ */
+static void hash_tree(struct hash *h, const char *src, const char *arch)
+{
+	static const char *const files[] = {
+		"Makefile", "init/Kconfig", "include/linux/slab.h", "include/linux/slub_def.h",
+		"include/linux/slab_def.h", "include/linux/mm_types.h", NULL,
+	};
+	static const char *const dirs[] = { "mm", "kernel/configs", NULL };
+	char path[PATH_MAX];
+	size_t i;
+
+	hash_str(h, src);
+	for (i = 0; files[i]; i++) {
+		pathf(path, "%s/%s", src, files[i]);
+		hash_stat(h, path);
+	}
+	for (i = 0; dirs[i]; i++) {
+		pathf(path, "%s/%s", src, dirs[i]);
+		hash_dir(h, path);
+	}
+	pathf(path, "%s/arch/%s/configs", src, srcarch(arch));
+	hash_dir(h, path);
+	pathf(path, "%s/arch/%s/Kconfig", src, srcarch(arch));
+	hash_stat(h, path);
+}
+
+static char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	return n < 0 ? NULL : s;
+}
+
+int st_kernel_default_dir(char *buf, size_t len)
+{
+	const char *x = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	int n;
+
+	if (x && *x == '/')
+		n = snprintf(buf, len, "%s/slubtiny/kernel", x);
+	else if (home && *home)
+		n = snprintf(buf, len, "%s/.cache/slubtiny/kernel", home);
+	else
+		n = snprintf(buf, len, "/tmp/slubtiny-%u/kernel", (unsigned int)getuid());
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+static int mkdir_p(const char *path)
+{
+	char tmp[PATH_MAX], *p;
+
+	if (snprintf(tmp, sizeof(tmp), "%s", path) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	for (p = tmp + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = 0;
+		if (mkdir(tmp, 0777) && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	if (mkdir(tmp, 0777) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+/*
+ * lib/defconfig's atomic writer replaces an existing file: create an empty
+ * one first (an empty stamp or .config is never taken for a built one).
+ */
+static int write_model(const char *path, const struct st_defconfig *dc, struct st_error *e)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+
+	if (fd < 0)
+		return st_err(e, errno, path, "cannot create: %s", strerror(errno));
+	close(fd);
+	return st_defconfig_write_atomic(path, dc, e);
+}
+
+/* Write @text to @path atomically, through lib/defconfig's writer. */
+static int write_text(const char *path, const char *text, struct st_error *e)
+{
+	struct st_defconfig *dc;
+	int ret = st_defconfig_parse(&dc, text, strlen(text), path, e);
+
+	if (ret)
+		return ret;
+	ret = write_model(path, dc, e);
+	st_defconfig_free(dc);
+	return ret;
+}
+
+/* The whole of a small file, or NULL. */
+static char *read_text(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	char *buf = NULL, *nb;
+	size_t n = 0, len = 0, got;
+
+	if (!f)
+		return NULL;
+	for (;;) {
+		if (len + 4096 + 1 > n) {
+			n = n ? 2 * n : 8192;
+			nb = realloc(buf, n);
+			if (!nb) {
+				free(buf);
+				fclose(f);
+				return NULL;
+			}
+			buf = nb;
+		}
+		got = fread(buf + len, 1, 4096, f);
+		len += got;
+		if (got < 4096)
+			break;
+	}
+	fclose(f);
+	buf[len] = 0;
+	return buf;
+}
+
+/* The value of "# KEY value" in a stamp, malloc'd, or NULL. */
+static char *stamp_field(const char *text, const char *key)
+{
+	size_t kl = strlen(key);
+	const char *p = text;
+
+	while (p && *p) {
+		if (!strncmp(p, "# ", 2) && !strncmp(p + 2, key, kl) && p[2 + kl] == ' ') {
+			const char *v = p + 3 + kl, *end = strchr(v, '\n');
+
+			return strndup(v, end ? (size_t)(end - v) : strlen(v));
+		}
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return NULL;
+}
+
+struct item;
+
+struct run {
+	const struct st_kernel_opts *o;
+	char src[PATH_MAX];
+	char builddir[PATH_MAX];
+	char treedir[64];	/* <basename>-<hash> */
+	struct st_kver kver;
+	bool is_file;
+	char *defconfig_text;	/* the file's bytes when is_file */
+	struct st_pool pool;
+	struct item *items;
+	size_t nitems;
+	struct timespec t0;
+	unsigned int njobs;
+	struct st_kernel_result *res;
+};
+
+struct item {
+	struct run *run;
+	struct st_kernel_item *out;
+	const struct kvariant *kv;
+	const char *choice;	/* the choice symbol offered by the tree */
+	bool has_tiny;		/* the tree knows SLUB_TINY */
+	const char *cross;	/* CROSS_COMPILE or NULL */
+	unsigned int index;
+	char key[33];
+	char objects[3][32];	/* relative to O */
+	size_t nobjects;
+	char *config_text;	/* the configuration given to olddefconfig */
+	struct st_job *jcfg, *jold, *jbuild;
+};
+
+static double elapsed(const struct run *r)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (t.tv_sec - r->t0.tv_sec) + (t.tv_nsec - r->t0.tv_nsec) / 1e9;
+}
+
+static void progress(struct item *it, const char *step)
+{
+	struct st_kernel_progress p = {
+		.item = it->out->name,
+		.step = step,
+		.elapsed = elapsed(it->run),
+		.index = it->index,
+		.total = it->run->nitems,
+	};
+
+	if (it->run->o->progress)
+		it->run->o->progress(it->run->o->progress_ctx, &p);
+}
+
+static const char *cross_for(const struct st_kernel_opts *o, const char *arch)
+{
+	const char *plain = NULL;
+	size_t i, al = strlen(arch);
+
+	for (i = 0; i < o->ncross; i++) {
+		const char *c = o->cross[i], *eq = strchr(c, '=');
+
+		if (!eq)
+			plain = c;
+		else if ((size_t)(eq - c) == al && !strncmp(c, arch, al))
+			return eq + 1;
+	}
+	return plain && *plain ? plain : NULL;
+}
+
+static const char *host_arch(void)
+{
+	static struct utsname u;
+
+	if (uname(&u))
+		return "x86_64";
+	if (!strcmp(u.machine, "aarch64"))
+		return "arm64";
+	if (!strncmp(u.machine, "arm", 3))
+		return "arm";
+	if (!strncmp(u.machine, "ppc", 3))
+		return "powerpc";
+	if (!strncmp(u.machine, "riscv", 5))
+		return "riscv";
+	if (u.machine[0] == 'i' && !strcmp(u.machine + 2, "86"))
+		return "i386";
+	return u.machine;
+}
+
+/* argv of `make -C src O=dir ARCH=.. [CROSS_COMPILE=..] [CC=..] [-jN] targets...`. */
+static char **make_argv(struct item *it, const char *const *targets, bool jobs)
+{
+	const struct st_kernel_opts *o = it->run->o;
+	char **argv = calloc(16 + 4, sizeof(*argv));
+	size_t n = 0, i;
+
+	if (!argv)
+		return NULL;
+	/* make's output goes to the item's log, appended per step. */
+	argv[n++] = strdup("sh");
+	argv[n++] = strdup("-c");
+	argv[n++] = strdup("exec \"$@\" >>\"$0\" 2>&1");
+	argv[n++] = xasprintf("%s/" LOG_NAME, it->out->dir);
+	argv[n++] = strdup("make");
+	argv[n++] = xasprintf("-C%s", it->run->src);
+	argv[n++] = xasprintf("O=%s", it->out->dir);
+	argv[n++] = xasprintf("ARCH=%s", it->out->arch);
+	if (it->cross)
+		argv[n++] = xasprintf("CROSS_COMPILE=%s", it->cross);
+	if (o->cc)
+		argv[n++] = xasprintf("CC=%s", o->cc);
+	if (o->hostcc)
+		argv[n++] = xasprintf("HOSTCC=%s", o->hostcc);
+	if (jobs && !o->jobserver)
+		argv[n++] = xasprintf("-j%u", o->jobs ? o->jobs : st_build_cpus());
+	for (i = 0; targets[i] && n < 19; i++)
+		argv[n++] = strdup(targets[i]);
+	for (i = 0; i < n; i++) {
+		if (!argv[i]) {
+			while (n--)
+				free(argv[n]);
+			free(argv);
+			return NULL;
+		}
+	}
+	return argv;
+}
+
+/* The last LOG_TAIL_LINES lines of the item's make log, indented. */
+static char *log_tail(const struct item *it)
+{
+	char path[PATH_MAX], *text, *p, *out;
+	int lines = 0;
+
+	pathf(path, "%s/" LOG_NAME, it->out->dir);
+	text = read_text(path);
+	if (!text)
+		return strdup("");
+	p = text + strlen(text);
+	while (p > text && p[-1] == '\n')
+		*--p = 0;
+	while (p > text && lines < LOG_TAIL_LINES)
+		if (*--p == '\n')
+			lines++;
+	if (*p == '\n')
+		p++;
+	out = malloc(strlen(p) * 2 + 64);
+	if (out) {
+		char *d = out;
+
+		d += sprintf(d, "\n  make log (%s), last lines:\n    ", path);
+		for (; *p; p++) {
+			*d++ = *p;
+			if (*p == '\n') {
+				*d++ = ' ';
+				*d++ = ' ';
+				*d++ = ' ';
+				*d++ = ' ';
+			}
+		}
+		*d = 0;
+	}
+	free(text);
+	return out;
+}
+
+static void item_fail(struct item *it, struct st_job *j, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void item_fail(struct item *it, struct st_job *j, const char *fmt, ...)
+{
+	char buf[1024], *tail;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	tail = log_tail(it);
+	/* st_job_fail() cuts at 1 KiB: the log tail is longer. */
+	if (!j->error)
+		j->error = xasprintf("%s: %s%s", it->out->name, buf, tail ? tail : "");
+	free(tail);
+}
+
+/* The stamp matches and every object is there: nothing to do. */
+static bool item_cached(struct item *it)
+{
+	char path[PATH_MAX], *text, *key, *cfg, *res;
+	struct hash h;
+	char hex[33];
+	size_t i;
+	bool ok = false;
+
+	pathf(path, "%s/" STAMP_NAME, it->out->dir);
+	text = read_text(path);
+	if (!text)
+		return false;
+	key = stamp_field(text, "key");
+	cfg = stamp_field(text, "config");
+	res = stamp_field(text, "resolved");
+	if (!key || !cfg || !res || strcmp(key, it->key))
+		goto out;
+	/* The resolved .config is still the one that was built. */
+	hash_init(&h);
+	pathf(path, "%s/.config", it->out->dir);
+	if (hash_file(&h, path))
+		goto out;
+	hash_hex(&h, hex);
+	if (strcmp(hex, cfg))
+		goto out;
+	for (i = 0; i < it->nobjects; i++) {
+		pathf(path, "%s/%s", it->out->dir, it->objects[i]);
+		if (access(path, R_OK))
+			goto out;
+	}
+	free(it->out->resolved);
+	it->out->resolved = res;
+	res = NULL;
+	ok = true;
+out:
+	free(res);
+	free(cfg);
+	free(key);
+	free(text);
+	return ok;
+}
+
+static int cfg_prepare(struct st_job *j)
+{
+	struct item *it = j->data;
+	char path[PATH_MAX];
+	const char *targets[] = { it->run->o->defconfig, NULL };
+	int ret;
+
+	if (item_cached(it)) {
+		it->out->cached = true;
+		it->run->res->ncached++;
+		progress(it, "cached");
+		return ST_JOB_UPTODATE;
+	}
+	/* From here on the item is not built until a new stamp says so. */
+	pathf(path, "%s/" STAMP_NAME, it->out->dir);
+	if (unlink(path) && errno != ENOENT)
+		return -errno;
+	ret = mkdir_p(it->out->dir);
+	if (ret)
+		return ret;
+	pathf(path, "%s/" LOG_NAME, it->out->dir);
+	if (truncate(path, 0) && errno != ENOENT)
+		return -errno;
+	if (it->run->is_file)
+		return ST_JOB_UPTODATE;
+	progress(it, it->run->o->defconfig);
+	j->argv = make_argv(it, targets, false);
+	return j->argv ? ST_JOB_RUN : -ENOMEM;
+}
+
+static int cfg_finish(struct st_job *j, int status)
+{
+	struct item *it = j->data;
+
+	if (status)
+		item_fail(it, j, "make %s failed (exit status %d)", it->run->o->defconfig, status);
+	return status ? -EIO : 0;
+}
+
+/* Drop every line of @sym; 0 or -ENOMEM. */
+static int drop_sym(struct st_defconfig *dc, const char *sym)
+{
+	long i;
+	int ret;
+
+	while ((i = st_defconfig_find(dc, sym)) >= 0) {
+		ret = st_defconfig_delete(dc, i);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int append(struct st_defconfig *dc, const char *text)
+{
+	return st_defconfig_insert(dc, dc->nr_lines, text);
+}
+
+/*
+ * The configuration of @it: the user's file migrated to the tree's version
+ * (or the .config the make target wrote), with the allocator lines set.
+ */
+static int make_config(struct item *it, struct st_defconfig **out, struct st_error *e)
+{
+	struct st_defconfig *base = NULL, *dc = NULL;
+	struct st_migration m;
+	char path[PATH_MAX], line[128];
+	size_t i;
+	int ret;
+
+	memset(&m, 0, sizeof(m));
+	if (it->run->is_file) {
+		ret = st_defconfig_parse(&base, it->run->defconfig_text,
+					 strlen(it->run->defconfig_text), it->run->o->defconfig, e);
+		if (ret)
+			return ret;
+		if (base->nr_errors) {
+			st_defconfig_free(base);
+			return st_err(e, EINVAL, it->run->o->defconfig, "%s",
+				      base->nr_diags ? base->diags[0].msg : "not a defconfig");
+		}
+		ret = st_migrate(base, it->run->kver, &m);
+		st_defconfig_free(base);
+		if (ret)
+			return st_err(e, -ret, NULL, "out of memory");
+		dc = m.after;
+		m.after = NULL;
+		st_migration_release(&m);
+	} else {
+		pathf(path, "%s/.config", it->out->dir);
+		ret = st_defconfig_load(&dc, path, e);
+		if (ret)
+			return ret;
+	}
+	for (i = 0; !ret && alloc_syms[i]; i++)
+		ret = drop_sym(dc, alloc_syms[i]);
+	if (!ret && it->kv->expert) {
+		ret = drop_sym(dc, "EXPERT");
+		if (!ret)
+			ret = append(dc, "CONFIG_EXPERT=y");
+	}
+	snprintf(line, sizeof(line), "CONFIG_%s=y", it->choice);
+	if (!ret)
+		ret = append(dc, line);
+	if (!ret && it->kv->tiny)
+		ret = append(dc, "CONFIG_SLUB_TINY=y");
+	else if (!ret && it->has_tiny && !strcmp(it->choice, "SLUB"))
+		ret = append(dc, "# CONFIG_SLUB_TINY is not set");
+	if (ret) {
+		st_defconfig_free(dc);
+		return st_err(e, -ret, NULL, "out of memory");
+	}
+	*out = dc;
+	return 0;
+}
+
+static int old_prepare(struct st_job *j)
+{
+	struct item *it = j->data;
+	const char *targets[] = { "olddefconfig", NULL };
+	struct st_defconfig *dc = NULL;
+	struct st_error e = { 0 };
+	char path[PATH_MAX];
+	size_t len;
+	int ret;
+
+	if (it->out->cached)
+		return ST_JOB_UPTODATE;
+	ret = make_config(it, &dc, &e);
+	if (!ret) {
+		ret = st_defconfig_render(dc, &it->config_text, &len);
+		pathf(path, "%s/.config", it->out->dir);
+		if (!ret)
+			ret = write_model(path, dc, &e);
+		st_defconfig_free(dc);
+	}
+	if (ret) {
+		st_job_fail(j, "%s: %s", it->out->name, e.code ? e.msg : strerror(-ret));
+		return ret;
+	}
+	progress(it, "olddefconfig");
+	j->argv = make_argv(it, targets, false);
+	return j->argv ? ST_JOB_RUN : -ENOMEM;
+}
+
+/* Kconfig's word on why @sym=y did not take effect in @it's configuration. */
+static char *explain(struct item *it, const char *sym)
+{
+	struct st_kc_opts ko = {
+		.srctree = it->run->src,
+		.arch = it->out->arch,
+		.cross_compile = it->cross,
+		.python = it->run->o->python,
+	};
+	struct st_kc_assign *as = NULL;
+	struct st_defconfig *dc = NULL;
+	struct st_kc_result *res = NULL;
+	struct st_kconfig *kc = NULL;
+	struct st_error e = { 0 };
+	char *msg = NULL;
+	size_t i, n = 0;
+
+	if (st_defconfig_parse(&dc, it->config_text, strlen(it->config_text), "config", &e))
+		goto out;
+	as = calloc(dc->nr_lines + 1, sizeof(*as));
+	if (!as)
+		goto out;
+	for (i = 0; i < dc->nr_lines; i++) {
+		const struct st_dc_line *l = &dc->lines[i];
+
+		if (l->kind != ST_DC_ASSIGN && l->kind != ST_DC_NOT_SET)
+			continue;
+		as[n].sym = l->sym;
+		as[n].val = l->kind == ST_DC_ASSIGN ? l->val : NULL;
+		as[n].line = i + 1;
+		n++;
+	}
+	if (st_kconfig_open(&ko, &kc, &e) ||
+	    st_kconfig_verify(kc, as, n, ST_KC_DEFCONFIG, false, &res, &e))
+		goto out;
+	for (i = 0; i < res->nr_findings; i++) {
+		if (!strcmp(res->findings[i].sym, sym)) {
+			msg = xasprintf("%s%s%s", res->findings[i].message,
+					*res->findings[i].detail ? "; " : "",
+					res->findings[i].detail);
+			break;
+		}
+	}
+out:
+	if (!msg && e.code)
+		msg = xasprintf("(Kconfig helper: %s)", e.msg);
+	st_kc_result_free(res);
+	st_kconfig_close(kc);
+	free(as);
+	st_defconfig_free(dc);
+	return msg;
+}
+
+/*
+ * The resolved allocator: the variant's choice is y (and SLUB_TINY as the
+ * variant wants). Fills it->out->resolved with every CONFIG_SL[AOU]B* set.
+ */
+static int check_resolved(struct item *it, struct st_job *j)
+{
+	struct st_defconfig *dc;
+	struct st_error e = { 0 };
+	char path[PATH_MAX], *buf, *p;
+	const char *bad = NULL, *want = "y";
+	size_t i, len = 1;
+	long k;
+
+	pathf(path, "%s/.config", it->out->dir);
+	if (st_defconfig_load(&dc, path, &e)) {
+		st_job_fail(j, "%s: %s: %s", it->out->name, path, e.msg);
+		return -EIO;
+	}
+	k = st_defconfig_find(dc, it->choice);
+	if (k < 0 || strcmp(dc->lines[k].val, "y"))
+		bad = it->choice;
+	k = st_defconfig_find(dc, "SLUB_TINY");
+	if (!bad && it->kv->tiny && (k < 0 || strcmp(dc->lines[k].val, "y")))
+		bad = "SLUB_TINY";
+	if (!bad && !it->kv->tiny && k >= 0 && !strcmp(dc->lines[k].val, "y")) {
+		bad = "SLUB_TINY";
+		want = "n";
+	}
+	for (i = 0; i < dc->nr_lines; i++)
+		if (dc->lines[i].kind == ST_DC_ASSIGN && !strncmp(dc->lines[i].sym, "SL", 2))
+			len += strlen(dc->lines[i].text) + 1;
+	buf = p = malloc(len);
+	if (buf) {
+		*p = 0;
+		for (i = 0; i < dc->nr_lines; i++) {
+			const struct st_dc_line *l = &dc->lines[i];
+			const char *s = l->sym;
+
+			if (l->kind != ST_DC_ASSIGN || strncmp(s, "SL", 2) ||
+			    (s[2] != 'A' && s[2] != 'O' && s[2] != 'U') || s[3] != 'B')
+				continue;
+			p += sprintf(p, "%s%s=%s", p == buf ? "" : " ", s, l->val);
+		}
+	}
+	free(it->out->resolved);
+	it->out->resolved = buf;
+	st_defconfig_free(dc);
+	if (!buf)
+		return -ENOMEM;
+	if (bad) {
+		char *why = explain(it, bad);
+
+		st_job_fail(j, "%s: CONFIG_%s=%s did not take effect after make olddefconfig: %s",
+			    it->out->name, bad, want,
+			    why ? why : "Kconfig gives no reason");
+		free(why);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int old_finish(struct st_job *j, int status)
+{
+	struct item *it = j->data;
+
+	if (status) {
+		item_fail(it, j, "make olddefconfig failed (exit status %d)", status);
+		return -EIO;
+	}
+	return check_resolved(it, j);
+}
+
+static int build_prepare(struct st_job *j)
+{
+	struct item *it = j->data;
+	const char *targets[5] = { NULL };
+	size_t i;
+
+	if (it->out->cached)
+		return ST_JOB_UPTODATE;
+	for (i = 0; i < it->nobjects; i++)
+		targets[i] = it->objects[i];
+	progress(it, "build");
+	j->argv = make_argv(it, targets, true);
+	return j->argv ? ST_JOB_RUN : -ENOMEM;
+}
+
+/* The slab objects of @it in one thin archive: one file per cell for the report. */
+static int make_archive(struct item *it)
+{
+	char *argv[8] = { NULL };
+	size_t i, n = 0;
+	char path[PATH_MAX];
+	int ret;
+
+	pathf(path, "%s/" ARCHIVE_NAME, it->out->dir);
+	unlink(path);
+	argv[n++] = "ar";
+	argv[n++] = "cDPrST";
+	argv[n++] = ARCHIVE_NAME;
+	for (i = 0; i < it->nobjects; i++)
+		argv[n++] = it->objects[i];
+	ret = st_run(argv, NULL, it->out->dir, NULL, NULL, ST_SPAWN_QUIET);
+	return ret < 0 ? ret : ret ? -EIO : 0;
+}
+
+static int build_finish(struct st_job *j, int status)
+{
+	struct item *it = j->data;
+	struct st_error e = { 0 };
+	char path[PATH_MAX], hex[33], *stamp;
+	struct hash h;
+	size_t i;
+	int ret;
+
+	if (status) {
+		item_fail(it, j, "make %s%s failed (exit status %d)", it->objects[0],
+			  it->nobjects > 1 ? " ..." : "", status);
+		return -EIO;
+	}
+	for (i = 0; i < it->nobjects; i++) {
+		pathf(path, "%s/%s", it->out->dir, it->objects[i]);
+		if (access(path, R_OK)) {
+			item_fail(it, j, "make did not produce %s", it->objects[i]);
+			return -ENOENT;
+		}
+	}
+	if (!it->run->o->vmlinux && make_archive(it)) {
+		st_job_fail(j, "%s: ar failed to make %s/" ARCHIVE_NAME, it->out->name,
+			    it->out->dir);
+		return -EIO;
+	}
+	hash_init(&h);
+	pathf(path, "%s/.config", it->out->dir);
+	ret = hash_file(&h, path);
+	if (ret)
+		return ret;
+	hash_hex(&h, hex);
+	stamp = xasprintf("# " STAMP_FORMAT "\n# key %s\n# config %s\n# resolved %s\n",
+			  it->key, hex, it->out->resolved ? it->out->resolved : "");
+	if (!stamp)
+		return -ENOMEM;
+	pathf(path, "%s/" STAMP_NAME, it->out->dir);
+	ret = write_text(path, stamp, &e);
+	free(stamp);
+	if (ret) {
+		st_job_fail(j, "%s: %s", it->out->name, e.msg);
+		return ret;
+	}
+	progress(it, "done");
+	return 0;
+}
+
+/* Everything the item's result depends on, before anything is run. */
+static void item_key(struct item *it)
+{
+	const struct st_kernel_opts *o = it->run->o;
+	static const char *const env[] = { "LLVM", "KCFLAGS", "KCPPFLAGS", "KBUILD_BUILD_USER",
+					   "KBUILD_BUILD_HOST", "KBUILD_BUILD_TIMESTAMP", NULL };
+	struct hash h;
+	size_t i;
+
+	hash_init(&h);
+	hash_str(&h, STAMP_FORMAT);
+	hash_tree(&h, it->run->src, it->out->arch);
+	hash_str(&h, it->out->arch);
+	hash_str(&h, it->cross);
+	hash_str(&h, o->cc);
+	hash_str(&h, o->hostcc);
+	for (i = 0; env[i]; i++)
+		hash_str(&h, getenv(env[i]));
+	hash_str(&h, it->run->is_file ? "file" : "target");
+	hash_str(&h, it->run->is_file ? it->run->defconfig_text : o->defconfig);
+	hash_str(&h, it->kv->name);
+	hash_str(&h, it->choice);
+	hash_str(&h, o->vmlinux ? "vmlinux" : "objects");
+	for (i = 0; i < it->nobjects; i++)
+		hash_str(&h, it->objects[i]);
+	hash_hex(&h, it->key);
+}
+
+/*
+ * The variants @arch's Kconfig offers: which choice symbols exist with a
+ * prompt, asked from the Kconfig helper once, then kept next to the builds
+ * under a key of the tree's identity (starting the helper costs seconds).
+ * @choices[v] is set to the symbol of kvariants[v], or NULL.
+ */
+static int offered(struct run *r, const char *arch, const char *cross,
+		   const char *choices[NKVARIANTS], bool *has_tiny, struct st_error *e)
+{
+	static const char *const probe[] = {
+		"EXPERT", "SLAB", "SLAB_DEPRECATED", "SLOB", "SLOB_DEPRECATED", "SLUB", "SLUB_TINY",
+	};
+	struct st_kc_opts ko = {
+		.srctree = r->src, .arch = arch, .cross_compile = cross, .python = r->o->python,
+	};
+	struct st_kc_assign as[sizeof(probe) / sizeof(probe[0])];
+	bool usable[sizeof(probe) / sizeof(probe[0])];
+	struct st_kc_result *res = NULL;
+	struct st_kconfig *kc = NULL;
+	char path[PATH_MAX], hex[33], *text, *key, *list = NULL;
+	struct hash h;
+	size_t i, k, v;
+	int ret;
+
+	hash_init(&h);
+	hash_str(&h, STAMP_FORMAT);
+	hash_tree(&h, r->src, arch);
+	hash_str(&h, cross);
+	hash_hex(&h, hex);
+	pathf(path, "%s/%s/%s/.slubtiny-variants", r->builddir, r->treedir, arch);
+	text = read_text(path);
+	key = text ? stamp_field(text, "key") : NULL;
+	if (key && !strcmp(key, hex))
+		list = stamp_field(text, "symbols");
+	free(key);
+	free(text);
+	if (!list) {
+		for (i = 0; i < sizeof(probe) / sizeof(probe[0]); i++) {
+			as[i].sym = probe[i];
+			as[i].val = "y";
+			as[i].line = i + 1;
+			usable[i] = true;
+		}
+		ret = st_kconfig_open(&ko, &kc, e);
+		if (!ret)
+			ret = st_kconfig_verify(kc, as, i, ST_KC_DEFCONFIG, false, &res, e);
+		st_kconfig_close(kc);
+		if (ret)
+			return ret;
+		for (k = 0; k < res->nr_findings; k++) {
+			const struct st_kc_finding *f = &res->findings[k];
+
+			if (f->kind != ST_KC_UNKNOWN && f->cause != ST_KC_CAUSE_NO_PROMPT)
+				continue;
+			for (i = 0; i < sizeof(probe) / sizeof(probe[0]); i++)
+				if (!strcmp(probe[i], f->sym))
+					usable[i] = false;
+		}
+		st_kc_result_free(res);
+		list = calloc(1, 128);
+		if (!list)
+			return st_err(e, ENOMEM, NULL, "out of memory");
+		for (i = 1; i < sizeof(probe) / sizeof(probe[0]); i++)
+			if (usable[i])
+				sprintf(list + strlen(list), "%s%s", *list ? "," : "", probe[i]);
+		text = xasprintf("# " STAMP_FORMAT "\n# key %s\n# symbols %s\n", hex, list);
+		pathf(path, "%s/%s/%s", r->builddir, r->treedir, arch);
+		ret = text ? mkdir_p(path) : -ENOMEM;
+		pathf(path, "%s/%s/%s/.slubtiny-variants", r->builddir,
+			 r->treedir, arch);
+		if (!ret)
+			ret = write_text(path, text, e);
+		free(text);
+		if (ret) {
+			free(list);
+			return e->code ? ret : st_err(e, -ret, path, "%s", strerror(-ret));
+		}
+	}
+	/* A comma-separated list: look each name up with its delimiters. */
+	for (v = 0; v < NKVARIANTS; v++) {
+		choices[v] = NULL;
+		for (k = 0; k < 2 && kvariants[v].choice[k] && !choices[v]; k++) {
+			const char *s = kvariants[v].choice[k], *p = list;
+			size_t sl = strlen(s);
+
+			while ((p = strstr(p, s))) {
+				if ((p == list || p[-1] == ',') && (p[sl] == ',' || !p[sl])) {
+					choices[v] = s;
+					break;
+				}
+				p += sl;
+			}
+		}
+	}
+	*has_tiny = strstr(list, "SLUB_TINY") != NULL;
+	if (!*has_tiny)
+		choices[1] = NULL;	/* slub_tiny */
+	free(list);
+	return 0;
+}
+
+static bool wanted(const struct st_kernel_opts *o, const char *name)
+{
+	size_t i;
+
+	if (!o->nvariants)
+		return true;
+	for (i = 0; i < o->nvariants; i++)
+		if (!strcmp(o->variants[i], name))
+			return true;
+	return false;
+}
+
+static int push(char ***v, size_t *n, const char *s)
+{
+	char **nv;
+	size_t i;
+
+	for (i = 0; i < *n; i++)
+		if (!strcmp((*v)[i], s))
+			return 0;
+	nv = realloc(*v, (*n + 1) * sizeof(*nv));
+	if (!nv)
+		return -ENOMEM;
+	*v = nv;
+	nv[*n] = strdup(s);
+	return nv[(*n)++] ? 0 : -ENOMEM;
+}
+
+void st_kernel_result_free(struct st_kernel_result *r)
+{
+	size_t i;
+
+	if (!r)
+		return;
+	for (i = 0; i < r->nitems; i++) {
+		struct st_kernel_item *it = &r->items[i];
+
+		free(it->arch);
+		free(it->variant);
+		free(it->name);
+		free(it->dir);
+		free(it->object);
+		free(it->resolved);
+		free(it->error);
+	}
+	free(r->items);
+	for (i = 0; i < r->nvariants; i++)
+		free(r->variants[i]);
+	free(r->variants);
+	for (i = 0; i < r->narches; i++)
+		free(r->arches[i]);
+	free(r->arches);
+	free(r->tree);
+	free(r->baseline);
+	free(r);
+}
+
+/* Tree name, version and build directory of the run. */
+static int setup_tree(struct run *r, struct st_error *e)
+{
+	const struct st_kernel_opts *o = r->o;
+	char mk[PATH_MAX], line[256];
+	int sub = 0, ret;
+	const char *base;
+	struct hash h;
+	char hex[33];
+	FILE *f;
+
+	if (!o->srctree || !realpath(o->srctree, r->src))
+		return st_err(e, errno ? errno : EINVAL, o->srctree ? o->srctree : "",
+			      "cannot use as kernel tree: %s", strerror(errno ? errno : EINVAL));
+	ret = st_kver_of_tree(r->src, &r->kver, e);
+	if (ret)
+		return ret;
+	pathf(mk, "%s/Makefile", r->src);
+	f = fopen(mk, "re");
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "SUBLEVEL = %d", &sub) == 1)
+			break;
+	if (f)
+		fclose(f);
+	r->res->tree = xasprintf("linux-%d.%d.%d", r->kver.major, r->kver.minor, sub);
+	if (!r->res->tree)
+		return st_err(e, ENOMEM, NULL, "out of memory");
+	base = strrchr(r->src, '/');
+	base = base && base[1] ? base + 1 : "linux";
+	hash_init(&h);
+	hash_str(&h, r->src);
+	hash_hex(&h, hex);
+	snprintf(r->treedir, sizeof(r->treedir), "%.40s-%.8s", base, hex);
+	if (o->builddir)
+		snprintf(r->builddir, sizeof(r->builddir), "%s", o->builddir);
+	else if (st_kernel_default_dir(r->builddir, sizeof(r->builddir)))
+		return st_err(e, ENAMETOOLONG, NULL, "cache directory name too long");
+	ret = mkdir_p(r->builddir);
+	if (ret)
+		return st_err(e, -ret, r->builddir, "cannot create: %s", strerror(-ret));
+	if (!realpath(r->builddir, mk))
+		return st_err(e, errno, r->builddir, "%s", strerror(errno));
+	snprintf(r->builddir, sizeof(r->builddir), "%s", mk);
+	/* O= inside the source tree would write into it. */
+	if (!strncmp(r->builddir, r->src, strlen(r->src)) &&
+	    (r->builddir[strlen(r->src)] == '/' || !r->builddir[strlen(r->src)]))
+		return st_err(e, EINVAL, r->builddir, "build directory is inside the kernel tree %s",
+			      r->src);
+	r->is_file = strchr(o->defconfig, '/') || !access(o->defconfig, F_OK);
+	if (r->is_file) {
+		r->defconfig_text = read_text(o->defconfig);
+		if (!r->defconfig_text)
+			return st_err(e, errno ? errno : EIO, o->defconfig, "cannot read: %s",
+				      strerror(errno ? errno : EIO));
+	} else if (!*o->defconfig || o->defconfig[0] == '-' || strchr(o->defconfig, '=')) {
+		return st_err(e, EINVAL, NULL, "'%s' is neither a file nor a make config target",
+			      o->defconfig);
+	}
+	return 0;
+}
+
+/* One item: fill names and objects and add its three jobs. */
+static int add_item(struct run *r, const char *arch, const char *cross, size_t v,
+		    const char *choice, bool has_tiny, bool in_shard, struct st_error *e)
+{
+	struct st_kernel_result *res = r->res;
+	struct st_kernel_item *ki = &res->items[res->nitems];
+	struct item *it = &r->items[r->nitems];
+	char path[PATH_MAX];
+
+	memset(ki, 0, sizeof(*ki));
+	it->run = r;
+	it->out = ki;
+	it->kv = &kvariants[v];
+	it->choice = choice;
+	it->has_tiny = has_tiny;
+	it->cross = cross;
+	ki->in_shard = in_shard;
+	ki->arch = strdup(arch);
+	ki->variant = strdup(kvariants[v].name);
+	ki->name = xasprintf("%s/%s/%s", res->tree, arch, kvariants[v].name);
+	/* vmlinux builds keep their own tree: switching never drops the other's stamp. */
+	ki->dir = xasprintf("%s/%s/%s/%s%s", r->builddir, r->treedir, arch, kvariants[v].name,
+			    r->o->vmlinux ? ".vmlinux" : "");
+	res->nitems++;
+	r->nitems++;
+	it->index = r->nitems;
+	if (!ki->arch || !ki->variant || !ki->name || !ki->dir)
+		return st_err(e, ENOMEM, NULL, "out of memory");
+	if (r->o->vmlinux) {
+		snprintf(it->objects[it->nobjects++], sizeof(it->objects[0]), "vmlinux");
+	} else {
+		snprintf(it->objects[it->nobjects++], sizeof(it->objects[0]), "mm/%s.o",
+			 kvariants[v].object);
+		pathf(path, "%s/mm/slab_common.c", r->src);
+		if (!access(path, F_OK))
+			snprintf(it->objects[it->nobjects++], sizeof(it->objects[0]),
+				 "mm/slab_common.o");
+	}
+	item_key(it);
+	it->jcfg = st_pool_job(&r->pool, ki->name);
+	it->jold = st_pool_job(&r->pool, ki->name);
+	it->jbuild = st_pool_job(&r->pool, ki->name);
+	if (!it->jcfg || !it->jold || !it->jbuild ||
+	    st_pool_depend(it->jold, it->jcfg) || st_pool_depend(it->jbuild, it->jold))
+		return st_err(e, ENOMEM, NULL, "out of memory");
+	it->jcfg->data = it->jold->data = it->jbuild->data = it;
+	it->jcfg->prepare = cfg_prepare;
+	it->jcfg->finish = cfg_finish;
+	it->jold->prepare = old_prepare;
+	it->jold->finish = old_finish;
+	it->jbuild->prepare = build_prepare;
+	it->jbuild->finish = build_finish;
+	return 0;
+}
+
+/* The work items: arch x variant, in order; a shard keeps every N-th. */
+static int plan(struct run *r, struct st_error *e)
+{
+	const struct st_kernel_opts *o = r->o;
+	struct st_kernel_result *res = r->res;
+	const char *host[] = { host_arch() };
+	const char *const *arches = o->narches ? o->arches : host;
+	size_t narches = o->narches ? o->narches : 1, a, v, k, nall = 0;
+	const char *choices[8][NKVARIANTS];
+	bool has_tiny[8];
+	long base = -1;
+	int ret;
+
+	if (narches > 8)
+		return st_err(e, E2BIG, NULL, "at most 8 arches per run");
+	for (a = 0; a < narches; a++) {
+		ret = offered(r, arches[a], cross_for(o, arches[a]), choices[a], &has_tiny[a], e);
+		if (ret)
+			return ret;
+		if (push(&res->arches, &res->narches, arches[a]))
+			return st_err(e, ENOMEM, NULL, "out of memory");
+	}
+	for (k = 0; k < o->nvariants; k++) {
+		for (v = 0; v < NKVARIANTS; v++)
+			if (!strcmp(o->variants[k], kvariants[v].name))
+				break;
+		if (v == NKVARIANTS)
+			return st_err(e, EINVAL, NULL,
+				      "unknown variant '%s' (slub, slub_tiny, slab, slob)",
+				      o->variants[k]);
+		for (a = 0; a < narches; a++)
+			if (!choices[a][v])
+				return st_err(e, ENOENT, NULL,
+					      "%s (ARCH=%s) does not offer variant '%s'",
+					      o->srctree, arches[a], o->variants[k]);
+	}
+	/* Columns: the offered variants that were asked for, canonical order. */
+	for (v = 0; v < NKVARIANTS; v++) {
+		for (a = 0; a < narches; a++)
+			if (choices[a][v] && wanted(o, kvariants[v].name))
+				break;
+		if (a == narches)
+			continue;
+		if (push(&res->variants, &res->nvariants, kvariants[v].name))
+			return st_err(e, ENOMEM, NULL, "out of memory");
+	}
+	if (!res->nvariants)
+		return st_err(e, ENOENT, NULL, "%s offers none of the variants asked for",
+			      o->srctree);
+	res->baseline = strdup(o->baseline ? o->baseline : res->variants[0]);
+	if (!res->baseline)
+		return st_err(e, ENOMEM, NULL, "out of memory");
+	for (v = 0; v < NKVARIANTS; v++)
+		if (!strcmp(kvariants[v].name, res->baseline))
+			base = v;
+	if (base < 0 || !wanted(o, res->baseline))
+		return st_err(e, EINVAL, NULL, "baseline '%s' is not among the variants",
+			      res->baseline);
+	r->items = calloc(narches * NKVARIANTS, sizeof(*r->items));
+	res->items = calloc(narches * NKVARIANTS, sizeof(*res->items));
+	if (!r->items || !res->items)
+		return st_err(e, ENOMEM, NULL, "out of memory");
+	for (a = 0; a < narches; a++) {
+		bool need_base = false, have_base = false;
+
+		for (v = 0; v < NKVARIANTS; v++) {
+			bool mine;
+
+			if (!choices[a][v] || !wanted(o, kvariants[v].name))
+				continue;
+			mine = !o->shard_n || nall % o->shard_n == o->shard_k - 1;
+			nall++;
+			if (!mine)
+				continue;
+			if ((long)v == base)
+				have_base = true;
+			else
+				need_base = true;
+			ret = add_item(r, arches[a], cross_for(o, arches[a]), v, choices[a][v],
+				       has_tiny[a], true, e);
+			if (ret)
+				return ret;
+		}
+		/* A shard builds its arch's baseline too, for the diffs. */
+		if (need_base && !have_base && choices[a][base]) {
+			ret = add_item(r, arches[a], cross_for(o, arches[a]), base, choices[a][base],
+				       has_tiny[a], false, e);
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
+}
+
+int st_kernel_run(const struct st_kernel_opts *o, struct st_kernel_result **out,
+		  struct st_error *e)
+{
+	struct run r;
+	size_t i;
+	int ret;
+
+	memset(&r, 0, sizeof(r));
+	r.o = o;
+	clock_gettime(CLOCK_MONOTONIC, &r.t0);
+	r.res = calloc(1, sizeof(*r.res));
+	if (!r.res)
+		return st_err(e, ENOMEM, NULL, "out of memory");
+	if (o->shard_n && (!o->shard_k || o->shard_k > o->shard_n)) {
+		ret = st_err(e, EINVAL, NULL, "invalid shard %u/%u", o->shard_k, o->shard_n);
+		goto out;
+	}
+	ret = setup_tree(&r, e);
+	if (!ret)
+		ret = plan(&r, e);
+	if (ret)
+		goto out;
+	/* One make at a time: make's own -j (or the caller's jobserver) is the parallelism. */
+	r.pool.max_running = 1;
+	ret = st_pool_run(&r.pool, e);
+	if (ret)
+		goto out;
+	for (i = 0; i < r.nitems; i++) {
+		struct item *it = &r.items[i];
+		struct st_job *failed = it->jbuild->state == ST_JOB_DONE ? NULL :
+					it->jcfg->state == ST_JOB_FAILED ? it->jcfg :
+					it->jold->state == ST_JOB_FAILED ? it->jold : it->jbuild;
+
+		if (failed) {
+			it->out->error = strdup(failed->error ? failed->error : "failed");
+			r.res->nfailed++;
+			progress(it, "failed");
+		} else if (o->vmlinux) {
+			it->out->object = xasprintf("%s/vmlinux", it->out->dir);
+		} else {
+			it->out->object = xasprintf("%s/" ARCHIVE_NAME, it->out->dir);
+		}
+		if (!it->out->object && !it->out->error) {
+			ret = st_err(e, ENOMEM, NULL, "out of memory");
+			goto out;
+		}
+	}
+out:
+	for (i = 0; i < r.nitems; i++)
+		free(r.items[i].config_text);
+	free(r.items);
+	free(r.defconfig_text);
+	st_pool_free(&r.pool);
+	if (ret) {
+		st_kernel_result_free(r.res);
+		return ret;
+	}
+	*out = r.res;
+	return 0;
+}
+
+int st_kernel_report(struct st_report **out, const struct st_kernel_result *k,
+		     struct st_error *e)
+{
+	struct st_report_input *in = calloc(k->nitems + 1, sizeof(*in));
+	size_t i;
+	int ret;
+
+	if (!in)
+		return st_err(e, ENOMEM, NULL, "out of memory");
+	for (i = 0; i < k->nitems; i++) {
+		in[i].variant = k->items[i].variant;
+		in[i].arch = k->items[i].arch;
+		in[i].object = k->items[i].object;
+		in[i].error = k->items[i].error;
+		in[i].resolved = k->items[i].resolved;
+		in[i].aux = !k->items[i].in_shard;
+	}
+	ret = st_report_from_cells(out, k->tree, (const char *const *)k->variants, k->nvariants,
+				   (const char *const *)k->arches, k->narches, k->baseline,
+				   in, k->nitems, e);
+	free(in);
+	return ret;
+}

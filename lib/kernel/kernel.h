@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef ST_KERNEL_H
+#define ST_KERNEL_H
+
+/*
+ * lib/kernel: a user's kernel tree as a build target. For each (arch,
+ * allocator variant) work item: the variants the tree's Kconfig offers, a
+ * configuration made from the user's defconfig (migrated to the tree by
+ * lib/migrate) with the allocator lines set, resolved by the tree's own
+ * `make olddefconfig` and checked, then an out-of-tree build of the slab
+ * objects (or vmlinux) through the job pool. The objects go into the report
+ * model of lib/report. Nothing here prints: progress goes to a callback.
+ *
+ * Work items are cached under builddir/<tree>/<arch>/<variant>/: a stamp
+ * (written atomically once everything is built) holds a hash of every input
+ * (tree identity, defconfig, variant, arch, toolchain variables); when it
+ * matches, make is not run at all. Otherwise make decides what to rebuild.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct st_error;
+struct st_report;
+
+/* One step of one work item, for a progress line. */
+struct st_kernel_progress {
+	const char *item;	/* "linux-6.12.57/x86_64/slub" */
+	const char *step;	/* "config", "olddefconfig", "build", "cached", "done", "failed" */
+	double elapsed;		/* seconds since st_kernel_run() started */
+	unsigned int index, total;	/* work item index (1-based), item count */
+};
+
+struct st_kernel_opts {
+	const char *srctree;	/* the kernel tree (never written to) */
+	/* A file (has a '/' or exists) or a make config target; NULL: "defconfig". */
+	const char *defconfig;
+	const char *const *arches;	/* make ARCH values; NULL: the host's */
+	size_t narches;
+	/* CROSS_COMPILE for every arch, or per arch as "ARCH=PREFIX" entries. */
+	const char *const *cross;
+	size_t ncross;
+	const char *const *variants;	/* "slub", "slub_tiny", "slab", "slob"; NULL: all offered */
+	size_t nvariants;
+	const char *baseline;	/* NULL: "slub" when offered, else the first */
+	const char *builddir;	/* NULL: st_kernel_default_dir() */
+	const char *python;	/* Kconfig helper interpreter, NULL: default */
+	/* -j for make; 0: the number of CPUs. Ignored when @jobserver. */
+	unsigned int jobs;
+	bool jobserver;		/* MAKEFLAGS carries a jobserver: add no -j */
+	/* Make variables passed through from the environment when non-NULL. */
+	const char *cc, *hostcc;
+	bool vmlinux;		/* build vmlinux instead of the slab objects */
+	unsigned int shard_k, shard_n;	/* 1-based K of N; N 0: no sharding */
+	void (*progress)(void *ctx, const struct st_kernel_progress *p);
+	void *progress_ctx;
+};
+
+struct st_kernel_item {
+	char *arch;
+	char *variant;
+	char *name;		/* tree/arch/variant */
+	char *dir;		/* O= */
+	char *object;		/* what the report measures, NULL when failed */
+	char *resolved;		/* resolved allocator options ("SLUB=y SLUB_TINY=y ...") */
+	char *error;		/* one message (may end with the make log tail) */
+	bool cached;
+	bool in_shard;		/* false: built only as the baseline of a sharded item */
+};
+
+struct st_kernel_result {
+	char *tree;		/* "linux-6.12.57" */
+	char *baseline;
+	char **variants;	/* offered and asked for, report column order */
+	size_t nvariants;
+	char **arches;
+	size_t narches;
+	struct st_kernel_item *items;
+	size_t nitems;
+	unsigned int nfailed, ncached;
+};
+
+/* $XDG_CACHE_HOME/slubtiny/kernel (or ~/.cache/...) into @buf. */
+int st_kernel_default_dir(char *buf, size_t len);
+
+/* Run every work item (those of the shard). 0 even when items failed (see nfailed). */
+int st_kernel_run(const struct st_kernel_opts *o, struct st_kernel_result **out,
+		  struct st_error *e);
+void st_kernel_result_free(struct st_kernel_result *r);
+
+/*
+ * The report of a run: one cell per item (failed items are cells with the
+ * error); items outside the shard are left out of the result rows but
+ * serve as the baseline of the diffs.
+ */
+int st_kernel_report(struct st_report **out, const struct st_kernel_result *k,
+		     struct st_error *e);
+
+#endif
