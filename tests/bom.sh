@@ -10,6 +10,8 @@ get_bom() {
 	[ -s "$bom" ] && return 0
 	[ -r "$tarball" ] || return 1
 	mkdir -p "$refdir"
+	# a lock left by a test killed while extracting (timeout) is broken after 5 minutes
+	[ -n "$(find "$refdir/lock" -maxdepth 0 -mmin +5 2>/dev/null)" ] && rm -rf "$refdir/lock"
 	if mkdir "$refdir/lock" 2>/dev/null; then
 		tmp=$refdir/tmp.$$
 		mkdir -p "$tmp"

@@ -3,7 +3,8 @@
  * Fuzz target over the ELF/ar reader and everything computed from it:
  * open the input as a file image, then run size (both layouts) and a
  * size-diff of the input against itself in every mode, printing into a
- * null stream so the renderers run too.
+ * null stream so the renderers run too; then the same diff the way the
+ * CLI makes it (two results with copied names, joined).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -63,6 +64,39 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		st_size_diff_print_text(out, &sd);
 		st_size_diff_print_json(out, &sd, "a", "b", false);
 		st_size_diff_free(&sd);
+	}
+	/* the steps size-diff takes on files: two results, names copied, joined */
+	for (m = ST_SD_DEFAULT; m <= ST_SD_TEXT; m++) {
+		struct st_size_diff a, b;
+		size_t i;
+		int ret;
+
+		if (st_size_diff_begin(&a, m, 0, true, &e))
+			continue;
+		if (st_size_diff_begin(&b, m, 0, true, &e)) {
+			st_size_diff_free(&a);
+			continue;
+		}
+		ret = 0;
+		for (i = 0; !ret && i < f->nobjs; i++)
+			ret = st_size_diff_feed(&a, &f->objs[i], false, "fuzz", &e);
+		for (i = 0; !ret && i < f->nobjs; i++)
+			ret = st_size_diff_feed(&b, &f->objs[i], true, "fuzz", &e);
+		if (ret) {
+			st_size_diff_free(&a);
+			st_size_diff_free(&b);
+			continue;
+		}
+		if (st_size_diff_absorb(&a, &b, &e)) {
+			st_size_diff_free(&a);
+			continue;
+		}
+		if (st_size_diff_end(&a, &e))
+			continue;	/* end frees on failure */
+		if (st_size_diff_changed(&a))
+			abort();
+		st_size_diff_print_text(out, &a);
+		st_size_diff_free(&a);
 	}
 	st_elf_close(f);
 	free(buf);
