@@ -177,16 +177,19 @@ static const char *srcarch(const char *arch)
 
 /*
  * What the tree looks like to the allocator objects of @arch: the top
- * Makefile, mm/, the config fragments and the slab headers. An edit
- * elsewhere is noticed by make once the stamp does not match.
+ * Makefile, mm/, the config fragments, include/linux/ and the arch's asm
+ * headers (name, size, mtime: a few thousand stat() calls), and a git
+ * checkout's HEAD and index. An edit elsewhere is noticed by make once the
+ * stamp does not match for another reason.
  */
 static void hash_tree(struct hash *h, const char *src, const char *arch)
 {
 	static const char *const files[] = {
 		"Makefile", "init/Kconfig", "include/linux/slab.h", "include/linux/slub_def.h",
-		"include/linux/slab_def.h", "include/linux/mm_types.h", NULL,
+		"include/linux/slab_def.h", "include/linux/mm_types.h", ".git/HEAD", ".git/index",
+		NULL,
 	};
-	static const char *const dirs[] = { "mm", "kernel/configs", NULL };
+	static const char *const dirs[] = { "mm", "kernel/configs", "include/linux", NULL };
 	char path[PATH_MAX];
 	size_t i;
 
@@ -203,6 +206,8 @@ static void hash_tree(struct hash *h, const char *src, const char *arch)
 	hash_dir(h, path);
 	pathf(path, "%s/arch/%s/Kconfig", src, srcarch(arch));
 	hash_stat(h, path);
+	pathf(path, "%s/arch/%s/include/asm", src, srcarch(arch));
+	hash_dir(h, path);
 }
 
 static char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
