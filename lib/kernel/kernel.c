@@ -346,7 +346,9 @@ struct run {
 	struct item *items;
 	size_t nitems;
 	struct timespec t0;
-	unsigned int njobs;
+	/* The tree identity of the last arch asked for (items come arch by arch). */
+	char tree_arch[64];
+	char tree_hex[33];
 	struct st_kernel_result *res;
 };
 
@@ -364,6 +366,20 @@ struct item {
 	char *config_text;	/* the configuration given to olddefconfig */
 	struct st_job *jcfg, *jold, *jbuild;
 };
+
+/* hash_tree() of @arch as hex, computed once per arch in a row. */
+static const char *tree_id(struct run *r, const char *arch)
+{
+	struct hash h;
+
+	if (strcmp(r->tree_arch, arch)) {
+		hash_init(&h);
+		hash_tree(&h, r->src, arch);
+		hash_hex(&h, r->tree_hex);
+		snprintf(r->tree_arch, sizeof(r->tree_arch), "%s", arch);
+	}
+	return r->tree_hex;
+}
 
 static double elapsed(const struct run *r)
 {
@@ -921,7 +937,7 @@ static void item_key(struct item *it)
 
 	hash_init(&h);
 	hash_str(&h, STAMP_FORMAT);
-	hash_tree(&h, it->run->src, it->out->arch);
+	hash_str(&h, tree_id(it->run, it->out->arch));
 	hash_str(&h, it->out->arch);
 	hash_str(&h, it->cross);
 	hash_str(&h, o->cc);
@@ -964,7 +980,7 @@ static int offered(struct run *r, const char *arch, const char *cross,
 
 	hash_init(&h);
 	hash_str(&h, STAMP_FORMAT);
-	hash_tree(&h, r->src, arch);
+	hash_str(&h, tree_id(r, arch));
 	hash_str(&h, cross);
 	hash_hex(&h, hex);
 	pathf(path, "%s/%s/%s/.slubtiny-variants", r->builddir, r->treedir, arch);
