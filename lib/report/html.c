@@ -60,7 +60,7 @@ static void head(FILE *f, const struct st_report *r)
 		return;
 	fputs("<p>Kernel tree <b>", f);
 	esc(f, r->tree);
-	fputs("</b>: the slab objects of each variant, configured by the tree's own "
+	fputs("</b>: each variant configured by the tree's own "
 	      "<code>make olddefconfig</code>.</p>\n<table id=\"resolved\">\n"
 	      "<tr><th>arch</th><th>variant</th><th>resolved allocator options</th></tr>\n", f);
 	for (i = 0; i < r->nvariants * r->narches; i++) {

@@ -193,7 +193,8 @@ int st_report_print_text(FILE *f, const struct st_report *r)
 	fprintf(f, "Slab allocator variants: sizes in bytes (binutils size), "
 		   "delta = total vs %s on the same arch\n\n", r->baseline ? r->baseline : "-");
 	if (r->tree)
-		fprintf(f, "Kernel tree: %s (slab objects of each variant)\n\n", r->tree);
+		fprintf(f, "Kernel tree: %s (each variant configured by its make olddefconfig)\n\n",
+			r->tree);
 	text_sizes(f, r);
 	fputc('\n', f);
 	text_matrix(f, r);
