@@ -369,7 +369,13 @@ void st_rseq_init(void)
 
 int st_rseq_fence(int cpu)
 {
-	if (membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED_RSEQ,
+	if (!membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED_RSEQ,
+			MEMBARRIER_CMD_FLAG_CPU, cpu))
+		return 0;
+	/* a child of fork() has a new mm, not registered yet */
+	if (errno != EPERM ||
+	    membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_RSEQ, 0, 0) ||
+	    membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED_RSEQ,
 		       MEMBARRIER_CMD_FLAG_CPU, cpu))
 		return -errno;
 	return 0;
