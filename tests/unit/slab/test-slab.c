@@ -766,7 +766,11 @@ static void test_stress(void)
 #define CONC_BOX	32
 #define CONC_OPS	1000000	/* per thread; argv[2] overrides (TSan) */
 
+#if defined(__SANITIZE_ADDRESS__)
+static long conc_ops = CONC_OPS / 4;	/* ASan: 4-15 times slower */
+#else
 static long conc_ops = CONC_OPS;
+#endif
 
 enum { CONC_KMALLOC, CONC_CACHE_SMALL, CONC_CACHE_BIG };
 
