@@ -36,6 +36,7 @@ struct st_fp_run {
 	double slab_reports;		/* bugs the allocator reported: 0 */
 	double requested_bytes, usable_bytes, held_bytes;
 	double wall_ns, ops_per_s;	/* fastest pass, wall clock */
+	double scaling;			/* ops_per_s / the 1-thread run's, or 0 */
 	double cpu_ns, ops_per_cpu_s;	/* least CPU time of a pass */
 	struct st_fp_class *classes;	/* at the pages peak */
 	size_t nr_classes;
@@ -50,7 +51,8 @@ struct st_fp_run {
 /* A ratio of two variants on one trace, with the kernel's where known. */
 struct st_fp_ratio {
 	const char *trace;
-	const char *what;	/* "peak_pages", "final_pages", "ops_per_s", "ops_per_cpu_s" */
+	const char *what;	/* "peak_pages", "final_pages", "ops_per_s", "ops_per_cpu_s",
+				 * "scaling" (ops_per_s over the same trace on 1 thread) */
 	const char *num, *den;	/* variants */
 	double value;
 	double kernel;		/* 0 when the kernel has no such figure */
@@ -94,8 +96,11 @@ int st_fp_replay(struct st_fp_report *r, const char *dir, const char *variant,
 /*
  * Everything `slubtiny footprint` measures: each of @paths (or, when
  * @nr_paths is 0, each generated shape) on each of @variants (NULL: every
- * variant found), then the comparisons.
+ * variant found), then the comparisons. A trace replayed on more than one
+ * thread is replayed again on one thread by slub and slub_tiny, as trace
+ * "NAME" ST_FP_ONE_THREAD: their speed on one thread and how each scales.
  */
+#define ST_FP_ONE_THREAD	"-1t"
 int st_fp_measure(struct st_fp_report *r, const char *dir, char *const *variants,
 		  char *const *paths, size_t nr_paths, unsigned int threads,
 		  unsigned int time_ms, struct st_error *e);

@@ -31,18 +31,22 @@ static void text_runs(const struct st_fp_report *r, const char *trace, FILE *f)
 	const struct st_fp_run *x;
 	size_t i;
 
-	fprintf(f, "  %-10s %7s %8s %8s %8s %12s %10s %12s %12s %5s\n", "variant", "threads",
-		"peak pg", "final pg", "slab pg", "requested kB", "held kB", "ops/s",
-		"ops/cpu-s", "leak");
+	fprintf(f, "  %-10s %7s %8s %8s %8s %12s %10s %12s %12s %5s %6s\n", "variant",
+		"threads", "peak pg", "final pg", "slab pg", "requested kB", "held kB",
+		"ops/s", "ops/cpu-s", "leak", "/1T");
 	for (i = 0; i < r->nr_runs; i++) {
 		x = &r->runs[i];
 		if (strcmp(x->trace, trace))
 			continue;
-		fprintf(f, "  %-10s %7u %8.0f %8.0f %8.0f %12.1f %10.1f %12.0f %12.0f %5.0f%s\n",
+		fprintf(f, "  %-10s %7u %8.0f %8.0f %8.0f %12.1f %10.1f %12.0f %12.0f %5.0f",
 			x->variant, x->threads, x->peak_pages, x->final_pages,
 			x->final_slab_pages, x->requested_bytes / 1024, x->held_bytes / 1024,
-			x->ops_per_s, x->ops_per_cpu_s, x->leak_pages,
-			x->rss ? "  (pages: RSS delta)" : "");
+			x->ops_per_s, x->ops_per_cpu_s, x->leak_pages);
+		if (x->scaling)
+			fprintf(f, " %6.2f", x->scaling);
+		else
+			fprintf(f, " %6s", "-");
+		fprintf(f, "%s\n", x->rss ? "  (pages: RSS delta)" : "");
 	}
 }
 
@@ -216,6 +220,8 @@ static cJSON *run_json(const struct st_fp_run *x)
 	    !cJSON_AddNumberToObject(o, "requested_bytes", x->requested_bytes) ||
 	    !cJSON_AddNumberToObject(o, "held_bytes", x->held_bytes) ||
 	    !cJSON_AddNumberToObject(o, "ops_per_s", x->ops_per_s) ||
+	    !(x->scaling ? cJSON_AddNumberToObject(o, "scaling", x->scaling) :
+			   cJSON_AddNullToObject(o, "scaling")) ||
 	    !cJSON_AddStringToObject(o, "pages_source", x->rss ? "rss" : "allocator") ||
 	    !cJSON_AddNumberToObject(o, "usable_bytes", x->usable_bytes) ||
 	    !cJSON_AddNumberToObject(o, "final_slab_pages", x->final_slab_pages) ||

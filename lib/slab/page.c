@@ -5,6 +5,9 @@
  * Also the small services every variant needs: the per-thread emulated
  * CPU number, reports of detected corruption and a PRNG.
  */
+#if defined(__linux__) && !defined(_GNU_SOURCE)
+#define _GNU_SOURCE	/* sched_setaffinity() */
+#endif
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -20,6 +23,12 @@
 #if defined(CONFIG_SMP) && defined(__linux__) && __has_include(<sched.h>)
 #include <sched.h>
 #define ST_HAVE_YIELD 1
+#endif
+
+#ifdef ST_SLAB_RSEQ
+#include <linux/membarrier.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #endif
 
 #define ARENA_PAGES	((unsigned long)CONFIG_PAGE_ARENA_MB << (20 - ST_PAGE_SHIFT))
@@ -152,6 +161,7 @@ int st_page_init(void)
 	}
 	zone.st.page_size = ST_PAGE_SIZE;
 	zone.st.total_pages = npages;
+	st_rseq_init();
 	WRITE_ONCE(zone.ready, true);
 	return 0;
 }
@@ -307,6 +317,92 @@ void st_page_stats_reset_peak(void)
 
 /* ------------------------------------------------------------------ */
 
+bool st_slab_rseq;
+
+#ifdef ST_SLAB_RSEQ
+static long membarrier(int cmd, unsigned int flags, int cpu)
+{
+	return syscall(__NR_membarrier, cmd, flags, cpu);
+}
+
+/* The highest CPU number the kernel may ever report, or -1. */
+static int max_possible_cpu(void)
+{
+	FILE *f = fopen("/sys/devices/system/cpu/possible", "r");
+	char buf[256], *p;
+	long v = -1;
+
+	if (f) {
+		if (fgets(buf, sizeof(buf), f)) {
+			/* "0-1", "0", "0-3,8-11": the last number */
+			for (p = buf; *p; p++)
+				if (*p >= '0' && *p <= '9' &&
+				    (p == buf || p[-1] < '0' || p[-1] > '9'))
+					v = strtol(p, NULL, 10);
+		}
+		fclose(f);
+	}
+	if (v < 0)
+		v = sysconf(_SC_NPROCESSORS_CONF) - 1;
+	return (int)v;
+}
+
+/*
+ * Use rseq when glibc registered this thread's area, the emulated CPUs
+ * cover every CPU the kernel may report (CONFIG_NR_CPUS >= possible
+ * CPUs), remote slow paths can fence a CPU (membarrier's RSEQ command,
+ * Linux 5.10+), and ST_SLAB_RSEQ is not "0".
+ */
+void st_rseq_init(void)
+{
+	const char *env = getenv("ST_SLAB_RSEQ");
+
+	st_slab_rseq = false;
+	if ((env && !strcmp(env, "0")) || !__rseq_size || st_rseq_cpu_id() < 0)
+		return;
+	if (max_possible_cpu() < 0 || max_possible_cpu() >= CONFIG_NR_CPUS)
+		return;
+	if (membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_RSEQ, 0, 0))
+		return;
+	st_slab_rseq = true;
+}
+
+int st_rseq_fence(int cpu)
+{
+	if (!membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED_RSEQ,
+			MEMBARRIER_CMD_FLAG_CPU, cpu))
+		return 0;
+	/* a child of fork() has a new mm, not registered yet */
+	if (errno != EPERM ||
+	    membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_RSEQ, 0, 0) ||
+	    membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED_RSEQ,
+		       MEMBARRIER_CMD_FLAG_CPU, cpu))
+		return -errno;
+	return 0;
+}
+#else
+void st_rseq_init(void)
+{
+}
+#endif
+
+const char *st_slab_fastpath(void)
+{
+#if defined(CONFIG_SLOB) || defined(CONFIG_SLUB_TINY)
+	return "none";
+#else
+	if (st_slab_rseq)
+		return "rseq";
+#if defined(CONFIG_SMP) && defined(ST_HAVE_CMPXCHG_DOUBLE)
+	return "cmpxchg";
+#elif defined(CONFIG_SMP)
+	return "locked";
+#else
+	return "plain";
+#endif
+#endif
+}
+
 #ifdef CONFIG_SMP
 void st_cpu_relax_slow(unsigned int *spins)
 {
@@ -329,6 +425,13 @@ unsigned int st_this_cpu(void)
 {
 	unsigned int c = this_cpu_plus1;
 
+#ifdef ST_SLAB_RSEQ
+	if (st_slab_rseq) {
+		int cpu = st_rseq_cpu_id();
+
+		return cpu >= 0 ? (unsigned int)cpu : 0;
+	}
+#endif
 	if (likely(c))
 		return c - 1;
 	c = __atomic_fetch_add(&next_cpu, 1, __ATOMIC_RELAXED) % CONFIG_NR_CPUS;
@@ -339,6 +442,16 @@ unsigned int st_this_cpu(void)
 void st_slab_set_cpu(unsigned int cpu)
 {
 	this_cpu_plus1 = cpu % CONFIG_NR_CPUS + 1;
+#ifdef ST_SLAB_RSEQ
+	/* the per-CPU data is the real CPU's: run there */
+	if (st_slab_rseq) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET(cpu % CONFIG_NR_CPUS, &set);
+		sched_setaffinity(0, sizeof(set), &set);
+	}
+#endif
 }
 #else
 unsigned int st_this_cpu(void)

@@ -174,9 +174,22 @@ int st_slab_sysfs_read(const char *path, char *buf, size_t size);
 /* "shrink" and "validate" accept "1". */
 int st_slab_sysfs_write(const char *path, const char *val);
 
-/* Bind the calling thread to emulated CPU @cpu (default: round robin). */
+/*
+ * Bind the calling thread to emulated CPU @cpu (default: round robin).
+ * With the rseq fast path the per-CPU data is the real CPU's: the thread
+ * is pinned to CPU @cpu instead.
+ */
 void st_slab_set_cpu(unsigned int cpu);
 unsigned int st_slab_nr_cpus(void);
+/*
+ * SLUB's per-CPU fast path in this process: "rseq" (restartable
+ * sequences, no atomic instruction: x86_64 Linux with glibc 2.35+, when
+ * the CPUs the kernel may report fit CONFIG_NR_CPUS and ST_SLAB_RSEQ is
+ * not "0" in the environment), "cmpxchg" (double-word cmpxchg), "locked"
+ * (no double-word cmpxchg on the target), "plain" (no SMP), or "none"
+ * (SLUB_TINY and SLOB have no per-CPU layer). Valid after st_slab_init().
+ */
+const char *st_slab_fastpath(void);
 
 /*
  * Boot parameters, before the first allocation: slub_max_order=,

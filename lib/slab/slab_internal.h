@@ -187,6 +187,100 @@ static inline bool pair_cmpxchg(struct st_pair *p, st_spinlock_t *lock,
 #endif
 
 /* ------------------------------------------------------------------ */
+/* Restartable sequences: SLUB's per-CPU fast path on x86_64 Linux     */
+/* with glibc (2.35+ registers an rseq area for every thread). A       */
+/* critical section runs on one CPU and is restarted (aborted) by the  */
+/* kernel if the thread is preempted, migrated or signalled before its */
+/* last store, so it needs no atomic instruction: the per-CPU freelist */
+/* and tid are compared and replaced with plain loads and stores.      */
+/* Everywhere else (other arches and libcs, ThreadSanitizer builds,    */
+/* ST_SLAB_NO_RSEQ) the double-word cmpxchg stays.                     */
+
+#if defined(CONFIG_SLUB) && !defined(CONFIG_SLUB_TINY) && defined(CONFIG_SMP) && \
+	defined(__x86_64__) && defined(__linux__) && defined(__GLIBC__) && \
+	!defined(ST_SLAB_NO_RSEQ) && !defined(__SANITIZE_THREAD__) && \
+	__has_include(<sys/rseq.h>)
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define ST_SLAB_NO_RSEQ_TSAN 1
+#endif
+#endif
+#ifndef ST_SLAB_NO_RSEQ_TSAN
+#define ST_SLAB_RSEQ 1
+#endif
+#endif
+
+/* Which fast path the library uses (st_slab_fastpath()). */
+extern bool st_slab_rseq;
+void st_rseq_init(void);
+
+#ifdef ST_SLAB_RSEQ
+#include <stddef.h>
+#include <sys/rseq.h>
+
+/* This thread's CPU as its rseq area says; negative if not registered. */
+static __always_inline int st_rseq_cpu_id(void)
+{
+	int cpu;
+
+	__asm__ __volatile__("movl %%fs:4(%1), %0"
+			     : "=r"(cpu) : "r"(__rseq_offset));
+	return cpu;
+}
+
+/*
+ * On CPU @cpu only: if @p is (@o1, @o2), store @n2 into its second word
+ * and, as the commit, @n1 into its first. True when done; false when the
+ * values differ, the thread is on another CPU, or the kernel aborted the
+ * section (preemption, migration, signal): the caller starts over.
+ * The descriptor goes to the __rseq_cs section, the abort handler (behind
+ * glibc's signature, RSEQ_SIG) to __rseq_failure.
+ */
+static __always_inline bool st_rseq_pair_commit(int cpu, struct st_pair *p,
+						void *o1, unsigned long o2,
+						void *n1, unsigned long n2)
+{
+	__asm__ __volatile__ goto(
+		".pushsection __rseq_cs, \"aw\"\n\t"
+		".balign 32\n\t"
+		"3:\n\t"
+		".long 0x0, 0x0\n\t"			/* version, flags */
+		".quad 1f, (2f - 1f), 4f\n\t"		/* start, length, abort */
+		".popsection\n\t"
+		"leaq 3b(%%rip), %%rax\n\t"
+		"movq %%rax, %%fs:8(%[off])\n\t"	/* rseq->rseq_cs */
+		"1:\n\t"
+		"cmpl %[cpu], %%fs:4(%[off])\n\t"	/* rseq->cpu_id */
+		"jnz %l[fail]\n\t"
+		"cmpq %[o2], %[second]\n\t"
+		"jnz %l[fail]\n\t"
+		"cmpq %[o1], %[first]\n\t"
+		"jnz %l[fail]\n\t"
+		"movq %[n2], %[second]\n\t"
+		"movq %[n1], %[first]\n\t"		/* the commit */
+		"2:\n\t"
+		".pushsection __rseq_failure, \"ax\"\n\t"
+		".byte 0x0f, 0xb9, 0x3d\n\t"		/* ud1 with ... */
+		".long 0x53053053\n\t"		/* ... RSEQ_SIG */
+		"4:\n\t"
+		"jmp %l[fail]\n\t"
+		".popsection\n\t"
+		:
+		: [off] "r"(__rseq_offset), [cpu] "r"(cpu),
+		  [first] "m"(p->first), [second] "m"(p->second),
+		  [o1] "r"(o1), [o2] "r"(o2), [n1] "r"(n1), [n2] "r"(n2)
+		: "memory", "cc", "rax"
+		: fail);
+	return true;
+fail:
+	return false;
+}
+
+/* Abort every critical section running on @cpu now: 0 or -errno. */
+int st_rseq_fence(int cpu);
+#endif
+
+/* ------------------------------------------------------------------ */
 /* Page descriptors: one per arena page, outside the arena, like the   */
 /* kernel's memmap (not counted as slab memory, as in the kernel).     */
 

@@ -862,8 +862,15 @@ static noinline void free_to_partial_list(struct kmem_cache *s,
 /* ------------------------------------------------------------------ */
 /* Per-CPU slabs                                                       */
 
-static inline struct kmem_cache_cpu *this_cpu_slab(struct kmem_cache *s)
+static __always_inline struct kmem_cache_cpu *this_cpu_slab(struct kmem_cache *s)
 {
+#ifdef ST_SLAB_RSEQ
+	if (likely(st_slab_rseq)) {
+		int cpu = st_rseq_cpu_id();
+
+		return &s->cpu_slab[cpu >= 0 ? cpu : 0];
+	}
+#endif
 	return &s->cpu_slab[st_this_cpu()];
 }
 
@@ -879,6 +886,53 @@ static inline bool cpu_ft_cmpxchg(struct kmem_cache_cpu *c, void *ofl,
 }
 
 /*
+ * The fast paths' update of @c's freelist and tid: a critical section on
+ * @c's CPU with rseq, else the double-word cmpxchg.
+ */
+static __always_inline bool cpu_ft_commit(struct kmem_cache_cpu *c, void *ofl,
+					  unsigned long otid, void *nfl,
+					  unsigned long ntid)
+{
+#ifdef ST_SLAB_RSEQ
+	if (likely(st_slab_rseq))
+		return st_rseq_pair_commit((int)c->cpu, &c->ft, ofl, otid, nfl, ntid);
+#endif
+	return cpu_ft_cmpxchg(c, ofl, otid, nfl, ntid);
+}
+
+#ifdef ST_SLAB_RSEQ
+/*
+ * Mark @c owned (odd tid) under rseq. On its CPU that is a critical
+ * section like the fast paths'. From another CPU, a cmpxchg sets the bit
+ * and a membarrier fence aborts every critical section running on that
+ * CPU; one that committed before the fence but after the cmpxchg has
+ * stored an even tid, so the claim checks and starts over.
+ */
+static void cpu_claim_rseq(struct kmem_cache_cpu *c)
+{
+	unsigned long tid;
+	void *fl;
+
+	for (;;) {
+		tid = READ_ONCE(c->ft.second);
+		fl = READ_ONCE(c->ft.first);
+		if (st_rseq_cpu_id() == (int)c->cpu) {
+			if (st_rseq_pair_commit((int)c->cpu, &c->ft, fl, tid, fl,
+						tid | TID_OWNED))
+				return;
+			continue;
+		}
+		if (!__sync_bool_compare_and_swap(&c->ft.second, tid, tid | TID_OWNED))
+			continue;
+		if (st_rseq_fence((int)c->cpu))
+			abort();	/* registered at init: cannot fail */
+		if (READ_ONCE(c->ft.second) == (tid | TID_OWNED))
+			return;
+	}
+}
+#endif
+
+/*
  * Enter this CPU's slow path: with c->lock held, mark the tid owned so
  * every fast path in flight fails its cmpxchg, and take the freelist.
  */
@@ -888,6 +942,12 @@ static void *cpu_claim(struct kmem_cache_cpu *c)
 	void *fl;
 
 	spin_lock(&c->lock);
+#ifdef ST_SLAB_RSEQ
+	if (st_slab_rseq) {
+		cpu_claim_rseq(c);
+		return READ_ONCE(c->ft.first);
+	}
+#endif
 	do {
 		tid = READ_ONCE(c->ft.second);
 		fl = READ_ONCE(c->ft.first);
@@ -1187,6 +1247,10 @@ static __fastpath_inline void *slab_alloc(struct kmem_cache *s, gfp_t flags,
 
 redo:
 	c = this_cpu_slab(s);
+#ifdef ST_SLAB_RSEQ
+	if (unlikely(st_slab_rseq && st_rseq_cpu_id() < 0))
+		return ___slab_alloc(s, flags, addr, orig_size);	/* no rseq area */
+#endif
 	tid = READ_ONCE(c->ft.second);
 	obj = READ_ONCE(c->ft.first);
 	slab = READ_ONCE(c->slab);
@@ -1197,17 +1261,27 @@ redo:
 	next = freelist_decode(s, __atomic_load_n(fpa, __ATOMIC_RELAXED),
 			       (unsigned long)fpa);
 #ifdef CONFIG_SLAB_FREELIST_HARDENED
-	if (unlikely(!check_valid_pointer(s, slab, next))) {
+	/*
+	 * The kernel does not check here at all; a pointer out of the
+	 * naturally aligned block of the cache's slab order around @obj is
+	 * cheap to see without a division or a look at the slab, and the
+	 * full check is the slow path's.
+	 */
+	if (unlikely(next && (((uintptr_t)next ^ (uintptr_t)obj) >>
+			      (ST_PAGE_SHIFT + s->order)))) {
 		if (READ_ONCE(c->ft.second) != tid)
 			goto redo;
 		freelist_corrupted(s, obj, next);
 		next = NULL;
 	}
 #endif
-	if (unlikely(!cpu_ft_cmpxchg(c, obj, tid, next, tid + TID_STEP))) {
+	if (unlikely(!cpu_ft_commit(c, obj, tid, next, tid + TID_STEP))) {
 		stat(s, CMPXCHG_DOUBLE_CPU_FAIL);
 		goto redo;
 	}
+	/* the next allocation reads next's free pointer: fetch it now */
+	if (next)
+		__builtin_prefetch((char *)next + s->offset, 1);
 	stat(s, ALLOC_FASTPATH);
 	return obj;
 }
@@ -1299,11 +1373,17 @@ redo:
 		__slab_free(s, slab, obj, addr);
 		return;
 	}
+#ifdef ST_SLAB_RSEQ
+	if (unlikely(st_slab_rseq && st_rseq_cpu_id() < 0)) {
+		__slab_free(s, slab, obj, addr);	/* no rseq area */
+		return;
+	}
+#endif
 	fl = READ_ONCE(c->ft.first);
 	if (double_free(s, obj, fl))
 		return;
 	set_freepointer(s, obj, fl);
-	if (unlikely(!cpu_ft_cmpxchg(c, fl, tid, obj, tid + TID_STEP))) {
+	if (unlikely(!cpu_ft_commit(c, fl, tid, obj, tid + TID_STEP))) {
 		stat(s, CMPXCHG_DOUBLE_CPU_FAIL);
 		goto redo;
 	}
@@ -1627,6 +1707,12 @@ static int kmem_cache_open(struct kmem_cache *s, const char *name,
 			   unsigned int size, unsigned int align,
 			   slab_flags_t flags, void (*ctor)(void *))
 {
+#ifndef CONFIG_SLUB_TINY
+	unsigned int cpu;
+
+	for (cpu = 0; cpu < CONFIG_NR_CPUS; cpu++)
+		s->cpu_slab[cpu].cpu = cpu;
+#endif
 	s->name = name;
 	s->object_size = size;
 	s->flags = kmem_cache_flags(flags);

@@ -38,8 +38,9 @@ enum stat_item {
 #ifndef CONFIG_SLUB_TINY
 /*
  * The per-CPU state. ft is the freelist with its transaction id, changed
- * only by a double-word cmpxchg. An odd tid means a slow path owns this
- * CPU (the kernel's irq-disabled section): fast paths then back off.
+ * only by a double-word cmpxchg, or with rseq by a critical section on
+ * that CPU. An odd tid means a slow path owns this CPU (the kernel's
+ * irq-disabled section): fast paths then back off.
  */
 struct kmem_cache_cpu {
 	struct st_pair ft;
@@ -49,6 +50,7 @@ struct kmem_cache_cpu {
 #endif
 	st_spinlock_t lock;		/* serialises this CPU's slow paths */
 	st_spinlock_t pair_lock;	/* emulated cmpxchg of ft */
+	unsigned int cpu;		/* its index in cpu_slab[] */
 #ifdef CONFIG_SLUB_STATS
 	unsigned long stat[NR_SLUB_STAT_ITEMS];
 #endif
@@ -72,6 +74,10 @@ struct kmem_cache {
 #ifndef CONFIG_SLUB_TINY
 	struct kmem_cache_cpu cpu_slab[CONFIG_NR_CPUS];
 #endif
+	/* what the fast paths read, in one cache line */
+#ifdef CONFIG_SLAB_FREELIST_HARDENED
+	unsigned long random;
+#endif
 	slab_flags_t flags;
 	unsigned long min_partial;
 	unsigned int size;		/* object size including metadata */
@@ -90,9 +96,6 @@ struct kmem_cache {
 	void (*ctor)(void *);
 	const char *name;
 	struct list_head list;
-#ifdef CONFIG_SLAB_FREELIST_HARDENED
-	unsigned long random;
-#endif
 #ifdef CONFIG_SLAB_FREELIST_RANDOM
 	unsigned int *random_seq;
 #endif

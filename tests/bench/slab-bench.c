@@ -22,11 +22,22 @@ static const char *variant(void)
 {
 	return "glibc";
 }
+
+static const char *fastpath(void)
+{
+	return "malloc";
+}
 #else
 #include "slab.h"
 static const char *variant(void)
 {
 	return st_slab_variant();
+}
+
+static const char *fastpath(void)
+{
+	st_slab_init();
+	return st_slab_fastpath();
 }
 #endif
 
@@ -98,8 +109,9 @@ static int throughput(int threads, unsigned long ops)
 	for (i = 0; i < threads; i++)
 		pthread_join(t[i], NULL);
 	t1 = now();
-	printf("variant=%s threads=%d mops=%.2f cpu_ns_per_op=%.1f\n",
-	       variant(), threads, (double)ops * threads / (t1 - t0) / 1e6,
+	printf("variant=%s fastpath=%s threads=%d mops=%.2f cpu_ns_per_op=%.1f\n",
+	       variant(), fastpath(), threads,
+	       (double)ops * threads / (t1 - t0) / 1e6,
 	       (double)cpu_ns / ((double)ops * threads));
 	return 0;
 }

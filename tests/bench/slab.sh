@@ -2,10 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Slab allocator benchmark: per variant, in the same run, alloc+free
 # throughput with 1 and 2 threads (glibc malloc as the reference) and the
-# pages held after a fixed mixed workload.
-#   slab.sh GLIBC_BENCH VARIANT_BENCH...     (OPS=pairs per thread)
+# pages held after a fixed mixed workload; then the ratios issue 12 asks
+# about: SLUB against SLUB_TINY on one thread, and how each scales to two.
+# SLUB runs twice: with its default fast path (rseq where the library
+# supports it) and with ST_SLAB_RSEQ=0 (the double-word cmpxchg).
+#   slab.sh GLIBC_BENCH VARIANT_BENCH...     (OPS=pairs per thread,
+#                                             ROUNDS=runs, best kept)
 set -eu
 ops=${OPS:-2000000}
+rounds=${ROUNDS:-3}
 glibc=$1
 shift
 
@@ -13,46 +18,79 @@ field() { # line key
 	printf '%s\n' "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"
 }
 
-best() { # exe threads: "mops cpu_ns" of the best of 3 runs (shared machine)
-	b=0 c=0
-	for _ in 1 2 3; do
-		l=$("$1" throughput "$2" "$ops")
-		m=$(field "$l" mops) n=$(field "$l" cpu_ns_per_op)
-		set -- "$1" "$2" $(echo "$m $n $b $c" |
-			awk '{ if ($1 > $3) print $1, $2; else print $3, $4 }')
-		b=$3 c=$4
-	done
-	echo "$b $c"
-}
-
-col() { echo "$1" | cut -d' ' -f"$2"; }
-
-g1=$(best "$glibc" 1)
-g2=$(best "$glibc" 2)
-ratio() { echo "$1 $2" | awk '{ printf "%.2f", $1 / $2 }'; }
-
-fmt='%-11s %8s %8s %6s %7s %7s %8s %8s %5s %5s %5s %7s\n'
-printf "$fmt" variant 1T-Mops 2T-Mops 2T/1T 1T/libc 2T/libc 1T-ns/op \
-	2T-ns/op boot full half slab-kB
-printf "$fmt" glibc "$(col "$g1" 1)" "$(col "$g2" 1)" \
-	"$(ratio "$(col "$g2" 1)" "$(col "$g1" 1)")" 1.00 1.00 \
-	"$(col "$g1" 2)" "$(col "$g2" 2)" - - - -
+# The rows: "name exe env" (env: an assignment or -).
+rows="glibc $glibc -"
 for exe; do
 	v=$(field "$("$exe" throughput 1 1000)" variant)
-	t1=$(best "$exe" 1)
-	t2=$(best "$exe" 2)
-	p=$("$exe" pages)
-	printf "$fmt" "$v" "$(col "$t1" 1)" "$(col "$t2" 1)" \
-		"$(ratio "$(col "$t2" 1)" "$(col "$t1" 1)")" \
-		"$(ratio "$(col "$t1" 1)" "$(col "$g1" 1)")" \
-		"$(ratio "$(col "$t2" 1)" "$(col "$g2" 1)")" \
-		"$(col "$t1" 2)" "$(col "$t2" 2)" \
-		"$(field "$p" boot_pages)" "$(field "$p" full_pages)" \
-		"$(field "$p" half_pages)" "$(field "$p" half_slab_kb)"
+	rows="$rows
+$v $exe -"
+	if [ "$v" = slub ] &&
+	   [ "$(field "$("$exe" throughput 1 1000)" fastpath)" = rseq ]; then
+		rows="$rows
+slub-cmpxchg $exe ST_SLAB_RSEQ=0"
+	fi
 done
-echo "Mops: million kmalloc+kfree pairs per second of wall time (all threads);"
-echo "2T/1T: how the variant scales from one thread to two;"
+
+# Best (highest Mops, lowest ns/op) of $rounds runs, the rows interleaved
+# so that a change of the machine's load hits every row alike.
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+r=0
+while [ $r -lt "$rounds" ]; do
+	echo "$rows" | while read -r name exe env; do
+		for t in 1 2; do
+			if [ "$env" = - ]; then
+				l=$("$exe" throughput $t "$ops")
+			else
+				l=$(env "$env" "$exe" throughput $t "$ops")
+			fi
+			echo "$(field "$l" mops) $(field "$l" cpu_ns_per_op) $(field "$l" fastpath)" \
+				>>"$tmp/$name.$t"
+		done
+	done
+	r=$((r + 1))
+done
+best() { # name threads column: max Mops (2) or min ns/op (3), or fastpath (4)
+	case $3 in
+	2) sort -k1,1gr "$tmp/$1.$2" | head -1 | cut -d' ' -f1 ;;
+	3) sort -k2,2g "$tmp/$1.$2" | head -1 | cut -d' ' -f2 ;;
+	4) head -1 "$tmp/$1.$2" | cut -d' ' -f3 ;;
+	esac
+}
+ratio() { echo "$1 $2" | awk '{ printf "%.2f", $1 / $2 }'; }
+
+fmt='%-13s %-8s %8s %8s %6s %7s %7s %8s %8s %5s %5s %5s %7s\n'
+printf "$fmt" variant fastpath 1T-Mops 2T-Mops 2T/1T 1T/libc 2T/libc 1T-ns/op \
+	2T-ns/op boot full half slab-kB
+g1=$(best glibc 1 2)
+g2=$(best glibc 2 2)
+echo "$rows" | while read -r name exe env; do
+	m1=$(best "$name" 1 2) m2=$(best "$name" 2 2)
+	p=- b=- f=- h=- k=-
+	if [ "$name" != glibc ] && [ "$env" = - ]; then
+		p=$("$exe" pages)
+		b=$(field "$p" boot_pages) f=$(field "$p" full_pages)
+		h=$(field "$p" half_pages) k=$(field "$p" half_slab_kb)
+	fi
+	printf "$fmt" "$name" "$(best "$name" 1 4)" "$m1" "$m2" "$(ratio "$m2" "$m1")" \
+		"$(ratio "$m1" "$g1")" "$(ratio "$m2" "$g2")" \
+		"$(best "$name" 1 3)" "$(best "$name" 2 3)" "$b" "$f" "$h" "$k"
+done
+if [ -f "$tmp/slub.1" ] && [ -f "$tmp/slub_tiny.1" ]; then
+	s1=$(best slub 1 2) s2=$(best slub 2 2)
+	t1=$(best slub_tiny 1 2) t2=$(best slub_tiny 2 2)
+	echo "slub/slub_tiny, 1 thread: $(ratio "$s1" "$t1")x ops/s," \
+		"$(ratio "$(best slub_tiny 1 3)" "$(best slub 1 3)")x ops per CPU-second" \
+		"(issue 12 expects >= 1.2)"
+	echo "2T/1T scaling: slub $(ratio "$s2" "$s1"), slub_tiny $(ratio "$t2" "$t1")" \
+		"(issue 12 expects slub's to be higher)"
+fi
+echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo ?)," \
+	"CPUs: $(getconf _NPROCESSORS_ONLN 2>/dev/null || echo ?)"
+echo "Mops: million kmalloc+kfree pairs per second of wall time (all threads),"
+echo "best of $rounds; 2T/1T: how the variant scales from one thread to two;"
 echo "ns/op: CPU time per pair summed over threads (robust on a loaded machine,"
-echo "and it includes spinning on contended locks); pages: 4 KiB pages held after"
+echo "and it includes spinning on contended locks); fastpath: SLUB's per-CPU"
+echo "fast path (st_slab_fastpath()); pages: 4 KiB pages held after"
 echo "st_slab_init (boot), after the fixed workload (full), after freeing half of"
 echo "it (half); slab-kB: what /proc/meminfo's Slab: would say at half"

@@ -766,7 +766,11 @@ static void test_stress(void)
 #define CONC_BOX	32
 #define CONC_OPS	1000000	/* per thread; argv[2] overrides (TSan) */
 
+#if defined(__SANITIZE_ADDRESS__)
+static long conc_ops = CONC_OPS / 4;	/* ASan: 4-15 times slower */
+#else
 static long conc_ops = CONC_OPS;
+#endif
 
 enum { CONC_KMALLOC, CONC_CACHE_SMALL, CONC_CACHE_BIG };
 
@@ -1505,60 +1509,140 @@ static void test_boot_params(void)
 
 /* ------------------------------------------------------------------ */
 
+/*
+ * A case that tests a feature some variants lack names it in needs;
+ * tests/unit/slab/meson.build registers it only for the variants that
+ * have it, and the 'cases' test checks that its table agrees with this
+ * one (test-slab --cases NAME...).
+ */
 struct test_case {
 	const char *name;
 	void (*fn)(void);
+	const char *needs;	/* a feature, or NULL: every variant */
 };
 
 static const struct test_case cases[] = {
-	{ "kmalloc", test_kmalloc },
-	{ "zero-huge", test_zero_huge },
-	{ "kmalloc-align", test_kmalloc_align },
-	{ "krealloc", test_krealloc },
-	{ "align", test_align },
-	{ "align-page", test_align_page },
-	{ "ctor", test_ctor },
-	{ "many-caches", test_many_caches },
-	{ "merge", test_merge },
-	{ "reclaim", test_reclaim },
-	{ "shrink-destroy", test_shrink_destroy },
-	{ "destroy-busy", test_destroy_busy },
-	{ "kfree-cache-object", test_kfree_cache_object },
-	{ "model", test_model },
-	{ "stress", test_stress },
-	{ "concurrent", test_concurrent },
-	{ "tiny-cpu-slab", test_tiny_cpu_slab },
-	{ "tiny-cpu-partial", test_tiny_cpu_partial },
-	{ "tiny-max-order", test_tiny_max_order },
-	{ "tiny-empty-slabs", test_tiny_empty_slabs },
-	{ "tiny-stats", test_tiny_stats },
-	{ "tiny-sysfs", test_tiny_sysfs },
-	{ "debug-redzone", test_debug_redzone },
-	{ "debug-kmalloc-redzone", test_debug_kmalloc_redzone },
-	{ "debug-use-after-free", test_debug_use_after_free },
-	{ "debug-double-free", test_debug_double_free },
-	{ "hardened", test_hardened },
-	{ "hardened-double-free", test_hardened_double_free },
-	{ "random", test_random },
-	{ "slob-heap", test_slob_heap },
-	{ "boot-params", test_boot_params },
+	{ "kmalloc", test_kmalloc, NULL },
+	{ "zero-huge", test_zero_huge, NULL },
+	{ "kmalloc-align", test_kmalloc_align, NULL },
+	{ "krealloc", test_krealloc, NULL },
+	{ "align", test_align, NULL },
+	{ "align-page", test_align_page, NULL },
+	{ "ctor", test_ctor, NULL },
+	{ "many-caches", test_many_caches, NULL },
+	{ "merge", test_merge, NULL },
+	{ "reclaim", test_reclaim, NULL },
+	{ "shrink-destroy", test_shrink_destroy, NULL },
+	{ "destroy-busy", test_destroy_busy, NULL },
+	{ "kfree-cache-object", test_kfree_cache_object, NULL },
+	{ "model", test_model, NULL },
+	{ "stress", test_stress, NULL },
+	{ "concurrent", test_concurrent, NULL },
+	{ "tiny-cpu-slab", test_tiny_cpu_slab, "slub" },
+	{ "tiny-cpu-partial", test_tiny_cpu_partial, "slub" },
+	{ "tiny-max-order", test_tiny_max_order, "slub" },
+	{ "tiny-empty-slabs", test_tiny_empty_slabs, "slub" },
+	{ "tiny-stats", test_tiny_stats, NULL },
+	{ "tiny-sysfs", test_tiny_sysfs, NULL },
+	{ "debug-redzone", test_debug_redzone, "slub" },
+	{ "debug-kmalloc-redzone", test_debug_kmalloc_redzone, "slub-debug-on" },
+	{ "debug-use-after-free", test_debug_use_after_free, "slub" },
+	{ "debug-double-free", test_debug_double_free, "slub" },
+	{ "hardened", test_hardened, "slub-no-debug-on" },
+	{ "hardened-double-free", test_hardened_double_free, "freelist-hardened" },
+	{ "random", test_random, "slub" },
+	{ "slob-heap", test_slob_heap, "slob" },
+	{ "boot-params", test_boot_params, NULL },
 };
+
+/* The features the needs of the cases above refer to. */
+static bool has_feature(const char *f)
+{
+	static const char *const features[] = {
+#ifdef CONFIG_SLUB
+		"slub",
+#endif
+#ifdef CONFIG_SLOB
+		"slob",
+#endif
+#ifdef CONFIG_SLUB_DEBUG_ON
+		"slub-debug-on",
+#elif defined(CONFIG_SLUB)
+		"slub-no-debug-on",
+#endif
+#ifdef CONFIG_SLAB_FREELIST_HARDENED
+		"freelist-hardened",
+#endif
+	};
+	unsigned int i;
+
+	for (i = 0; i < N_ELEM(features); i++)
+		if (!strcmp(f, features[i]))
+			return true;
+	return false;
+}
+
+static bool applies(const struct test_case *c)
+{
+	return !c->needs || has_feature(c->needs);
+}
+
+/* The cases registered for this variant are exactly those that apply. */
+static int check_cases(int n, char **names)
+{
+	unsigned int i;
+	int k, bad = 0;
+
+	for (i = 0; i < N_ELEM(cases); i++) {
+		for (k = 0; k < n && strcmp(names[k], cases[i].name); k++)
+			;
+		if (applies(&cases[i]) != (k < n)) {
+			fprintf(stderr, "test-slab: %s: case %s is%s registered, but the "
+				"variant %s %s\n", st_slab_variant(), cases[i].name,
+				k < n ? "" : " not", k < n ? "lacks" : "has",
+				cases[i].needs ? cases[i].needs : "everything it needs");
+			bad++;
+		}
+	}
+	for (k = 0; k < n; k++) {
+		for (i = 0; i < N_ELEM(cases) && strcmp(names[k], cases[i].name); i++)
+			;
+		if (i == N_ELEM(cases)) {
+			fprintf(stderr, "test-slab: no case %s\n", names[k]);
+			bad++;
+		}
+	}
+	printf("%s: %d cases registered, %s\n", st_slab_variant(), n,
+	       bad ? "FAIL" : "as the variant's features say");
+	return bad ? 1 : 0;
+}
 
 int main(int argc, char **argv)
 {
 	unsigned int i;
 	int ran = 0;
 
+	if (argc >= 2 && !strcmp(argv[1], "--cases"))
+		return check_cases(argc - 2, argv + 2);
 	if (argc == 3 && atol(argv[2]) > 0) {
 		conc_ops = atol(argv[2]);
 	} else if (argc != 2) {
-		fprintf(stderr, "usage: test-slab CASE [OPS]\n");
+		fprintf(stderr, "usage: test-slab CASE [OPS] | --cases NAME...\n");
 		return 2;
+	}
+	for (i = 0; i < N_ELEM(cases); i++) {
+		if (!strcmp(argv[1], cases[i].name) && !applies(&cases[i])) {
+			/* run by hand on a variant without the feature */
+			printf("%s %s: SKIP: the variant lacks %s\n", st_slab_variant(),
+			       argv[1], cases[i].needs);
+			return 77;
+		}
 	}
 	CHECK_EQ(st_slab_init(), 0);
 	reports_before = st_slab_nr_reports();
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		if (strcmp(argv[1], cases[i].name) && strcmp(argv[1], "all"))
+	for (i = 0; i < N_ELEM(cases); i++) {
+		if (strcmp(argv[1], cases[i].name) &&
+		    (strcmp(argv[1], "all") || !applies(&cases[i])))
 			continue;
 		cases[i].fn();
 		ran++;
