@@ -36,25 +36,23 @@
 static struct {
 	st_spinlock_t lock;		/* the zone lock */
 	bool ready;
-	char *base;
 	char *raw;			/* what malloc() gave (no mmap) */
-	struct slab *memmap;
-	unsigned long nr;
 	struct list_head free_area[ST_MAX_ORDER + 1];
 	struct st_page_stats st;
 } zone;
 
 unsigned long st_slab_event_clock;
+struct st_pagemap st_pagemap;
 
 static void arena_unmap(void)
 {
 #ifdef ST_ARENA_MMAP
-	munmap(zone.base, (size_t)ARENA_PAGES << ST_PAGE_SHIFT);
+	munmap(st_pagemap.base, (size_t)ARENA_PAGES << ST_PAGE_SHIFT);
 #else
 	free(zone.raw);
 	zone.raw = NULL;
 #endif
-	zone.base = NULL;
+	st_pagemap.base = NULL;
 }
 
 bool st_page_inited(void)
@@ -64,27 +62,12 @@ bool st_page_inited(void)
 
 static inline unsigned long slab_pfn(const struct slab *slab)
 {
-	return (unsigned long)(slab - zone.memmap);
+	return (unsigned long)(slab - st_pagemap.memmap);
 }
 
 void *st_slab_address(const struct slab *slab)
 {
-	return zone.base + (slab_pfn(slab) << ST_PAGE_SHIFT);
-}
-
-struct slab *st_virt_to_slab(const void *addr)
-{
-	const char *p = addr;
-	struct slab *slab;
-
-	if (p < zone.base || p >= zone.base + (zone.nr << ST_PAGE_SHIFT))
-		return NULL;
-	slab = &zone.memmap[(unsigned long)(p - zone.base) >> ST_PAGE_SHIFT];
-	if (slab->flags & PG_tail)
-		slab = slab->head;
-	if (!(slab->flags & PG_head))
-		return NULL;
-	return slab;
+	return st_pagemap.base + (slab_pfn(slab) << ST_PAGE_SHIFT);
 }
 
 unsigned int st_get_order(size_t size)
@@ -101,7 +84,7 @@ unsigned int st_get_order(size_t size)
 
 static void add_free_block(unsigned long pfn, unsigned int order)
 {
-	struct slab *p = &zone.memmap[pfn];
+	struct slab *p = &st_pagemap.memmap[pfn];
 
 	p->flags = 0;
 	p->buddy = 1;
@@ -130,25 +113,25 @@ int st_page_init(void)
 		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (raw == MAP_FAILED)
 		return -ENOMEM;
-	zone.base = (char *)ALIGN((uintptr_t)raw, ARENA_ALIGN);
+	st_pagemap.base = (char *)ALIGN((uintptr_t)raw, ARENA_ALIGN);
 	/* give back what the alignment skipped, before and after */
-	if (zone.base != raw)
-		munmap(raw, (size_t)(zone.base - raw));
-	munmap(zone.base + bytes, ARENA_ALIGN - (size_t)(zone.base - raw));
+	if (st_pagemap.base != raw)
+		munmap(raw, (size_t)(st_pagemap.base - raw));
+	munmap(st_pagemap.base + bytes, ARENA_ALIGN - (size_t)(st_pagemap.base - raw));
 #else
 	/* No mmap (newlib targets): one malloc'd region, aligned by hand. */
 	raw = malloc(bytes + ARENA_ALIGN);
 	if (!raw)
 		return -ENOMEM;
 	zone.raw = raw;
-	zone.base = (char *)ALIGN((uintptr_t)raw, ARENA_ALIGN);
+	st_pagemap.base = (char *)ALIGN((uintptr_t)raw, ARENA_ALIGN);
 #endif
-	zone.memmap = calloc(npages, sizeof(*zone.memmap));
-	if (!zone.memmap) {
+	st_pagemap.memmap = calloc(npages, sizeof(*st_pagemap.memmap));
+	if (!st_pagemap.memmap) {
 		arena_unmap();
 		return -ENOMEM;
 	}
-	zone.nr = npages;
+	st_pagemap.nr = npages;
 	for (o = 0; o <= ST_MAX_ORDER; o++)
 		INIT_LIST_HEAD(&zone.free_area[o]);
 	/* Carve the arena into the largest naturally aligned blocks. */
@@ -172,8 +155,8 @@ void st_page_exit(void)
 	if (!zone.ready)
 		return;
 	zone.ready = false;
-	free(zone.memmap);
-	zone.memmap = NULL;
+	free(st_pagemap.memmap);
+	st_pagemap.memmap = NULL;
 	arena_unmap();
 	memset(&zone.st, 0, sizeof(zone.st));
 }
@@ -266,14 +249,14 @@ void st_free_pages(void *addr)
 		struct slab *b;
 
 		buddy = pfn ^ (1UL << order);
-		if (buddy + (1UL << order) > zone.nr)
+		if (buddy + (1UL << order) > st_pagemap.nr)
 			break;
-		b = &zone.memmap[buddy];
+		b = &st_pagemap.memmap[buddy];
 		if (!b->buddy || b->order != order)
 			break;
 		list_del(&b->slab_list);
 		b->buddy = 0;
-		zone.memmap[pfn].buddy = 0;
+		st_pagemap.memmap[pfn].buddy = 0;
 		pfn &= ~(1UL << order);
 		order++;
 	}
@@ -418,30 +401,23 @@ void st_cpu_relax_slow(unsigned int *spins)
 #endif
 }
 
-static _Thread_local unsigned int this_cpu_plus1;
+_Thread_local unsigned int st_this_cpu_plus1
+	__attribute__((tls_model("initial-exec")));
 static unsigned int next_cpu;
 
-unsigned int st_this_cpu(void)
+/* A thread's first look at its CPU: hand out the next one. */
+unsigned int st_this_cpu_slow(void)
 {
-	unsigned int c = this_cpu_plus1;
+	unsigned int c;
 
-#ifdef ST_SLAB_RSEQ
-	if (st_slab_rseq) {
-		int cpu = st_rseq_cpu_id();
-
-		return cpu >= 0 ? (unsigned int)cpu : 0;
-	}
-#endif
-	if (likely(c))
-		return c - 1;
 	c = __atomic_fetch_add(&next_cpu, 1, __ATOMIC_RELAXED) % CONFIG_NR_CPUS;
-	this_cpu_plus1 = c + 1;
+	st_this_cpu_plus1 = c + 1;
 	return c;
 }
 
 void st_slab_set_cpu(unsigned int cpu)
 {
-	this_cpu_plus1 = cpu % CONFIG_NR_CPUS + 1;
+	st_this_cpu_plus1 = cpu % CONFIG_NR_CPUS + 1;
 #ifdef ST_SLAB_RSEQ
 	/* the per-CPU data is the real CPU's: run there */
 	if (st_slab_rseq) {
@@ -454,11 +430,6 @@ void st_slab_set_cpu(unsigned int cpu)
 #endif
 }
 #else
-unsigned int st_this_cpu(void)
-{
-	return 0;
-}
-
 void st_slab_set_cpu(unsigned int cpu)
 {
 	(void)cpu;

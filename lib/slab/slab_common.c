@@ -42,7 +42,7 @@ bool st_slab_nomerge;
 bool st_slub_debug_param;
 
 static st_spinlock_t init_lock;
-static bool slab_ready;
+bool st_slab_ready;
 /* Set while this thread boots the allocator, which allocates itself. */
 #ifdef CONFIG_SMP
 static _Thread_local bool in_init;
@@ -55,47 +55,20 @@ const char *st_slab_variant(void)
 	return ST_SLAB_VARIANT;
 }
 
-/*
- * Index into st_kmalloc_sizes for sizes up to 192, by (size - 1) / 8: the
- * kernel's size_index table, which routes 65..96 and 129..192 to the two
- * non-power-of-two classes.
- */
-static const unsigned char size_index[24] = {
-	0, 1, 2, 2, 3, 3, 3, 3,		/*   8 ..  64 */
-	4, 4, 4, 4,			/*  72 ..  96 */
-	5, 5, 5, 5,			/* 104 .. 128 */
-	6, 6, 6, 6, 6, 6, 6, 6,		/* 136 .. 192 */
-};
-
-/* Index into st_kmalloc_sizes for a kmalloc() of @size, or -1. */
-int st_kmalloc_index(size_t size)
-{
-	unsigned int i;
-
-	if (size <= 192)
-		return size ? size_index[(size - 1) / 8] : 0;
-	if (size > KMALLOC_MAX_CACHE_SIZE)
-		return -1;
-	/* 256 and up: powers of two from index 7 */
-	for (i = 7; st_kmalloc_sizes[i] < size; i++)
-		;
-	return (int)i;
-}
-
 int st_slab_lazy_init(void)
 {
 	int ret = 0;
 
-	if (likely(READ_ONCE(slab_ready)) || in_init)
+	if (likely(READ_ONCE(st_slab_ready)) || in_init)
 		return 0;
 	spin_lock(&init_lock);
-	if (!slab_ready) {
+	if (!st_slab_ready) {
 		in_init = true;
 		ret = st_page_init();
 		if (!ret)
 			ret = st_allocator_init();
 		if (!ret)
-			WRITE_ONCE(slab_ready, true);
+			WRITE_ONCE(st_slab_ready, true);
 		in_init = false;
 	}
 	spin_unlock(&init_lock);
@@ -110,11 +83,11 @@ int st_slab_init(void)
 void st_slab_exit(void)
 {
 	spin_lock(&init_lock);
-	if (slab_ready) {
+	if (st_slab_ready) {
 		in_init = true;
 		st_allocator_exit();
 		in_init = false;
-		WRITE_ONCE(slab_ready, false);
+		WRITE_ONCE(st_slab_ready, false);
 	}
 	spin_unlock(&init_lock);
 }
@@ -132,7 +105,7 @@ static int parse_uint(const char *s, unsigned int *val)
 
 int st_slab_boot_param(const char *param)
 {
-	if (READ_ONCE(slab_ready))
+	if (READ_ONCE(st_slab_ready))
 		return -EBUSY;
 	if (!strncmp(param, "slub_max_order=", 15)) {
 		unsigned int v;
@@ -157,7 +130,7 @@ int st_slab_boot_param(const char *param)
 
 void *kmalloc(size_t size, gfp_t flags)
 {
-	if (unlikely(st_slab_lazy_init()))
+	if (unlikely(!READ_ONCE(st_slab_ready)) && st_slab_lazy_init())
 		return NULL;
 	return st_kmalloc_node(size, flags,
 			       (unsigned long)__builtin_return_address(0));
@@ -165,7 +138,7 @@ void *kmalloc(size_t size, gfp_t flags)
 
 void *kzalloc(size_t size, gfp_t flags)
 {
-	if (unlikely(st_slab_lazy_init()))
+	if (unlikely(!READ_ONCE(st_slab_ready)) && st_slab_lazy_init())
 		return NULL;
 	return st_kmalloc_node(size, flags | __GFP_ZERO,
 			       (unsigned long)__builtin_return_address(0));

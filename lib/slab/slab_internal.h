@@ -330,7 +330,6 @@ struct slab {
 /* page.c */
 void *st_alloc_pages(unsigned int order, bool zero);
 void st_free_pages(void *addr);
-struct slab *st_virt_to_slab(const void *addr);	/* head page or NULL */
 void *st_slab_address(const struct slab *slab);
 void st_page_account_slab(struct slab *slab, long pages, bool reclaim);
 void st_page_account_large(long pages);
@@ -341,13 +340,11 @@ bool st_page_inited(void);
 
 /* Reports and per-thread CPU. */
 void st_slab_report(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-unsigned int st_this_cpu(void);
 /* A pseudo-random number (freelist randomisation, hardening secret). */
 unsigned long st_slab_random(void);
 extern unsigned long st_slab_event_clock;
 
 /* slab_common.c */
-int st_kmalloc_index(size_t size);
 /* 8, 16, 32, 64, 96, 128, 192, then powers of two to the maximum */
 #define ST_NR_KMALLOC_SIZES	KMALLOC_SHIFT_HIGH
 extern const unsigned int st_kmalloc_sizes[ST_NR_KMALLOC_SIZES];
@@ -372,5 +369,93 @@ int st_sysfs_add_alias(struct kmem_cache *s, const char *name);
 void st_sysfs_remove_cache(struct kmem_cache *s);
 void st_sysfs_init_done(void);
 void st_sysfs_exit(void);
+
+/*
+ * The hot helpers of every kmalloc() and kfree(), inline so that the fast
+ * paths make no call (the kernel's are inline too).
+ */
+
+/* The arena as page.c maps it: what virt_to_slab() needs. */
+struct st_pagemap {
+	char *base;
+	struct slab *memmap;		/* one descriptor per arena page */
+	unsigned long nr;		/* pages in the arena */
+};
+extern struct st_pagemap st_pagemap;
+
+/* The head page of the block @addr is in, or NULL if none is allocated. */
+static __always_inline struct slab *st_virt_to_slab(const void *addr)
+{
+	const char *p = addr;
+	struct slab *slab;
+
+	if (unlikely(p < st_pagemap.base ||
+		     p >= st_pagemap.base + (st_pagemap.nr << ST_PAGE_SHIFT)))
+		return NULL;
+	slab = &st_pagemap.memmap[(unsigned long)(p - st_pagemap.base) >>
+				  ST_PAGE_SHIFT];
+	if (slab->flags & PG_tail)
+		slab = slab->head;
+	if (unlikely(!(slab->flags & PG_head)))
+		return NULL;
+	return slab;
+}
+
+/* This thread's CPU: the real one with rseq, else one handed out per thread. */
+#ifdef CONFIG_SMP
+/* initial-exec: one %fs-relative load, no __tls_get_addr() call */
+extern _Thread_local unsigned int st_this_cpu_plus1
+	__attribute__((tls_model("initial-exec")));
+unsigned int st_this_cpu_slow(void);
+
+static __always_inline unsigned int st_this_cpu(void)
+{
+	unsigned int c;
+
+#ifdef ST_SLAB_RSEQ
+	if (likely(st_slab_rseq)) {
+		int cpu = st_rseq_cpu_id();
+
+		return cpu >= 0 ? (unsigned int)cpu : 0;
+	}
+#endif
+	c = st_this_cpu_plus1;
+	if (likely(c))
+		return c - 1;
+	return st_this_cpu_slow();
+}
+#else
+static __always_inline unsigned int st_this_cpu(void)
+{
+	return 0;
+}
+#endif
+
+/*
+ * Index into st_kmalloc_sizes for a kmalloc() of @size, or -1. Up to 192
+ * bytes the kernel's size_index table, which routes 65..96 and 129..192
+ * to the two non-power-of-two classes; then powers of two from index 7.
+ */
+static __always_inline int st_kmalloc_index(size_t size)
+{
+	static const unsigned char size_index[24] = {
+		0, 1, 2, 2, 3, 3, 3, 3,		/*   8 ..  64 */
+		4, 4, 4, 4,			/*  72 ..  96 */
+		5, 5, 5, 5,			/* 104 .. 128 */
+		6, 6, 6, 6, 6, 6, 6, 6,		/* 136 .. 192 */
+	};
+	unsigned int i;
+
+	if (likely(size <= 192))
+		return size ? size_index[(size - 1) / 8] : 0;
+	if (size > KMALLOC_MAX_CACHE_SIZE)
+		return -1;
+	for (i = 7; st_kmalloc_sizes[i] < size; i++)
+		;
+	return (int)i;
+}
+
+/* Set once the allocator is up: kmalloc() checks it inline. */
+extern bool st_slab_ready;
 
 #endif

@@ -874,6 +874,30 @@ static __always_inline struct kmem_cache_cpu *this_cpu_slab(struct kmem_cache *s
 	return &s->cpu_slab[st_this_cpu()];
 }
 
+/*
+ * As this_cpu_slab(), for the fast paths: NULL if this thread has no CPU
+ * yet (its first slow path hands one out), so that they make no call.
+ */
+static __always_inline struct kmem_cache_cpu *this_cpu_slab_fast(struct kmem_cache *s)
+{
+#ifdef ST_SLAB_RSEQ
+	if (likely(st_slab_rseq)) {
+		int cpu = st_rseq_cpu_id();
+
+		return cpu >= 0 ? &s->cpu_slab[cpu] : NULL;
+	}
+#endif
+#ifdef CONFIG_SMP
+	{
+		unsigned int c = st_this_cpu_plus1;
+
+		return likely(c) ? &s->cpu_slab[c - 1] : NULL;
+	}
+#else
+	return &s->cpu_slab[0];
+#endif
+}
+
 /* Transaction ids step by 2; bit 0 set = owned by a slow path. */
 #define TID_STEP	2
 #define TID_OWNED	1
@@ -1235,27 +1259,44 @@ load:
 	return obj;
 }
 
-/* The lockless fast path: pop the CPU freelist with one cmpxchg. */
-static __fastpath_inline void *slab_alloc(struct kmem_cache *s, gfp_t flags,
-					  unsigned long addr,
-					  unsigned int orig_size)
+#ifdef CONFIG_SLAB_FREELIST_HARDENED
+/*
+ * A corrupt free pointer seen by the fast path: report it and pop @obj
+ * with an empty freelist behind it (the rest of the chain is lost).
+ * Out of line, so that the fast path saves no registers for a call.
+ */
+static noinline void *alloc_fast_corrupt(struct kmem_cache *s,
+					 struct kmem_cache_cpu *c, void *obj,
+					 unsigned long tid, void *next)
+{
+	freelist_corrupted(s, obj, next);
+	if (!cpu_ft_commit(c, obj, tid, NULL, tid + TID_STEP))
+		return NULL;	/* raced: the caller starts over */
+	stat(s, ALLOC_FASTPATH);
+	return obj;
+}
+#endif
+
+/*
+ * The lockless fast path: pop the CPU freelist, with an rseq critical
+ * section or one cmpxchg. NULL when the slow path must run (no CPU slab,
+ * empty freelist, a slow path owns the CPU); it makes no call, so that
+ * its callers need no stack frame.
+ */
+static __always_inline void *slab_alloc_fast(struct kmem_cache *s)
 {
 	struct kmem_cache_cpu *c;
-	struct slab *slab;
 	unsigned long tid, *fpa;
 	void *obj, *next;
 
 redo:
-	c = this_cpu_slab(s);
-#ifdef ST_SLAB_RSEQ
-	if (unlikely(st_slab_rseq && st_rseq_cpu_id() < 0))
-		return ___slab_alloc(s, flags, addr, orig_size);	/* no rseq area */
-#endif
+	c = this_cpu_slab_fast(s);
+	if (unlikely(!c))
+		return NULL;	/* no rseq area, or no CPU yet */
 	tid = READ_ONCE(c->ft.second);
 	obj = READ_ONCE(c->ft.first);
-	slab = READ_ONCE(c->slab);
-	if (unlikely((tid & TID_OWNED) || !obj || !slab))
-		return ___slab_alloc(s, flags, addr, orig_size);
+	if (unlikely((tid & TID_OWNED) || !obj || !READ_ONCE(c->slab)))
+		return NULL;
 	/* @obj may be reallocated under us: then the tid has moved on. */
 	fpa = freeptr_addr(s, obj);
 	next = freelist_decode(s, __atomic_load_n(fpa, __ATOMIC_RELAXED),
@@ -1271,8 +1312,7 @@ redo:
 			      (ST_PAGE_SHIFT + s->order)))) {
 		if (READ_ONCE(c->ft.second) != tid)
 			goto redo;
-		freelist_corrupted(s, obj, next);
-		next = NULL;
+		return alloc_fast_corrupt(s, c, obj, tid, next);
 	}
 #endif
 	if (unlikely(!cpu_ft_commit(c, obj, tid, next, tid + TID_STEP))) {
@@ -1284,6 +1324,17 @@ redo:
 		__builtin_prefetch((char *)next + s->offset, 1);
 	stat(s, ALLOC_FASTPATH);
 	return obj;
+}
+
+static __fastpath_inline void *slab_alloc(struct kmem_cache *s, gfp_t flags,
+					  unsigned long addr,
+					  unsigned int orig_size)
+{
+	void *obj = slab_alloc_fast(s);
+
+	if (likely(obj))
+		return obj;
+	return ___slab_alloc(s, flags, addr, orig_size);
 }
 
 /*
@@ -1357,7 +1408,40 @@ static noinline void __slab_free(struct kmem_cache *s, struct slab *slab,
 	spin_unlock(&n->list_lock);
 }
 
-/* The lockless fast path: push to the CPU freelist if it is our slab. */
+/*
+ * The lockless fast path: push @obj to the CPU freelist if @slab is the
+ * CPU's slab. False when the slow path must run (another slab, a slow
+ * path owns the CPU, or @obj heads the freelist: a double free, which
+ * slab_free() reports); like slab_alloc_fast(), it makes no call.
+ */
+static __always_inline bool slab_free_fast(struct kmem_cache *s,
+					   struct slab *slab, void *obj)
+{
+	struct kmem_cache_cpu *c;
+	unsigned long tid;
+	void *fl;
+
+redo:
+	c = this_cpu_slab_fast(s);
+	if (unlikely(!c))
+		return false;	/* no rseq area, or no CPU yet */
+	tid = READ_ONCE(c->ft.second);
+	if (unlikely((tid & TID_OWNED) || slab != READ_ONCE(c->slab)))
+		return false;
+	fl = READ_ONCE(c->ft.first);
+#ifdef CONFIG_SLAB_FREELIST_HARDENED
+	if (unlikely(obj == fl))
+		return false;
+#endif
+	set_freepointer(s, obj, fl);
+	if (unlikely(!cpu_ft_commit(c, fl, tid, obj, tid + TID_STEP))) {
+		stat(s, CMPXCHG_DOUBLE_CPU_FAIL);
+		goto redo;
+	}
+	stat(s, FREE_FASTPATH);
+	return true;
+}
+
 static __fastpath_inline void slab_free(struct kmem_cache *s,
 					struct slab *slab, void *obj,
 					unsigned long addr)
@@ -1409,6 +1493,21 @@ static __fastpath_inline void slab_free(struct kmem_cache *s,
 					unsigned long addr)
 {
 	free_to_partial_list(s, slab, obj, addr);
+}
+
+static __always_inline void *slab_alloc_fast(struct kmem_cache *s)
+{
+	(void)s;
+	return NULL;
+}
+
+static __always_inline bool slab_free_fast(struct kmem_cache *s,
+					   struct slab *slab, void *obj)
+{
+	(void)s;
+	(void)slab;
+	(void)obj;
+	return false;
 }
 #endif /* CONFIG_SLUB_TINY */
 
@@ -1483,7 +1582,8 @@ static void *kmalloc_large(size_t size, gfp_t flags)
 	return p;
 }
 
-void *st_kmalloc_node(size_t size, gfp_t flags, unsigned long caller)
+static noinline void *kmalloc_slow(size_t size, gfp_t flags,
+				   unsigned long caller)
 {
 	struct kmem_cache *s;
 	int idx;
@@ -1501,7 +1601,25 @@ void *st_kmalloc_node(size_t size, gfp_t flags, unsigned long caller)
 	return slab_alloc_node(s, flags, caller, (unsigned int)size);
 }
 
-void st_kfree_caller(const void *obj, unsigned long caller)
+/*
+ * kmalloc(): the per-CPU fast path inline, with no stack frame; anything
+ * else (zeroing, large sizes, an empty CPU freelist) out of line.
+ */
+void *st_kmalloc_node(size_t size, gfp_t flags, unsigned long caller)
+{
+	void *obj;
+
+	if (likely(size - 1 < KMALLOC_MAX_CACHE_SIZE && !(flags & __GFP_ZERO))) {
+		obj = slab_alloc_fast(kmalloc_caches[(flags & __GFP_RECLAIMABLE) ?
+						     KMALLOC_RECLAIM : KMALLOC_NORMAL]
+						    [st_kmalloc_index(size)]);
+		if (likely(obj))
+			return obj;
+	}
+	return kmalloc_slow(size, flags, caller);
+}
+
+static noinline void kfree_slow(const void *obj, unsigned long caller)
 {
 	struct slab *slab = st_virt_to_slab(obj);
 
@@ -1519,6 +1637,17 @@ void st_kfree_caller(const void *obj, unsigned long caller)
 	}
 	st_page_account_large(-(1L << slab->order));
 	st_free_pages((void *)obj);
+}
+
+/* kfree(): as kmalloc(), the fast path inline and the rest out of line. */
+void st_kfree_caller(const void *obj, unsigned long caller)
+{
+	struct slab *slab = st_virt_to_slab(obj);
+
+	if (likely(slab && (slab->flags & PG_slab) &&
+		   slab_free_fast(slab->slab_cache, slab, (void *)obj)))
+		return;
+	kfree_slow(obj, caller);
 }
 
 size_t st_ksize(const void *obj)
