@@ -1619,6 +1619,12 @@ void *st_kmalloc_node(size_t size, gfp_t flags, unsigned long caller)
 	return kmalloc_slow(size, flags, caller);
 }
 
+static noinline void slab_free_slow(struct kmem_cache *s, struct slab *slab,
+				    void *obj, unsigned long caller)
+{
+	slab_free(s, slab, obj, caller);
+}
+
 static noinline void kfree_slow(const void *obj, unsigned long caller)
 {
 	struct slab *slab = st_virt_to_slab(obj);
@@ -1644,9 +1650,13 @@ void st_kfree_caller(const void *obj, unsigned long caller)
 {
 	struct slab *slab = st_virt_to_slab(obj);
 
-	if (likely(slab && (slab->flags & PG_slab) &&
-		   slab_free_fast(slab->slab_cache, slab, (void *)obj)))
+	if (likely(slab && (slab->flags & PG_slab))) {
+		if (likely(slab_free_fast(slab->slab_cache, slab, (void *)obj)))
+			return;
+		/* another slab's object, most often: no second lookup */
+		slab_free_slow(slab->slab_cache, slab, (void *)obj, caller);
 		return;
+	}
 	kfree_slow(obj, caller);
 }
 
