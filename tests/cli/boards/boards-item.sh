@@ -45,13 +45,9 @@ board() {
 conf() {
 	st_conf_cached "$1" "$2" "arch/$2/configs/$(basename "$3")" "$3" "$t/conf-${1##*-}"
 }
-# savedefconfig TREE ARCH CONFIG OUT: conf's savedefconfig of CONFIG
+# savedefconfig TREE ARCH CONFIG OUT: conf's savedefconfig of CONFIG (cached)
 savedefconfig() {
-	d=$t/save-${1##*-}
-	mkdir -p "$d/obj" && { [ -d "$d/tree" ] || cp -al "$1" "$d/tree"; } &&
-		cp "$3" "$d/obj/.config" &&
-		make -s -C "$d/tree" O="$d/obj" ARCH="$2" savedefconfig >"$d/log" 2>&1 &&
-		cp "$d/obj/defconfig" "$4"
+	_s=$(st_save_cached "$1" "$2" "$3" "$t/conf-${1##*-}") && cp "$_s" "$4"
 }
 # lines_agree FILE: every "FILE:N: warning: CONFIG_X..." names line N's symbol
 lines_agree() {
