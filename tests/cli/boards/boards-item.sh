@@ -125,6 +125,21 @@ case $item in
 	run 1 "--baseline none" check --no-config --srctree "$k612" --baseline none \
 		arch/arm/configs/pxa_defconfig
 	[ "$(grep -c ': warning: ' out)" -gt 10 ] || bad "--baseline none shows all"
+	# the pre-commit hook's command (.pre-commit-hooks.yaml) with a tree, on
+	# unmodified 6.12 boards plus one edited board: only the edit's findings
+	mkdir up && cd up && git init -q . || bad "git"
+	for b in multi_v7 omap2plus imx_v6_v7 pxa sama5; do board 6.12 arm $b; done
+	git add arch && git -c user.name=t -c user.email=t@t.invalid commit -q -m up
+	hook=$(sed -n 's/^  entry: slubtiny check//p' "$ST_SRCDIR/.pre-commit-hooks.yaml")
+	printf '# CONFIG_SLUB_TINY is not set\nCONFIG_SLAB=y\n' >>arch/arm/configs/sama5_defconfig
+	n=$(wc -l <arch/arm/configs/sama5_defconfig)
+	# shellcheck disable=SC2086
+	run 1 "hook on the tree" check --no-config --srctree "$k612" $hook arch/arm/configs/*
+	grep ': warning: ' out | grep -v "^arch/arm/configs/sama5_defconfig:$((n - 1)):" |
+		grep -v "^arch/arm/configs/sama5_defconfig:$n:" &&
+		bad "the hook reports findings of the untouched boards"
+	has "^arch/arm/configs/sama5_defconfig:$n:.*CONFIG_SLAB=y" "the edit's finding" out
+	cd ..
 	;;
 4)	# savedefconfig form: no CONFIG_SLUB=y where SLUB has no prompt
 	board 6.1 sh rsk7201
