@@ -134,8 +134,16 @@ int cmd_check(int argc, char **argv)
 	struct args a = { 0 };
 	int ret, status;
 
-	if (st_wants_help(argc, argv, "check"))
+	if (st_wants_help(argc, argv, "check")) {
+		fputs("\n--baseline REV: resolve each file as it is in git revision REV too and\n"
+		      "report only the findings it did not have there (same symbol, rule and\n"
+		      "line); a file new since REV shows everything, --baseline none too.\n"
+		      "The pre-commit hook runs check --baseline HEAD.\n"
+		      "--fix: migrate's rewrite (and, with slub-tiny-deps selected, the\n"
+		      "dependency fixes), each written line reported as FILE:LINE: fixed:.\n",
+		      stdout);
 		return ST_EXIT_OK;
+	}
 	if (parse_args(&a, argc, argv))
 		return ST_EXIT_ERROR;
 	if (a.format && st_check_format_parse(a.format, &fmt)) {

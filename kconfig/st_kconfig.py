@@ -1312,7 +1312,7 @@ def minimal_fixes(tree, assigns, mode, scoped, scope, effective, orig_lines,
 
     names = sorted(added, key=lambda n: tree.order.get(n, -1))
     findings, bad = outcome(names)
-    goal = (scope if scoped else effective | scope) - bad
+    goal = scope - bad
     for n in reversed(list(names)):
         trial = [x for x in names if x != n]
         _, tb = outcome(trial)
@@ -1343,7 +1343,7 @@ def fix_deps(tree, assigns, mode):
     added = {}          # name -> fix dict (last value wins)
     refused = []
     iterations = 0
-    scope = set(targets)
+    scope = set(targets) if scoped else set(last.values())
     # A line a fix would switch off joins the targets (EXPERT=y hides an
     # "if !EXPERT" select, the line then needs its own enabling option);
     # what is still lost after that refuses the whole fix.

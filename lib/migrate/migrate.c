@@ -364,6 +364,7 @@ static int add_change(struct st_migration *m, const struct st_mig_rule *r, int l
 		return -ENOMEM;
 	m->changes = c;
 	c = &c[m->nr_changes++];
+	memset(c, 0, sizeof(*c));
 	c->rule = r->id;
 	c->line = line;
 	snprintf(c->msg, sizeof(c->msg), "%s", note);

@@ -312,6 +312,7 @@ static int add_fix_change(struct st_migration *m, const struct st_kc_fix *fx, in
 		return -ENOMEM;
 	m->changes = c;
 	c = &c[m->nr_changes++];
+	memset(c, 0, sizeof(*c));
 	c->rule = "fix-deps";
 	c->line = line;
 	snprintf(c->text, sizeof(c->text), "%s", fx->line_text);

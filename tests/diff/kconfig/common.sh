@@ -106,3 +106,19 @@ st_conf_cached() {
 	fi
 	echo "$_cache/$_key.config"
 }
+
+# st_save_cached TREE ARCH CONFIG SCRATCH: conf's savedefconfig of the
+# .config CONFIG (a path st_conf_cached printed); prints the cached path.
+st_save_cached() {
+	_save=${3%.config}.save
+	if [ ! -s "$_save" ]; then
+		mkdir -p "$4/sobj" || return 1
+		[ -d "$4/tree" ] || cp -al "$1" "$4/tree" || return 1
+		cp "$3" "$4/sobj/.config" &&
+			make -s -C "$4/tree" O="$4/sobj" ARCH="$2" savedefconfig \
+				>"$4/sobj/make.log" 2>&1 &&
+			cp "$4/sobj/defconfig" "$_save.tmp$$" && mv "$_save.tmp$$" "$_save" ||
+			{ st_ref_failed "$1" "$2" savedefconfig "$4/sobj"; return 1; }
+	fi
+	echo "$_save"
+}

@@ -145,6 +145,15 @@ static void test_model(void)
 		{ "SLAB_MERGE_DEFAULT", NULL, 10 },
 		{ "NOT_IN_MODEL", "y", 11 },
 	};
+	const struct st_kc_assign as_expert[] = {
+		{ "EMBEDDED", "y", 3 },
+		{ "EXPERT", "y", 4 },
+		{ "SLUB", "y", 7 },
+		{ "SLUB_TINY", "y", 8 },
+		{ "SLAB_FREELIST_RANDOM", "y", 9 },
+		{ "SLAB_MERGE_DEFAULT", NULL, 10 },
+		{ "NOT_IN_MODEL", "y", 11 },
+	};
 	const struct st_kc_finding *f;
 	struct st_kc_result *r = NULL;
 	struct st_kconfig *kc;
@@ -175,10 +184,27 @@ static void test_model(void)
 	   "resolved config: SLUB=y, hidden SLUB_TINY not written");
 	st_kc_result_free(r);
 
+	/*
+	 * EXPERT=y would make SLUB_TINY take effect, and SLUB_TINY switches
+	 * off SLAB_FREELIST_RANDOM=y (line 9), which took effect: refused.
+	 */
 	err = st_kconfig_fix_deps(kc, as, 6, ST_KC_DEFCONFIG, true, &r, &e);
+	ok(!err && r && r->nr_fixes == 0 && r->nr_refused == 1 &&
+	   strstr(r->refused[0], "CONFIG_EXPERT=y") && strstr(r->refused[0], "line 9"),
+	   "fix_deps refuses a fix that switches a line off: %s",
+	   r && r->nr_refused ? r->refused[0] : "");
+	st_kc_result_free(r);
+
+	/* Without those lines, EXPERT is the fix. */
+	err = st_kconfig_fix_deps(kc, as, 3, ST_KC_DEFCONFIG, true, &r, &e);
 	ok(!err && r && r->nr_fixes == 1 && !strcmp(r->fixes[0].sym, "EXPERT") &&
-	   !r->fixes[0].replace_line && r->iterations >= 2,
+	   !r->fixes[0].replace_line && r->iterations >= 2 && !r->nr_refused &&
+	   !strcmp(st_kc_result_value(r, "SLUB_TINY"), "y"),
 	   "fix_deps adds EXPERT");
+	st_kc_result_free(r);
+
+	/* With EXPERT, SLUB_TINY takes effect and overrides two lines. */
+	err = st_kconfig_verify(kc, as_expert, 7, ST_KC_DEFCONFIG, true, &r, &e);
 	f = find(r, "SLAB_FREELIST_RANDOM");
 	ok(f && f->cause == ST_KC_CAUSE_DEPENDS &&
 	   strstr(f->detail, "SLUB_TINY=y in this file (line 8)") &&
