@@ -15,24 +15,12 @@
 #include "build_opts.h"
 #include "cli.h"
 #include "common/error.h"
+#include "st_config.h"
 
 void build_args_init(struct build_args *b)
 {
 	memset(b, 0, sizeof(*b));
 	b->tty = isatty(STDERR_FILENO);
-}
-
-static int parse_jobs(const char *s, unsigned int *out)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || *end || end == s || v < 1 || v > 1024)
-		return -1;
-	*out = (unsigned int)v;
-	return 0;
 }
 
 int build_args_opt(struct build_args *b, int opt, const char *arg)
@@ -53,8 +41,8 @@ int build_args_opt(struct build_args *b, int opt, const char *arg)
 		b->arches[b->o.narches++] = arg;
 		return 1;
 	case 'j':
-		if (parse_jobs(arg, &b->o.jobs)) {
-			p_err("-j: '%s' is not a job count (1-1024)", arg);
+		if (st_parse_jobs(arg, &b->o.jobs)) {
+			p_err("-j: '%s' is not a job count (0-1024; 0 = all CPUs)", arg);
 			return -1;
 		}
 		return 1;
@@ -179,7 +167,8 @@ static cJSON *build_json(const struct st_build_result *r, const char *builddir,
 
 	if (!root)
 		return NULL;
-	if (!cJSON_AddStringToObject(root, "builddir", builddir) ||
+	if (!cJSON_AddStringToObject(root, "version", ST_VERSION) ||
+	    !cJSON_AddStringToObject(root, "builddir", builddir) ||
 	    !cJSON_AddStringToObject(root, "datadir", datadir) ||
 	    !cJSON_AddNumberToObject(root, "jobs_run", r->jobs_run) ||
 	    !cJSON_AddNumberToObject(root, "jobs_uptodate", r->jobs_uptodate) ||
@@ -252,13 +241,16 @@ static void print_text(const struct st_build_result *r, const char *builddir)
 	printf("%u jobs run, %u up to date, in %s\n", r->jobs_run, r->jobs_uptodate, builddir);
 }
 
-static const struct option long_opts[] = {
-	{ "variant", required_argument, NULL, OPT_VARIANT },
-	{ "arch", required_argument, NULL, OPT_ARCH },
-	{ "jobs", required_argument, NULL, 'j' },
-	{ "builddir", required_argument, NULL, OPT_BUILDDIR },
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ NULL, 0, NULL, 0 },
+const struct st_opt st_build_opts[] = {
+	BUILD_OPT_ROWS,
+	ST_OPT_ROW_JSON,
+	ST_OPT_END,
+};
+
+const struct st_example st_build_examples[] = {
+	{ "slubtiny build", "every variant for the host and each cross compiler found" },
+	{ "slubtiny build --variant slub_tiny --arch arm -j 0", "one variant for one arch, all CPUs" },
+	{ NULL, NULL },
 };
 
 int cmd_build(int argc, char **argv)
@@ -269,24 +261,12 @@ int cmd_build(int argc, char **argv)
 	int opt, ret, status = ST_EXIT_OK;
 	size_t i;
 
-	if (st_wants_help(argc, argv, "build"))
-		return ST_EXIT_OK;
 	build_args_init(&b);
-	optind = 1;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":j:", long_opts, NULL)) != -1) {
-		if (opt == OPT_JSON) {
-			st_out.json = true;
-			continue;
-		}
-		if (opt == '?' || opt == ':') {
-			p_err("build: %s option '%s'; see 'slubtiny build --help'",
-			      opt == '?' ? "unknown" : "missing argument for", argv[optind - 1]);
-			return ST_EXIT_ERROR;
-		}
+	while ((opt = st_getopt(argc, argv, "build", st_build_opts)) >= 0)
 		if (build_args_opt(&b, opt, optarg) != 1)
 			return ST_EXIT_ERROR;
-	}
+	if (opt != ST_OPT_DONE)
+		return opt == ST_OPT_HELP ? ST_EXIT_OK : ST_EXIT_ERROR;
 	if (optind < argc) {
 		p_err("build: unexpected argument '%s'", argv[optind]);
 		return ST_EXIT_ERROR;
@@ -313,6 +293,7 @@ int cmd_build(int argc, char **argv)
 			status = ST_EXIT_ERROR;
 		}
 	}
+	st_out.json_done = st_out.json;
 	if (st_out.json ? print_json(r, b.builddir, b.datadir) : (print_text(r, b.builddir), 0)) {
 		p_err("out of memory");
 		status = ST_EXIT_ERROR;

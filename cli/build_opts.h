@@ -10,6 +10,7 @@
 #include <stdbool.h>
 
 #include "build/build.h"
+#include "opt.h"
 
 #define BUILD_MAX_ARGS 64
 
@@ -26,14 +27,20 @@ struct build_args {
 	unsigned int width;		/* of the last progress line */
 };
 
-/* Option codes above any character, for getopt_long tables. */
+/* Option ids of the shared options. */
 enum {
-	OPT_VARIANT = 0x100,
+	OPT_VARIANT = ST_OPT_ID,
 	OPT_ARCH,
 	OPT_BUILDDIR,
-	OPT_JSON,
 	OPT_FIRST_FREE,
 };
+
+/* The option rows of the shared options, for the commands' tables. */
+#define BUILD_OPT_ROWS \
+	{ "variant", 0, OPT_VARIANT, "V", "this variant (defconfigs/V_defconfig, or a defconfig's path); repeatable" }, \
+	{ "arch", 0, OPT_ARCH, "A", "this architecture only (x86_64, arm, riscv64...); repeatable" }, \
+	{ "jobs", 'j', 'j', "N", "run N compiles at once; 0 = all CPUs (the default)" }, \
+	{ "builddir", 0, OPT_BUILDDIR, "DIR", "build directory (default: $SLUBTINY_BUILDDIR or ~/.cache/slubtiny)" }
 
 void build_args_init(struct build_args *b);
 /* Take one parsed option. Returns 1 if it was one of ours, 0 if not, -1 on error (printed). */

@@ -15,29 +15,64 @@
 #include "common/error.h"
 
 enum {
-	OPT_SRCTREE = 256, OPT_ARCH, OPT_FORMAT, OPT_FIX, OPT_BUDGET, OPT_SELECT,
-	OPT_IGNORE, OPT_CONFIG, OPT_NO_CONFIG, OPT_BUILDDIR, OPT_JSON, OPT_BASELINE,
+	OPT_SRCTREE = ST_OPT_ID, OPT_ARCH, OPT_FORMAT, OPT_FIX, OPT_BUDGET, OPT_SELECT,
+	OPT_IGNORE, OPT_CONFIG, OPT_NO_CONFIG, OPT_BUILDDIR, OPT_LIST_RULES, OPT_BASELINE,
 };
 
-static const struct option long_opts[] = {
-	{ "srctree", required_argument, NULL, OPT_SRCTREE },
-	{ "arch", required_argument, NULL, OPT_ARCH },
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ "fix", no_argument, NULL, OPT_FIX },
-	{ "budget", required_argument, NULL, OPT_BUDGET },
-	{ "builddir", required_argument, NULL, OPT_BUILDDIR },
-	{ "select", required_argument, NULL, OPT_SELECT },
-	{ "ignore", required_argument, NULL, OPT_IGNORE },
-	{ "config", required_argument, NULL, OPT_CONFIG },
-	{ "no-config", no_argument, NULL, OPT_NO_CONFIG },
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ "baseline", required_argument, NULL, OPT_BASELINE },
-	{ NULL, 0, NULL, 0 },
+const struct st_opt st_check_opts[] = {
+	{ "srctree", 0, OPT_SRCTREE, "DIR", "also verify with this kernel tree's Kconfig (more rules)" },
+	{ "arch", 0, OPT_ARCH, "ARCH", "ARCH for Kconfig (default: from the arch/ARCH/configs/ path)" },
+	{ "format", 0, OPT_FORMAT, "{text|json|github|sarif}", "output format (default: text)" },
+	{ "fix", 0, OPT_FIX, NULL, "rewrite the files with migrate's rules where that verifies" },
+	{ "baseline", 0, OPT_BASELINE, "REV", "only findings the files did not have at git revision REV (none: all)" },
+	{ "budget", 0, OPT_BUDGET, "FILE", "check the size budgets in this JSON file" },
+	{ "builddir", 0, OPT_BUILDDIR, "DIR", "where the built variants are, for variant budgets" },
+	{ "select", 0, OPT_SELECT, "RULE,...", "run only these rules" },
+	{ "ignore", 0, OPT_IGNORE, "RULE,...", "do not run these rules" },
+	{ "config", 0, OPT_CONFIG, "FILE", "read options from FILE instead of .slubtiny.json" },
+	{ "no-config", 0, OPT_NO_CONFIG, NULL, "do not read .slubtiny.json" },
+	{ "list-rules", 0, OPT_LIST_RULES, NULL, "print the rule ids with what each finds, then exit" },
+	ST_OPT_ROW_JSON,
+	ST_OPT_ROW_QUIET,
+	ST_OPT_ROW_VERBOSE,
+	ST_OPT_END,
 };
+
+const struct st_example st_check_examples[] = {
+	{ "slubtiny check arch/arm/configs/", "lint every defconfig below the directory" },
+	{ "slubtiny check --srctree ~/linux --format github configs/board_defconfig",
+	  "also ask the tree's Kconfig; annotations for GitHub Actions" },
+	{ "slubtiny check --ignore hardening-notice --format sarif . > check.sarif",
+	  "a whole repository as SARIF 2.1.0" },
+	{ NULL, NULL },
+};
+
+/* Rule ids and what each finds (check --help and --list-rules). */
+void st_check_more_help(FILE *f)
+{
+	static const char *const level[] = { "note", "warning", "error" };
+	int i;
+
+	fputs("Rules (ids for --select, --ignore and '# slubtiny: ignore[RULE]';\n"
+	      "what each finds: 'slubtiny check --list-rules'):\n", f);
+	for (i = 0; i < ST_RULE_COUNT; i++)
+		fprintf(f, "  %-24s %s%s%s\n", st_check_rules[i].id, level[st_check_rules[i].level],
+			st_check_rules[i].needs_tree ? ", with --srctree" : "",
+			st_check_rules[i].fixable ? ", --fix repairs it" : "");
+}
+
+static void list_rules(void)
+{
+	int i;
+
+	for (i = 0; i < ST_RULE_COUNT; i++)
+		printf("%s\n  %s\n  fix: %s\n", st_check_rules[i].id, st_check_rules[i].summary,
+		       st_check_rules[i].help);
+}
 
 struct args {
 	const char *srctree, *arch, *format, *budget, *builddir, *config, *baseline;
-	bool fix, no_config, has_select;
+	bool fix, no_config, has_select, list_rules;
 	bool select[ST_RULE_COUNT], ignore[ST_RULE_COUNT];
 };
 
@@ -46,13 +81,12 @@ static int parse_args(struct args *a, int argc, char **argv)
 	struct st_error e = { 0 };
 	int c;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "", long_opts, NULL)) != -1) {
+	while ((c = st_getopt(argc, argv, "check", st_check_opts)) >= 0) {
 		switch (c) {
+		case OPT_LIST_RULES: a->list_rules = true; break;
 		case OPT_SRCTREE: a->srctree = optarg; break;
 		case OPT_ARCH: a->arch = optarg; break;
 		case OPT_FORMAT: a->format = optarg; break;
-		case OPT_JSON: a->format = "json"; break;
 		case OPT_FIX: a->fix = true; break;
 		case OPT_BUDGET: a->budget = optarg; break;
 		case OPT_BUILDDIR: a->builddir = optarg; break;
@@ -68,11 +102,14 @@ static int parse_args(struct args *a, int argc, char **argv)
 			if (st_check_rule_list(a->ignore, optarg, &e))
 				goto bad_rule;
 			break;
-		default:
-			st_usage(stderr, "check");
-			return -EINVAL;
 		}
 	}
+	if (c == ST_OPT_HELP)
+		return 1;
+	if (c == ST_OPT_FAIL)
+		return -EINVAL;
+	if (st_out.json)
+		a->format = "json";
 	return 0;
 bad_rule:
 	p_err("check: %s", e.msg);
@@ -132,20 +169,16 @@ int cmd_check(int argc, char **argv)
 	enum st_check_format fmt = ST_FMT_TEXT;
 	struct st_error e = { 0 };
 	struct args a = { 0 };
+	struct st_progress *prog;
 	int ret, status;
 
-	if (st_wants_help(argc, argv, "check")) {
-		fputs("\n--baseline REV: resolve each file as it is in git revision REV too and\n"
-		      "report only the findings it did not have there (same symbol, rule and\n"
-		      "line); a file new since REV shows everything, --baseline none too.\n"
-		      "The pre-commit hook runs check --baseline HEAD.\n"
-		      "--fix: migrate's rewrite (and, with slub-tiny-deps selected, the\n"
-		      "dependency fixes), each written line reported as FILE:LINE: fixed:.\n",
-		      stdout);
+	ret = parse_args(&a, argc, argv);
+	if (ret)
+		return ret > 0 ? ST_EXIT_OK : ST_EXIT_ERROR;
+	if (a.list_rules) {
+		list_rules();
 		return ST_EXIT_OK;
 	}
-	if (parse_args(&a, argc, argv))
-		return ST_EXIT_ERROR;
 	if (a.format && st_check_format_parse(a.format, &fmt)) {
 		p_err("check: unknown format '%s' (text, json, github, sarif)", a.format);
 		return ST_EXIT_ERROR;
@@ -155,22 +188,40 @@ int cmd_check(int argc, char **argv)
 		return ST_EXIT_ERROR;
 	}
 	merge_config(&o, &a, &cfg);
+	for (ret = optind; a.fix && ret < argc; ret++) {
+		if (!strcmp(argv[ret], "-")) {
+			p_err("check: --fix cannot rewrite standard input (use 'slubtiny migrate --in-place -')");
+			st_check_config_free(&cfg);
+			return ST_EXIT_ERROR;
+		}
+	}
 	if (optind >= argc && !o.budget && !o.budgets) {
-		st_usage(stderr, "check");
+		p_err("check: no FILE or DIR given; see 'slubtiny check --help'");
 		st_check_config_free(&cfg);
 		return ST_EXIT_ERROR;
 	}
+	if (fmt == ST_FMT_TEXT)
+		st_fit_output(true, true);
 	st_check_result_init(&r);
+	prog = st_progress_new("check");
+	o.progress = st_progress_update;
+	o.progress_ctx = prog;
 	ret = st_check_run(&o, argv + optind, argc - optind, &r, &e);
+	st_progress_end(prog);
 	if (ret) {
 		p_lib_err(&e, NULL, ret);
 		st_check_render_error(stdout, fmt, e.code && e.file[0] ? e.file : NULL,
 				      e.code ? e.msg : strerror(-ret), st_out.pretty);
+		st_out.json_done = true;
 		status = ST_EXIT_ERROR;
 		goto out;
 	}
+	st_check_apply_ignores(&r, &cfg);
+	r.verbose = st_out.verbosity > 0;
+	r.quiet = st_out.verbosity < 0;
 	st_check_sort(&r);
 	ret = st_check_render(stdout, &r, fmt, st_out.pretty, st_out.color && fmt == ST_FMT_TEXT);
+	st_out.json_done = true;
 	if (ret) {
 		p_err("check: cannot write the result: %s", strerror(-ret));
 		status = ST_EXIT_ERROR;

@@ -5,6 +5,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "opt.h"
+
 struct st_error;
 
 /* Exit codes of every command. */
@@ -14,11 +16,20 @@ enum {
 	ST_EXIT_ERROR = 2,
 };
 
+/* A line of a command's "Examples:" in --help and in the man page. */
+struct st_example {
+	const char *cmd;	/* the command line, starting with "slubtiny" */
+	const char *what;	/* what it does, one line */
+};
+
 struct cmd {
 	const char *name;
 	int (*fn)(int argc, char **argv);
 	const char *help;	/* one line, for the generated listing */
-	const char *usage;	/* the synopsis after "slubtiny NAME " */
+	const char *usage;	/* the operands after "slubtiny NAME [OPTIONS] " */
+	const struct st_opt *opts;		/* its options (cli/opt.h) */
+	const struct st_example *examples;	/* ends with { NULL } */
+	void (*more_help)(FILE *f);		/* extra help text, or NULL */
 };
 
 extern const struct cmd st_commands[];
@@ -28,6 +39,9 @@ struct st_out {
 	bool json;
 	bool pretty;	/* pretty JSON: on a TTY or with -p */
 	bool color;	/* on a TTY, unless NO_COLOR is set */
+	int verbosity;	/* -1 with -q, 0 by default, 1 and up with -v */
+	unsigned int columns;	/* text width: 80 on a TTY (or $COLUMNS), 0 = unlimited */
+	bool json_done;	/* the command's JSON document is on stdout */
 };
 extern struct st_out st_out;
 
@@ -37,11 +51,50 @@ void st_out_init(void);
 void p_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Print a library error: "slubtiny: FILE: msg" or strerror(-err). */
 void p_lib_err(const struct st_error *e, const char *file, int err);
+/*
+ * With --json, a command that fails before printing its document still puts
+ * one on stdout: {"version", "error": {"file", "message"}} from the first
+ * error printed. main() calls this when a command returns ST_EXIT_ERROR.
+ */
+void st_json_error_document(void);
+/* Keep @msg as the run's error for that document, unless one is kept already. */
+void st_record_error(const char *msg);
 
-/* Print the usage of @name to @f (from the command table). */
+/*
+ * A progress line on stderr for runs over many files: drawn only when stderr
+ * is a terminal, not with -q, and only once the run has taken a second.
+ * st_progress_update() may be called from several threads.
+ */
+struct st_progress;
+struct st_progress *st_progress_new(const char *what);
+void st_progress_update(void *progress, size_t done, size_t total, const char *item);
+/* Clear the line, if one is drawn, before other output. NULL is fine. */
+void st_progress_hide(struct st_progress *p);
+/* Clear the line (if one was drawn) and free. NULL is fine. */
+void st_progress_end(struct st_progress *p);
+
+/*
+ * On a terminal, wrap stdout (@out) and stderr (@err) lines at st_out.columns
+ * (cli/fit.c). For prose and reports, not for fixed formats or JSON.
+ */
+void st_fit_output(bool out, bool err);
+/* Put the real streams back (before exit); -1 when writing stdout failed. */
+int st_fit_end(void);
+
+/* Print the help of @name to @f (from the command table). */
 void st_usage(FILE *f, const char *name);
-/* Handle -h/--help: print usage and return true. */
-bool st_wants_help(int argc, char **argv, const char *name);
+/* The command table entry of @name, or NULL. */
+const struct cmd *st_find_cmd(const char *name);
+
+/* Each command's option rows and examples (in cli/<command>.c). */
+extern const struct st_opt st_migrate_opts[], st_check_opts[], st_size_diff_opts[],
+	st_size_opts[], st_build_opts[], st_report_opts[], st_footprint_opts[],
+	st_footprint_gen_opts[], st_kernel_opts[];
+extern const struct st_example st_migrate_examples[], st_check_examples[],
+	st_size_diff_examples[], st_size_examples[], st_build_examples[],
+	st_report_examples[], st_footprint_examples[], st_kernel_examples[];
+void st_check_more_help(FILE *f);
+void st_migrate_more_help(FILE *f);
 
 int cmd_size_diff(int argc, char **argv);
 int cmd_size(int argc, char **argv);
@@ -51,6 +104,7 @@ int cmd_build(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_footprint(int argc, char **argv);
 int cmd_kernel(int argc, char **argv);
+int cmd_completion(int argc, char **argv);
 
 struct st_report;
 /* Print a report as text, Markdown or JSON (st_out.json), and HTML to @html. */

@@ -27,39 +27,63 @@ static bool parse_uint(const char *s, unsigned long min, unsigned long max, unsi
 	return *s >= '0' && *s <= '9' && !*end && !errno && *v >= min && *v <= max;
 }
 
+enum { OPT_BINARY = ST_OPT_ID, OPT_SEED, OPT_SCALE, OPT_VARIANT, OPT_TRACE, OPT_THREADS,
+       OPT_TIME_MS, OPT_SVG };
+
+const struct st_opt st_footprint_opts[] = {
+	{ "variant", 0, OPT_VARIANT, "V", "replay on this variant only; repeatable (default: all)" },
+	{ "trace", 0, OPT_TRACE, "TRACE", "replay this trace file; repeatable (default: the generated shapes)" },
+	{ "threads", 0, OPT_THREADS, "N", "replay on N threads (1-64)" },
+	{ "time-ms", 0, OPT_TIME_MS, "MS", "time each speed measurement for MS milliseconds (default 300)" },
+	{ "svg", 0, OPT_SVG, "FILE", "also write the pages-held chart as SVG" },
+	ST_OPT_ROW_JSON,
+	ST_OPT_END,
+};
+
+const struct st_opt st_footprint_gen_opts[] = {
+	{ "binary", 0, OPT_BINARY, NULL, "write the binary trace format (not to a terminal)" },
+	{ "seed", 0, OPT_SEED, "N", "random seed (default 1)" },
+	{ "scale", 0, OPT_SCALE, "N", "multiply the trace length by N (1-100)" },
+	ST_OPT_END,
+};
+
+const struct st_example st_footprint_examples[] = {
+	{ "slubtiny footprint", "pages held and speed of every variant on the built-in trace shapes" },
+	{ "slubtiny footprint gen boot --seed 7 > boot.trace",
+	  "write a trace of a generated boot-like workload" },
+	{ "slubtiny footprint --trace boot.trace --variant slub --variant slub_tiny",
+	  "replay that trace on two variants" },
+	{ NULL, NULL },
+};
+
 static int do_gen(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "binary", no_argument, NULL, 'b' },
-		{ "seed", required_argument, NULL, 's' },
-		{ "scale", required_argument, NULL, 'n' },
-		{ NULL, 0, NULL, 0 },
-	};
 	unsigned long seed = 1, scale = 1;
 	struct st_error e = { 0 };
 	bool binary = false;
 	int c, err;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((c = st_getopt(argc, argv, "footprint gen", st_footprint_gen_opts)) >= 0) {
 		switch (c) {
-		case 'b':
+		case OPT_BINARY:
 			binary = true;
 			break;
-		case 's':
+		case OPT_SEED:
 			if (!parse_uint(optarg, 0, ~0ul, &seed))
 				goto bad;
 			break;
-		case 'n':
+		case OPT_SCALE:
 			if (!parse_uint(optarg, 1, 100, &scale))
 				goto bad;
 			break;
-		default:
-			goto usage;
 		}
 	}
-	if (optind != argc - 1)
-		goto usage;
+	if (c != ST_OPT_DONE)
+		return c == ST_OPT_HELP ? ST_EXIT_OK : ST_EXIT_ERROR;
+	if (optind != argc - 1) {
+		p_err("footprint gen: expected one SHAPE; see 'slubtiny footprint --help'");
+		return ST_EXIT_ERROR;
+	}
 	if (binary && isatty(STDOUT_FILENO)) {
 		p_err("footprint gen: not writing a binary trace to a terminal");
 		return ST_EXIT_ERROR;
@@ -72,9 +96,6 @@ static int do_gen(int argc, char **argv)
 	return ST_EXIT_OK;
 bad:
 	p_err("footprint gen: bad number '%s'", optarg);
-	return ST_EXIT_ERROR;
-usage:
-	st_usage(stderr, "footprint");
 	return ST_EXIT_ERROR;
 }
 
@@ -99,47 +120,45 @@ static int push(char ***v, size_t *n, char *s)
 
 static int parse_args(int argc, char **argv, struct fp_args *a)
 {
-	static const struct option opts[] = {
-		{ "variant", required_argument, NULL, 'v' },
-		{ "trace", required_argument, NULL, 't' },
-		{ "threads", required_argument, NULL, 'T' },
-		{ "time-ms", required_argument, NULL, 'm' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "svg", required_argument, NULL, 's' },
-		{ NULL, 0, NULL, 0 },
-	};
 	int c;
 
 	a->time_ms = 300;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((c = st_getopt(argc, argv, "footprint", st_footprint_opts)) >= 0) {
 		switch (c) {
-		case 'v':
+		case OPT_VARIANT:
 			if (push(&a->variants, &a->nr_variants, optarg))
 				return -ENOMEM;
 			break;
-		case 't':
+		case OPT_TRACE:
 			if (push(&a->traces, &a->nr_traces, optarg))
 				return -ENOMEM;
 			break;
-		case 'T':
+		case OPT_THREADS:
 			if (!parse_uint(optarg, 1, 64, &a->threads))
-				return -EINVAL;
+				goto bad;
 			break;
-		case 'm':
+		case OPT_TIME_MS:
 			if (!parse_uint(optarg, 1, 600000, &a->time_ms))
-				return -EINVAL;
+				goto bad;
 			break;
-		case 'j':
-			st_out.json = true;
-			break;
-		case 's':
+		case OPT_SVG:
 			a->svg = optarg;
 			break;
-		default:
-			return -EINVAL;
 		}
 	}
-	return optind == argc ? 0 : -EINVAL;
+	if (c == ST_OPT_HELP)
+		return 1;
+	if (c == ST_OPT_FAIL)
+		return -EINVAL;
+	if (optind != argc) {
+		p_err("footprint: unexpected argument '%s'; see 'slubtiny footprint --help'",
+		      argv[optind]);
+		return -EINVAL;
+	}
+	return 0;
+bad:
+	p_err("footprint: bad number '%s' for %s", optarg, argv[optind - 1]);
+	return -EINVAL;
 }
 
 static int write_svg(const struct st_fp_report *r, const char *path)
@@ -183,16 +202,14 @@ int cmd_footprint(int argc, char **argv)
 	struct st_error e = { 0 };
 	int err, ret;
 
-	if (st_wants_help(argc, argv, "footprint"))
-		return ST_EXIT_OK;
 	if (argc > 1 && !strcmp(argv[1], "gen"))
 		return do_gen(argc - 1, argv + 1);
 	err = parse_args(argc, argv, &a);
-	if (err == -EINVAL) {
-		st_usage(stderr, "footprint");
-		ret = ST_EXIT_ERROR;
+	if (err) {
+		ret = err > 0 ? ST_EXIT_OK : ST_EXIT_ERROR;
 		goto out;
 	}
+	st_fit_output(!st_out.json, true);
 	if (!err)
 		err = st_fp_measure(&r, st_fp_replay_dir(), a.variants, a.traces, a.nr_traces,
 				    a.threads, a.time_ms, &e);
@@ -202,6 +219,7 @@ int cmd_footprint(int argc, char **argv)
 		goto out;
 	}
 	ret = st_out.json ? print_json(&r) : (st_fp_render_text(&r, stdout), ST_EXIT_OK);
+	st_out.json_done = st_out.json;
 	/*
 	 * How the model compares with the kernel (r.failed, the JSON's
 	 * expectations_hold) is a benchmark's verdict, not a finding about

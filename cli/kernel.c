@@ -19,14 +19,13 @@
 #define KERNEL_MAX_ARGS 16
 
 enum {
-	OPT_SRCTREE = 0x100,
+	OPT_SRCTREE = ST_OPT_ID,
 	OPT_DEFCONFIG,
 	OPT_ARCH,
 	OPT_CROSS,
 	OPT_VARIANT,
 	OPT_BASELINE,
 	OPT_BUILDDIR,
-	OPT_JSON,
 	OPT_MARKDOWN,
 	OPT_HTML,
 	OPT_SHARD,
@@ -34,22 +33,30 @@ enum {
 	OPT_OBJECTS,
 };
 
-static const struct option long_opts[] = {
-	{ "srctree", required_argument, NULL, OPT_SRCTREE },
-	{ "defconfig", required_argument, NULL, OPT_DEFCONFIG },
-	{ "arch", required_argument, NULL, OPT_ARCH },
-	{ "cross-compile", required_argument, NULL, OPT_CROSS },
-	{ "variant", required_argument, NULL, OPT_VARIANT },
-	{ "baseline", required_argument, NULL, OPT_BASELINE },
-	{ "builddir", required_argument, NULL, OPT_BUILDDIR },
-	{ "jobs", required_argument, NULL, 'j' },
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ "markdown", no_argument, NULL, OPT_MARKDOWN },
-	{ "html", required_argument, NULL, OPT_HTML },
-	{ "shard", required_argument, NULL, OPT_SHARD },
-	{ "vmlinux", no_argument, NULL, OPT_VMLINUX },
-	{ "objects", no_argument, NULL, OPT_OBJECTS },
-	{ NULL, 0, NULL, 0 },
+const struct st_opt st_kernel_opts[] = {
+	{ "srctree", 0, OPT_SRCTREE, "DIR", "the kernel tree to build (required; never written)" },
+	{ "defconfig", 0, OPT_DEFCONFIG, "FILE|TARGET", "a defconfig file or a make target such as tinyconfig (default: defconfig)" },
+	{ "arch", 0, OPT_ARCH, "A", "build for this ARCH (default: the host's); repeatable" },
+	{ "cross-compile", 0, OPT_CROSS, "[A=]PREFIX", "CROSS_COMPILE, for every arch or for arch A; repeatable" },
+	{ "variant", 0, OPT_VARIANT, "V", "only this allocator (slub, slub_tiny, slab, slob); repeatable" },
+	{ "baseline", 0, OPT_BASELINE, "V", "compare against this variant (default: slub)" },
+	{ "objects", 0, OPT_OBJECTS, NULL, "build mm/slab_common.o and the allocator only (the default)" },
+	{ "vmlinux", 0, OPT_VMLINUX, NULL, "build the whole image" },
+	{ "jobs", 'j', 'j', "N", "make -j N; 0 = all CPUs (under make -j the caller's jobserver)" },
+	{ "builddir", 0, OPT_BUILDDIR, "DIR", "build directory (default: $XDG_CACHE_HOME/slubtiny/kernel)" },
+	{ "shard", 0, OPT_SHARD, "K/N", "build every N-th item from the K-th (merge with report --merge)" },
+	{ "markdown", 0, OPT_MARKDOWN, NULL, "print Markdown tables" },
+	{ "html", 0, OPT_HTML, "FILE", "also write a self-contained HTML page" },
+	ST_OPT_ROW_JSON,
+	ST_OPT_END,
+};
+
+const struct st_example st_kernel_examples[] = {
+	{ "slubtiny kernel --srctree ~/linux --defconfig tinyconfig",
+	  "what each allocator costs in a tinyconfig build of your tree" },
+	{ "slubtiny kernel --srctree ~/linux --arch arm --defconfig board_defconfig",
+	  "the same for a board, with your cross compiler" },
+	{ NULL, NULL },
 };
 
 struct kernel_args {
@@ -89,9 +96,7 @@ static int parse(struct kernel_args *ka, int argc, char **argv)
 	char *slash;
 	int opt, ret = 0;
 
-	optind = 1;
-	opterr = 0;
-	while (!ret && (opt = getopt_long(argc, argv, ":j:", long_opts, NULL)) != -1) {
+	while (!ret && (opt = st_getopt(argc, argv, "kernel", st_kernel_opts)) >= 0) {
 		switch (opt) {
 		case OPT_SRCTREE:
 			o->srctree = optarg;
@@ -115,13 +120,10 @@ static int parse(struct kernel_args *ka, int argc, char **argv)
 			o->builddir = optarg;
 			break;
 		case 'j':
-			if (parse_uint(optarg, &o->jobs) || !o->jobs) {
-				p_err("kernel: invalid -j '%s'", optarg);
+			if (st_parse_jobs(optarg, &o->jobs)) {
+				p_err("kernel: -j: '%s' is not a job count (0-1024; 0 = all CPUs)", optarg);
 				return -1;
 			}
-			break;
-		case OPT_JSON:
-			st_out.json = true;
 			break;
 		case OPT_MARKDOWN:
 			ka->markdown = true;
@@ -144,13 +146,11 @@ static int parse(struct kernel_args *ka, int argc, char **argv)
 		case OPT_OBJECTS:
 			o->vmlinux = false;
 			break;
-		default:
-			p_err("kernel: %s option '%s'; see 'slubtiny kernel --help'",
-			      opt == ':' ? "missing argument for" : "unknown", argv[optind - 1]);
-			return -1;
 		}
 	}
-	if (ret)
+	if (opt == ST_OPT_HELP)
+		return 1;
+	if (ret || opt == ST_OPT_FAIL)
 		return -1;
 	if (optind < argc) {
 		p_err("kernel: unexpected argument '%s'", argv[optind]);
@@ -201,6 +201,7 @@ int kernel_render(const struct st_report *r, bool markdown, const char *html)
 
 	if (html && write_html(r, html))
 		return ST_EXIT_ERROR;
+	st_out.json_done = st_out.json;
 	if (st_out.json)
 		ret = st_report_print_json(stdout, r, st_out.pretty);
 	else if (markdown)
@@ -238,10 +239,9 @@ int cmd_kernel(int argc, char **argv)
 	int ret, status = ST_EXIT_ERROR;
 	size_t i;
 
-	if (st_wants_help(argc, argv, "kernel"))
-		return ST_EXIT_OK;
-	if (parse(&ka, argc, argv))
-		return ST_EXIT_ERROR;
+	ret = parse(&ka, argc, argv);
+	if (ret)
+		return ret > 0 ? ST_EXIT_OK : ST_EXIT_ERROR;
 	ka.o.arches = ka.arches;
 	ka.o.cross = ka.cross;
 	ka.o.variants = ka.variants;

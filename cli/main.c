@@ -15,32 +15,25 @@
 
 const struct cmd st_commands[] = {
 	{ "migrate", cmd_migrate, "rewrite SLOB/SLAB-era defconfigs and verify them against Kconfig",
-	  "[--in-place | --check] [--json] [--srctree DIR] [--arch ARCH] [--cross-compile PREFIX] "
-	  "[--target VERSION] [--fix-deps] [--no-verify] [--force] [--all] FILE|DIR..." },
+	  "FILE|DIR|-...", st_migrate_opts, st_migrate_examples, st_migrate_more_help },
 	{ "check", cmd_check, "lint defconfigs and size budgets (pre-commit / CI gate)",
-	  "[--srctree DIR] [--arch ARCH] [--format {text|json|github|sarif}] [--json] [--fix] "
-	  "[--budget FILE] [--builddir DIR] [--select RULE,...] [--ignore RULE,...] "
-	  "[--config FILE | --no-config] [--baseline {REV|none}] [FILE|DIR...]" },
+	  "[FILE|DIR|-...]", st_check_opts, st_check_examples, st_check_more_help },
 	{ "size-diff", cmd_size_diff, "compare symbol sizes of two ELF files (bloat-o-meter compatible)",
-	  "[-c | -d | -t] [-p PREFIX] [--json] [--exit-code] OLD NEW" },
+	  "OLD NEW", st_size_diff_opts, st_size_diff_examples, NULL },
 	{ "size", cmd_size, "list section sizes of ELF files (binutils size compatible)",
-	  "[-A | -B | -G | --format={berkeley|sysv|gnu}] [-d | -o | -x | --radix={8|10|16}] "
-	  "[--common] [-t] [--json] [FILE...]" },
+	  "[FILE...]", st_size_opts, st_size_examples, NULL },
 	{ "build", cmd_build, "build the bundled allocator variants for each architecture",
-	  "[--variant V]... [--arch A]... [-j N] [--builddir DIR] [--json]" },
+	  "", st_build_opts, st_build_examples, NULL },
 	{ "report", cmd_report, "size table and diffs of every allocator variant and architecture",
-	  "[--baseline VARIANT] [--variant V]... [--arch A]... [-j N] [--builddir DIR] "
-	  "[--json | --markdown] [--html FILE] [--attribute] [--objects NAME=PATH...] "
-	  "[--merge SHARD.json...]" },
+	  "[NAME=PATH...]", st_report_opts, st_report_examples, NULL },
 	{ "kernel", cmd_kernel, "build and measure each slab allocator on your own kernel tree",
-	  "--srctree DIR [--defconfig FILE|TARGET] [--arch A]... [--cross-compile [A=]PREFIX]... "
-	  "[--variant V]... [--baseline V] [--objects | --vmlinux] [-j N] [--builddir DIR] "
-	  "[--shard K/N] [--json | --markdown] [--html FILE]" },
+	  "", st_kernel_opts, st_kernel_examples, NULL },
 	{ "footprint", cmd_footprint, "replay allocation traces on each variant: pages held and speed",
-	  "[gen SHAPE [--binary] [--seed N] [--scale N]] [--variant V]... [--trace FILE]... "
-	  "[--threads N] [--time-ms MS] [--json] [--svg FILE]" },
-	{ "help", NULL, "show help for a command", "[COMMAND]" },
-	{ NULL, NULL, NULL, NULL },
+	  "", st_footprint_opts, st_footprint_examples, NULL },
+	{ "help", NULL, "show help for a command", "[COMMAND]", NULL, NULL, NULL },
+	{ "completion", cmd_completion, "print a shell completion script generated from this table",
+	  "{bash|zsh}", NULL, NULL, NULL },
+	{ NULL, NULL, NULL, NULL, NULL, NULL, NULL },
 };
 
 static void usage(FILE *f)
@@ -49,19 +42,20 @@ static void usage(FILE *f)
 
 	fprintf(f, "Usage: slubtiny [--version] [--help] COMMAND [ARGS]\n\nCommands:\n");
 	for (c = st_commands; c->name; c++)
-		fprintf(f, "  %-10s %s\n", c->name, c->help);
+		fprintf(f, "  %-11s %s\n", c->name, c->help);
 	fprintf(f, "\nRun 'slubtiny COMMAND --help' for the options of a command.\n"
 		   "Exit status: 0 clean, 1 findings, 2 error.\n");
 }
 
-static const struct cmd *find_cmd(const char *name)
+/* The command closest to a mistyped @name, or NULL. */
+static const char *st_cmd_suggest(const char *name)
 {
-	const struct cmd *c;
+	static struct st_opt rows[32];
+	size_t i;
 
-	for (c = st_commands; c->name; c++)
-		if (!strcmp(c->name, name))
-			return c;
-	return NULL;
+	for (i = 0; i < 31 && st_commands[i].name; i++)
+		rows[i] = (struct st_opt){ st_commands[i].name, 0, 0, NULL, NULL };
+	return st_opt_suggest(rows, name);
 }
 
 static int do_help(int argc, char **argv)
@@ -72,7 +66,7 @@ static int do_help(int argc, char **argv)
 		usage(stdout);
 		return ST_EXIT_OK;
 	}
-	c = find_cmd(argv[1]);
+	c = st_find_cmd(argv[1]);
 	if (!c) {
 		p_err("unknown command '%s'", argv[1]);
 		return ST_EXIT_ERROR;
@@ -95,6 +89,7 @@ static int finish_stdout(int ret)
 int main(int argc, char **argv)
 {
 	const struct cmd *c;
+	int ret;
 
 	st_out_init();
 	if (argc < 2) {
@@ -109,12 +104,23 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return finish_stdout(ST_EXIT_OK);
 	}
-	c = find_cmd(argv[1]);
+	c = st_find_cmd(argv[1]);
 	if (!c) {
-		p_err("unknown command '%s'; see 'slubtiny --help'", argv[1]);
+		p_err("unknown command '%s'%s%s%s; see 'slubtiny --help'", argv[1],
+		      st_cmd_suggest(argv[1]) ? " (did you mean '" : "",
+		      st_cmd_suggest(argv[1]) ? st_cmd_suggest(argv[1]) : "",
+		      st_cmd_suggest(argv[1]) ? "'?)" : "");
 		return ST_EXIT_ERROR;
 	}
 	if (!c->fn)
 		return finish_stdout(do_help(argc - 1, argv + 1));
-	return finish_stdout(c->fn(argc - 1, argv + 1));
+	ret = c->fn(argc - 1, argv + 1);
+	if (st_fit_end()) {
+		if (errno != EPIPE)
+			p_err("write error on stdout: %s", strerror(errno));
+		return ST_EXIT_ERROR;
+	}
+	if (ret == ST_EXIT_ERROR && st_out.json && !st_out.json_done)
+		st_json_error_document();
+	return finish_stdout(ret);
 }

@@ -19,24 +19,35 @@
 #include "common/error.h"
 #include "defconfig/defconfig.h"
 #include "migrate/migrate.h"
+#include "st_config.h"
 
-enum { OPT_SRCTREE = 256, OPT_ARCH, OPT_CROSS, OPT_TARGET, OPT_FIX_DEPS,
-       OPT_NO_VERIFY, OPT_FORCE, OPT_IN_PLACE, OPT_CHECK, OPT_JSON, OPT_ALL };
+enum { OPT_SRCTREE = ST_OPT_ID, OPT_ARCH, OPT_CROSS, OPT_TARGET, OPT_FIX_DEPS,
+       OPT_NO_VERIFY, OPT_FORCE, OPT_IN_PLACE, OPT_CHECK, OPT_ALL };
 
-static const struct option long_opts[] = {
-	{ "in-place", no_argument, NULL, OPT_IN_PLACE },
-	{ "check", no_argument, NULL, OPT_CHECK },
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ "srctree", required_argument, NULL, OPT_SRCTREE },
-	{ "arch", required_argument, NULL, OPT_ARCH },
-	{ "cross-compile", required_argument, NULL, OPT_CROSS },
-	{ "target", required_argument, NULL, OPT_TARGET },
-	{ "fix-deps", no_argument, NULL, OPT_FIX_DEPS },
-	{ "no-verify", no_argument, NULL, OPT_NO_VERIFY },
-	{ "force", no_argument, NULL, OPT_FORCE },
-	{ "all", no_argument, NULL, OPT_ALL },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+const struct st_opt st_migrate_opts[] = {
+	{ "in-place", 0, OPT_IN_PLACE, NULL, "write each file back (atomic; a file that does not verify is kept)" },
+	{ "check", 0, OPT_CHECK, NULL, "write nothing; exit 1 if a file needs a change or has a finding" },
+	{ "srctree", 0, OPT_SRCTREE, "DIR", "verify with this kernel tree's Kconfig (default: bundled model)" },
+	{ "arch", 0, OPT_ARCH, "ARCH", "ARCH for Kconfig (default: from the arch/ARCH/configs/ path)" },
+	{ "cross-compile", 0, OPT_CROSS, "PREFIX", "CROSS_COMPILE for the compiler tests Kconfig runs" },
+	{ "target", 0, OPT_TARGET, "VERSION", "target kernel, e.g. 6.12 (default: the tree's, else the newest)" },
+	{ "fix-deps", 0, OPT_FIX_DEPS, NULL, "add what the result needs to take effect (e.g. CONFIG_EXPERT=y)" },
+	{ "no-verify", 0, OPT_NO_VERIFY, NULL, "apply the rules only; do not ask Kconfig" },
+	{ "force", 0, OPT_FORCE, NULL, "with --in-place: write even a file that does not verify" },
+	{ "all", 0, OPT_ALL, NULL, "also list pre-existing findings and collateral changes" },
+	ST_OPT_ROW_JSON,
+	ST_OPT_ROW_QUIET,
+	{ "verbose", 'v', ST_OPT_VERBOSE, NULL, "print more: whole cause chains, and what --all lists" },
+	ST_OPT_END,
+};
+
+const struct st_example st_migrate_examples[] = {
+	{ "slubtiny migrate arch/arm/configs/foo_defconfig",
+	  "show the change as a diff, verified with the bundled Kconfig model" },
+	{ "slubtiny migrate --srctree ~/linux --arch arm --in-place board_defconfig",
+	  "rewrite the file, verified with that tree's own Kconfig" },
+	{ "slubtiny migrate --check --json configs/", "CI: every defconfig below configs/, one JSON document" },
+	{ NULL, NULL },
 };
 
 static const char help_notes[] =
@@ -51,6 +62,11 @@ static const char help_notes[] =
 "Line numbers are those of the file on disk after the action shown: with\n"
 "--in-place the migrated file, otherwise the file as it is (a line the\n"
 "migration adds gets the number of the input line it replaces or follows).\n";
+
+void st_migrate_more_help(FILE *f)
+{
+	fputs(help_notes + 1, f);
+}
 
 struct run {
 	struct st_mig_opts opts;
@@ -83,16 +99,44 @@ static void announce(struct run *r, const struct st_mig_file *f)
 	fprintf(stderr, "slubtiny: verified against %s\n", f->verified_with);
 }
 
-/* "a\nb" as "FILE:LINE: note: a" and "FILE:LINE: note: b". */
+/* One note line: "FILE:LINE: note: TEXT". */
+static void note(const char *path, int line, const char *text, int len)
+{
+	fprintf(stderr, "%s:%d: note: %.*s\n", path, line, len, text);
+}
+
+/*
+ * A finding's cause chain "a\nb\n...\nfix: F" as note lines. With -v every
+ * line; by default only the root cause (the last line before the fix) and
+ * the fix, once: not at all when the root already says it.
+ */
 static void print_notes(const char *path, int line, const char *text)
 {
-	const char *p = text, *nl;
+	const char *p = text, *nl, *root = NULL, *fix = NULL;
+	int root_len = 0, len;
 
 	while (p && *p) {
 		nl = strchr(p, '\n');
-		fprintf(stderr, "%s:%d: note: %.*s\n", path, line,
-			(int)(nl ? nl - p : (long)strlen(p)), p);
+		len = nl ? (int)(nl - p) : (int)strlen(p);
+		if (st_out.verbosity > 0)
+			note(path, line, p, len);
+		if (!strncmp(p, "fix: ", 5)) {
+			fix = p;
+		} else {
+			root = p;
+			root_len = len;
+		}
 		p = nl ? nl + 1 : NULL;
+	}
+	if (st_out.verbosity > 0)
+		return;
+	if (root)
+		note(path, line, root, root_len);
+	if (fix) {
+		nl = strchr(fix, '\n');
+		len = nl ? (int)(nl - fix) : (int)strlen(fix);
+		if (!root || !memmem(root, root_len, fix + 5, len - 5))
+			note(path, line, fix, len);
 	}
 }
 
@@ -118,17 +162,21 @@ static void print_finding(const struct run *r, const struct st_mig_file *f,
 
 	fprintf(stderr, "%s:%d: warning: %s [%s%s]\n", f->path, line, x->message,
 		x->kind, x->pre_existing ? ", pre-existing" : "");
-	print_notes(f->path, line, x->detail);
+	if (st_out.verbosity >= 0)
+		print_notes(f->path, line, x->detail);
 }
 
 static void print_text(struct run *r, const struct st_mig_file *f, bool written)
 {
 	size_t i, nr_pre = 0;
 
-	announce(r, f);
+	if (st_out.verbosity >= 0)
+		announce(r, f);
 	if (!r->in_place)
 		fputs(f->diff, stdout);
-	for (i = 0; i < f->m.nr_changes; i++) {
+	/* The notes after the diff also when both go to one pipe. */
+	fflush(stdout);
+	for (i = 0; st_out.verbosity >= 0 && i < f->m.nr_changes; i++) {
 		const struct st_mig_change *c = &f->m.changes[i];
 
 		/* a fix written to disk is reported as linters with autofix do */
@@ -139,7 +187,7 @@ static void print_text(struct run *r, const struct st_mig_file *f, bool written)
 			fprintf(stderr, "%s:%d: note: [%s] %s\n", f->path,
 				change_line(r, c), c->rule, c->msg);
 	}
-	for (i = 0; i < f->nr_refused; i++)
+	for (i = 0; st_out.verbosity >= 0 && i < f->nr_refused; i++)
 		fprintf(stderr, "%s: note: [fix-deps] %s\n", f->path, f->refused[i]);
 	/* what the migration brought first; what the input had after */
 	for (i = 0; i < f->m.nr_findings; i++) {
@@ -151,7 +199,7 @@ static void print_text(struct run *r, const struct st_mig_file *f, bool written)
 	for (i = 0; r->all && i < f->m.nr_findings; i++)
 		if (f->m.findings[i].pre_existing)
 			print_finding(r, f, &f->m.findings[i]);
-	if (nr_pre && !r->all)
+	if (nr_pre && !r->all && st_out.verbosity >= 0)
 		fprintf(stderr, "%s: note: %zu pre-existing finding%s: the file had %s "
 			"before the migration (--all lists %s)\n", f->path, nr_pre,
 			nr_pre == 1 ? "" : "s", nr_pre == 1 ? "it" : "them",
@@ -161,7 +209,7 @@ static void print_text(struct run *r, const struct st_mig_file *f, bool written)
 			f->collateral[i].sym,
 			f->collateral[i].old ? f->collateral[i].old : "(undefined)",
 			f->collateral[i].new ? f->collateral[i].new : "(undefined)");
-	if (f->nr_collateral && !r->all)
+	if (f->nr_collateral && !r->all && st_out.verbosity >= 0)
 		fprintf(stderr, "%s: note: %zu other option%s change%s value in the "
 			"resolved configuration (collateral; --all lists them)\n", f->path,
 			f->nr_collateral, f->nr_collateral == 1 ? "" : "s",
@@ -296,6 +344,15 @@ static void parse_errors(struct run *r, const struct st_mig_file *f)
 	struct st_error e = { 0 };
 	size_t i;
 
+	/* NUL bytes: binary data (an ELF, an image), one error, not one per "line". */
+	for (i = 0; i < dc->nr_diags; i++) {
+		if (dc->diags[i].kind != ST_DC_D_NUL)
+			continue;
+		st_err(&e, EINVAL, dc->name, "not a defconfig (binary data on line %d); left unchanged",
+		       dc->diags[i].line);
+		file_error(r, dc->name, &e, EINVAL);
+		return;
+	}
 	for (i = 0; i < dc->nr_diags; i++)
 		fprintf(stderr, "%s:%d: %s: %s\n", dc->name, dc->diags[i].line,
 			dc->diags[i].sev == ST_DC_ERROR ? "error" : "warning", dc->diags[i].msg);
@@ -320,6 +377,22 @@ static void announce_symlink(const char *path)
 	fprintf(stderr, "%s: note: a symlink to %s; following it\n", path, target);
 }
 
+/* --in-place on "-": the migrated file goes to standard output. */
+static int write_stdout(const struct st_mig_file *f)
+{
+	size_t len;
+	char *buf;
+	int ret;
+
+	ret = st_defconfig_render(f->m.after, &buf, &len);
+	if (ret)
+		return ret;
+	if (fwrite(buf, 1, len, stdout) != len)
+		ret = -EIO;
+	free(buf);
+	return ret;
+}
+
 static void do_file(struct run *r, struct st_mig_session *s, const char *path)
 {
 	struct st_error e = { 0 };
@@ -328,7 +401,8 @@ static void do_file(struct run *r, struct st_mig_session *s, const char *path)
 	size_t i;
 	int ret;
 
-	announce_symlink(path);
+	if (strcmp(path, "-"))
+		announce_symlink(path);
 	ret = st_mig_session_file(s, path, &f, &e);
 	if (ret) {
 		file_error(r, path, &e, ret);
@@ -350,7 +424,7 @@ static void do_file(struct run *r, struct st_mig_session *s, const char *path)
 			      f.path, r->opts.fix_deps ? "" : "--fix-deps may help, ");
 			worse(r, ST_EXIT_FINDINGS);
 		} else {
-			ret = st_mig_file_write(&f, &e);
+			ret = strcmp(path, "-") ? st_mig_file_write(&f, &e) : write_stdout(&f);
 			if (ret)
 				file_error(r, path, &e, ret);
 			written = !ret;
@@ -375,12 +449,10 @@ static int parse_opts(struct run *r, int argc, char **argv)
 	int c;
 
 	r->opts.verify = true;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", long_opts, NULL)) != -1) {
+	while ((c = st_getopt(argc, argv, "migrate", st_migrate_opts)) >= 0) {
 		switch (c) {
 		case OPT_IN_PLACE: r->in_place = true; break;
 		case OPT_CHECK: r->check = true; break;
-		case OPT_JSON: st_out.json = true; break;
 		case OPT_SRCTREE: r->opts.srctree = optarg; break;
 		case OPT_ARCH: r->opts.arch = optarg; break;
 		case OPT_CROSS: r->opts.cross_compile = optarg; break;
@@ -389,11 +461,19 @@ static int parse_opts(struct run *r, int argc, char **argv)
 		case OPT_NO_VERIFY: r->opts.verify = false; break;
 		case OPT_FORCE: r->force = true; break;
 		case OPT_ALL: r->all = true; break;
-		default:
-			st_usage(stderr, "migrate");
-			return -EINVAL;
 		}
 	}
+	if (c == ST_OPT_HELP)
+		return 1;
+	if (c == ST_OPT_FAIL)
+		return -EINVAL;
+	if (st_out.verbosity > 0)
+		r->all = true;
+	for (c = optind; c < argc; c++)
+		if (!strcmp(argv[c], "-") && r->in_place && st_out.json) {
+			p_err("migrate: --in-place - writes the file on stdout: not with --json");
+			return -EINVAL;
+		}
 	if (r->in_place && r->check) {
 		p_err("migrate: --in-place and --check exclude each other");
 		return -EINVAL;
@@ -403,8 +483,7 @@ static int parse_opts(struct run *r, int argc, char **argv)
 		return -EINVAL;
 	}
 	if (optind >= argc) {
-		p_err("migrate: no FILE or DIR given");
-		st_usage(stderr, "migrate");
+		p_err("migrate: no FILE or DIR given; see 'slubtiny migrate --help'");
 		return -EINVAL;
 	}
 	return 0;
@@ -428,16 +507,15 @@ int cmd_migrate(int argc, char **argv)
 	struct st_mig_session *s = NULL;
 	struct st_error e = { 0 };
 	cJSON *root = NULL;
+	struct st_progress *prog;
 	char **paths = NULL, tgt[16];
 	size_t n = 0, i;
 	int ret;
 
-	if (st_wants_help(argc, argv, "migrate")) {
-		fputs(help_notes, stdout);
-		return ST_EXIT_OK;
-	}
-	if (parse_opts(&r, argc, argv))
-		return ST_EXIT_ERROR;
+	ret = parse_opts(&r, argc, argv);
+	if (ret)
+		return ret > 0 ? ST_EXIT_OK : ST_EXIT_ERROR;
+	st_fit_output(false, true);
 	ret = st_mig_session_new(&s, &r.opts, &e);
 	if (!ret)
 		ret = st_mig_expand_paths(argv + optind, argc - optind, &paths, &n, &e);
@@ -452,7 +530,8 @@ int cmd_migrate(int argc, char **argv)
 		root = cJSON_CreateObject();
 		snprintf(tgt, sizeof(tgt), "%d.%d", st_mig_session_target(s).major,
 			 st_mig_session_target(s).minor);
-		if (!root || !cJSON_AddStringToObject(root, "target", tgt) ||
+		if (!root || !cJSON_AddStringToObject(root, "version", ST_VERSION) ||
+		    !cJSON_AddStringToObject(root, "target", tgt) ||
 		    !cJSON_AddStringToObject(root, "lines", r.in_place ? "written" : "input") ||
 		    !(r.files = cJSON_AddArrayToObject(root, "files"))) {
 			p_err("out of memory");
@@ -462,12 +541,19 @@ int cmd_migrate(int argc, char **argv)
 	}
 	if (!n)
 		p_err("warning: no *_defconfig or *.config files found");
-	for (i = 0; i < n; i++)
+	prog = n > 1 ? st_progress_new("migrate") : NULL;
+	for (i = 0; i < n; i++) {
+		st_progress_hide(prog);
 		do_file(&r, s, paths[i]);
-	if (r.nr_fixed && !st_out.json)
+		st_progress_update(prog, i + 1, n, paths[i]);
+	}
+	st_progress_end(prog);
+	if (r.nr_fixed && !st_out.json && st_out.verbosity >= 0)
 		fprintf(stderr, "slubtiny: fixed %zu line%s in %zu file%s (--fix-deps)\n",
 			r.nr_fixed, r.nr_fixed == 1 ? "" : "s", r.nr_fixed_files,
 			r.nr_fixed_files == 1 ? "" : "s");
+	if (root)
+		st_out.json_done = true;
 	if (root && print_json(root)) {
 		p_err("out of memory");
 		worse(&r, ST_EXIT_ERROR);

@@ -22,21 +22,28 @@ enum {
 	OPT_ATTRIBUTE,
 	OPT_OBJECTS,
 	OPT_MERGE,
+	OPT_MIXED,
 };
 
-static const struct option long_opts[] = {
-	{ "baseline", required_argument, NULL, OPT_BASELINE },
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ "html", required_argument, NULL, OPT_HTML },
-	{ "markdown", no_argument, NULL, OPT_MARKDOWN },
-	{ "attribute", no_argument, NULL, OPT_ATTRIBUTE },
-	{ "objects", no_argument, NULL, OPT_OBJECTS },
-	{ "merge", no_argument, NULL, OPT_MERGE },
-	{ "variant", required_argument, NULL, OPT_VARIANT },
-	{ "arch", required_argument, NULL, OPT_ARCH },
-	{ "jobs", required_argument, NULL, 'j' },
-	{ "builddir", required_argument, NULL, OPT_BUILDDIR },
-	{ NULL, 0, NULL, 0 },
+const struct st_opt st_report_opts[] = {
+	{ "baseline", 0, OPT_BASELINE, "VARIANT", "compare against this variant (default: slub)" },
+	BUILD_OPT_ROWS,
+	{ "markdown", 0, OPT_MARKDOWN, NULL, "print Markdown tables" },
+	{ "html", 0, OPT_HTML, "FILE", "also write a self-contained HTML page with charts" },
+	{ "attribute", 0, OPT_ATTRIBUTE, NULL, "rank the options that make the variants differ by cost" },
+	{ "objects", 0, OPT_OBJECTS, NULL, "report on NAME=PATH ELF files instead (the first is the baseline)" },
+	{ "mixed-arch", 0, OPT_MIXED, NULL, "with --objects: compare files of different machines" },
+	{ "merge", 0, OPT_MERGE, NULL, "merge the SHARD.json files of 'slubtiny kernel --shard' into one report" },
+	ST_OPT_ROW_JSON,
+	ST_OPT_END,
+};
+
+const struct st_example st_report_examples[] = {
+	{ "slubtiny report", "what SLUB_TINY and the other variants cost, per arch" },
+	{ "slubtiny report --objects old=linux-6.1/mm/slub.o new=linux-6.12/mm/slub.o",
+	  "the same table over two builds of a kernel object" },
+	{ "slubtiny report --merge shard1.json shard2.json", "one report from the shards of a kernel run" },
+	{ NULL, NULL },
 };
 
 struct report_args {
@@ -47,21 +54,17 @@ struct report_args {
 	bool attribute;
 	bool objects;
 	bool merge;
+	bool mixed;
 };
 
 static int parse(struct report_args *ra, int argc, char **argv)
 {
 	int opt;
 
-	optind = 1;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":j:", long_opts, NULL)) != -1) {
+	while ((opt = st_getopt(argc, argv, "report", st_report_opts)) >= 0) {
 		switch (opt) {
 		case OPT_BASELINE:
 			ra->baseline = optarg;
-			break;
-		case OPT_JSON:
-			st_out.json = true;
 			break;
 		case OPT_HTML:
 			ra->html = optarg;
@@ -78,16 +81,18 @@ static int parse(struct report_args *ra, int argc, char **argv)
 		case OPT_MERGE:
 			ra->merge = true;
 			break;
-		case '?':
-		case ':':
-			p_err("report: %s option '%s'; see 'slubtiny report --help'",
-			      opt == '?' ? "unknown" : "missing argument for", argv[optind - 1]);
-			return -1;
+		case OPT_MIXED:
+			ra->mixed = true;
+			break;
 		default:
 			if (build_args_opt(&ra->b, opt, optarg) != 1)
 				return -1;
 		}
 	}
+	if (opt == ST_OPT_HELP)
+		return 1;
+	if (opt == ST_OPT_FAIL)
+		return -1;
 	if (st_out.json && ra->markdown) {
 		p_err("report: --json and --markdown exclude each other");
 		return -1;
@@ -106,6 +111,10 @@ static int parse(struct report_args *ra, int argc, char **argv)
 	}
 	if (ra->objects && argc - optind < 2) {
 		p_err("report: --objects needs at least two NAME=PATH arguments");
+		return -1;
+	}
+	if (ra->mixed && !ra->objects) {
+		p_err("report: --mixed-arch is for --objects");
 		return -1;
 	}
 	if (ra->objects && ra->attribute) {
@@ -139,7 +148,7 @@ static int objects_report(struct st_report **r, const struct report_args *ra,
 			names[i] = paths[i] = a;
 		}
 	}
-	ret = st_report_from_objects(r, names, paths, n, ra->baseline, e);
+	ret = st_report_from_objects(r, names, paths, n, ra->baseline, ra->mixed, e);
 out:
 	for (i = 0; own && i < n; i++)
 		free(own[i]);
@@ -221,6 +230,7 @@ static int render(const struct st_report *r, const struct report_args *ra)
 
 	if (ra->html && write_html(r, ra->html))
 		return ST_EXIT_ERROR;
+	st_out.json_done = st_out.json;
 	if (st_out.json)
 		ret = st_report_print_json(stdout, r, st_out.pretty);
 	else if (ra->markdown)
@@ -342,11 +352,11 @@ int cmd_report(int argc, char **argv)
 	struct st_error e = { 0 };
 	int ret, status = ST_EXIT_ERROR;
 
-	if (st_wants_help(argc, argv, "report"))
-		return ST_EXIT_OK;
 	build_args_init(&ra.b);
-	if (parse(&ra, argc, argv))
-		return ST_EXIT_ERROR;
+	ret = parse(&ra, argc, argv);
+	if (ret)
+		return ret > 0 ? ST_EXIT_OK : ST_EXIT_ERROR;
+	st_fit_output(!st_out.json && !ra.markdown, true);
 	if (ra.merge) {
 		ret = merge_report(&r, argc, argv, &e);
 	} else if (ra.objects) {

@@ -9,7 +9,29 @@
 #include "elf/elf.h"
 #include "sizes/sections.h"
 
-enum { OPT_FORMAT = 256, OPT_RADIX, OPT_COMMON };
+enum { OPT_FORMAT = ST_OPT_ID, OPT_RADIX, OPT_COMMON };
+
+const struct st_opt st_size_opts[] = {
+	{ NULL, 'A', 'A', NULL, "SysV format: one line per section" },
+	{ NULL, 'B', 'B', NULL, "Berkeley format (the default): text, data, bss per file" },
+	{ NULL, 'G', 'G', NULL, "GNU format" },
+	{ "format", 0, OPT_FORMAT, "{berkeley|sysv|gnu}", "the format by name" },
+	{ NULL, 'd', 'd', NULL, "sizes in decimal (the default)" },
+	{ NULL, 'o', 'o', NULL, "sizes in octal" },
+	{ NULL, 'x', 'x', NULL, "sizes in hexadecimal" },
+	{ "radix", 0, OPT_RADIX, "{8|10|16}", "the radix by number" },
+	{ "common", 0, OPT_COMMON, NULL, "count common symbols in bss" },
+	{ "totals", 't', 't', NULL, "add a TOTALS line (Berkeley and GNU formats)" },
+	{ NULL, 'f', 'f', NULL, "ignored, as by GNU size" },
+	ST_OPT_ROW_JSON,
+	ST_OPT_END,
+};
+
+const struct st_example st_size_examples[] = {
+	{ "slubtiny size vmlinux mm/slub.o", "text, data, bss of each file, as GNU size prints them" },
+	{ "slubtiny size -A mm/slub.o", "every section with its size and address" },
+	{ NULL, NULL },
+};
 
 /* --format=WORD: binutils looks at the first letter only. */
 static int parse_format(const char *s, enum st_size_format *fmt)
@@ -60,15 +82,6 @@ static bool print_warnings(struct st_elf_file **files, int n)
 
 int cmd_size(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "totals", no_argument, NULL, 't' },
-		{ "format", required_argument, NULL, OPT_FORMAT },
-		{ "radix", required_argument, NULL, OPT_RADIX },
-		{ "common", no_argument, NULL, OPT_COMMON },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	static char *aout[] = { "a.out" };
 	struct st_size_opts so = { .format = ST_SIZE_BERKELEY, .radix = 10 };
 	struct st_elf_file **files;
@@ -78,11 +91,7 @@ int cmd_size(int argc, char **argv)
 	bool skipped;
 	int c, i, n, ret = 0;
 
-	if (st_wants_help(argc, argv, "size"))
-		return ST_EXIT_OK;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "ABGdoxtf", opts, NULL)) != -1) {
+	while ((c = st_getopt(argc, argv, "size", st_size_opts)) >= 0) {
 		switch (c) {
 		case 'A':
 			so.format = ST_SIZE_SYSV;
@@ -118,14 +127,11 @@ int cmd_size(int argc, char **argv)
 			break;
 		case 'f':
 			break;	/* ignored, as by binutils */
-		case 'j':
-			st_out.json = true;
-			break;
-		default:
-			p_err("size: unknown option '%s'; see 'slubtiny size --help'", argv[optind - 1]);
-			return ST_EXIT_ERROR;
+
 		}
 	}
+	if (c != ST_OPT_DONE)
+		return c == ST_OPT_HELP ? ST_EXIT_OK : ST_EXIT_ERROR;
 	/* -t is for the Berkeley and GNU layouts only */
 	if (so.format == ST_SIZE_SYSV)
 		so.totals = false;
@@ -150,6 +156,7 @@ int cmd_size(int argc, char **argv)
 	if (ret) {
 		p_lib_err(&e, NULL, ret);
 	} else {
+		st_out.json_done = st_out.json;
 		if (st_out.json)
 			ret = st_size_print_json(stdout, &res, st_out.pretty);
 		else

@@ -87,14 +87,24 @@ static void print_warnings(const struct st_elf_file *f)
 		p_err("%s", f->warnings[i]);
 }
 
+const struct st_opt st_size_diff_opts[] = {
+	{ NULL, 'c', 'c', NULL, "one table per class: functions, data, read-only data" },
+	{ NULL, 'd', 'd', NULL, "data symbols only" },
+	{ NULL, 't', 't', NULL, "function (text) symbols only" },
+	{ NULL, 'p', 'p', "PREFIX", "nm prefix, as bloat-o-meter takes it (ignored: no nm is run)" },
+	{ "exit-code", 0, 'x', NULL, "exit 1 when the totals differ" },
+	ST_OPT_ROW_JSON,
+	ST_OPT_END,
+};
+
+const struct st_example st_size_diff_examples[] = {
+	{ "slubtiny size-diff old/vmlinux new/vmlinux", "what grew and shrank, as bloat-o-meter prints it" },
+	{ "slubtiny size-diff -c old/mm/slub.o new/mm/slub.o", "the same, one table per symbol class" },
+	{ NULL, NULL },
+};
+
 int cmd_size_diff(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "exit-code", no_argument, NULL, 'x' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	enum st_sd_mode mode = ST_SD_DEFAULT;
 	struct st_elf_file *oldf = NULL, *newf = NULL;
 	struct side old = { 0 }, new = { 0 };
@@ -103,11 +113,7 @@ int cmd_size_diff(int argc, char **argv)
 	bool exit_code = false;
 	int c, nmodes = 0, ret;
 
-	if (st_wants_help(argc, argv, "size-diff"))
-		return ST_EXIT_OK;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "cdtp:", opts, NULL)) != -1) {
+	while ((c = st_getopt(argc, argv, "size-diff", st_size_diff_opts)) >= 0) {
 		switch (c) {
 		case 'c':
 			mode = ST_SD_CATEGORIES, nmodes++;
@@ -120,17 +126,13 @@ int cmd_size_diff(int argc, char **argv)
 			break;
 		case 'p':
 			break;	/* cross prefix for nm: nothing to run here */
-		case 'j':
-			st_out.json = true;
-			break;
 		case 'x':
 			exit_code = true;
 			break;
-		default:
-			p_err("size-diff: unknown option '%s'; see 'slubtiny size-diff --help'", argv[optind - 1]);
-			return ST_EXIT_ERROR;
 		}
 	}
+	if (c != ST_OPT_DONE)
+		return c == ST_OPT_HELP ? ST_EXIT_OK : ST_EXIT_ERROR;
 	if (nmodes > 1) {
 		p_err("size-diff: -c, -d and -t are mutually exclusive");
 		return ST_EXIT_ERROR;
@@ -155,6 +157,7 @@ int cmd_size_diff(int argc, char **argv)
 		st_elf_close(newf);
 		return ST_EXIT_ERROR;
 	}
+	st_out.json_done = st_out.json;
 	if (st_out.json)
 		ret = st_size_diff_print_json(stdout, &res, argv[optind], argv[optind + 1], st_out.pretty);
 	else

@@ -771,6 +771,11 @@ def prompt_nodes(sc):
 
 
 def show_val(sc):
+    # An undefined symbol's value is its own name: "SUPERH=SUPERH" says
+    # nothing. It is n, and why.
+    if isinstance(sc, kconfiglib.Symbol) and not sc.nodes and \
+       not sc.is_constant:
+        return "n (not defined for this arch)"
     if isinstance(sc, kconfiglib.Symbol) and \
        sc.orig_type not in (kconfiglib.BOOL, kconfiglib.TRISTATE):
         return '"%s"' % sc.str_value if sc.orig_type is kconfiglib.STRING \

@@ -71,6 +71,8 @@ struct st_check_finding {
 	char *sym;		/* without CONFIG_, NULL when not about a symbol */
 	char *msg;		/* lowercase start is not required: names come first */
 	char *hint;		/* how to fix it, NULL if none */
+	char *chain;		/* the whole cause chain, one cause a line, or NULL;
+				 * @msg names only its root */
 };
 
 struct st_check_result {
@@ -85,6 +87,8 @@ struct st_check_result {
 	char **fixed;
 	size_t nr_fixed_msgs;
 	size_t nr_fix_refused;	/* --fix: rewrites not written (verification failed) */
+	bool verbose;		/* text: print each finding's whole cause chain */
+	bool quiet;		/* text: warnings and errors only, no notes */
 };
 
 void st_check_result_init(struct st_check_result *r);
@@ -156,8 +160,23 @@ void st_check_apply_suppressions(struct st_check_result *r, size_t from,
  */
 #define ST_CHECK_CONFIG_NAME	".slubtiny.json"
 
+/*
+ * "ignores": [{"files": GLOB, "rules": [RULE, ...], "reason": TEXT}, ...]:
+ * findings of those rules (all rules without "rules") in files matching
+ * GLOB are dropped. GLOB is an fnmatch() pattern ('*' also matches '/')
+ * over the path relative to the directory of the configuration file. Kept
+ * outside the defconfig, these survive `make savedefconfig`.
+ */
+struct st_check_ignore {
+	char *glob;
+	bool rules[ST_RULE_COUNT];
+	char *reason;
+};
+
 struct st_check_config {
 	char *path;		/* where it was read from, NULL if none */
+	struct st_check_ignore *ignores;
+	size_t nr_ignores;
 	bool has_select;
 	bool select[ST_RULE_COUNT];
 	bool ignore[ST_RULE_COUNT];
@@ -178,6 +197,13 @@ int st_check_config_load(struct st_check_config *c, const char *path,
  */
 int st_check_config_find(const char *dir, char **path);
 void st_check_config_free(struct st_check_config *c);
+
+/*
+ * Drop the findings of @r that an "ignores" entry of @c covers (counted as
+ * suppressed). Paths are compared after resolving both sides, so a file
+ * named from another directory still matches.
+ */
+void st_check_apply_ignores(struct st_check_result *r, const struct st_check_config *c);
 
 /*
  * Size budgets (--budget FILE):
@@ -269,6 +295,12 @@ struct st_check_run_opts {
 	 * NULL: no baseline, every finding.
 	 */
 	const char *baseline;
+	/*
+	 * Called after each file with the number done, the total and the
+	 * file, from the worker threads (so it must be thread-safe), or NULL.
+	 */
+	void (*progress)(void *ctx, size_t done, size_t total, const char *file);
+	void *progress_ctx;
 };
 
 int st_check_run(const struct st_check_run_opts *o, char *const *paths, size_t n,

@@ -133,6 +133,58 @@ static int inline_budgets(struct st_check_config *c, const cJSON *v,
 	return c->budgets ? 0 : st_err(err, ENOMEM, c->path, "out of memory");
 }
 
+/* One "ignores" entry; all three keys checked, a reason required. */
+static int ignore_entry(struct st_check_ignore *ig, const cJSON *o, const char *path,
+			struct st_error *err)
+{
+	const cJSON *v;
+	bool has_rules = false;
+	int i, ret;
+
+	if (!cJSON_IsObject(o))
+		return st_err(err, EINVAL, path, "\"ignores\" entries must be objects");
+	cJSON_ArrayForEach(v, o) {
+		if (!strcmp(v->string, "files")) {
+			ret = string_key(&ig->glob, v, "ignores: files", false, path, err);
+		} else if (!strcmp(v->string, "reason")) {
+			ret = string_key(&ig->reason, v, "ignores: reason", false, path, err);
+		} else if (!strcmp(v->string, "rules")) {
+			has_rules = true;
+			ret = rule_array(ig->rules, v, "ignores: rules", path, err);
+		} else {
+			ret = st_err(err, EINVAL, path, "\"ignores\": unknown key \"%s\"", v->string);
+		}
+		if (ret)
+			return ret;
+	}
+	if (!ig->glob)
+		return st_err(err, EINVAL, path, "\"ignores\": an entry without \"files\"");
+	if (!ig->reason)
+		return st_err(err, EINVAL, path, "\"ignores\": \"%s\" has no \"reason\"", ig->glob);
+	for (i = 0; !has_rules && i < ST_RULE_COUNT; i++)
+		ig->rules[i] = true;
+	return 0;
+}
+
+static int ignores(struct st_check_config *c, const cJSON *v, struct st_error *err)
+{
+	const cJSON *o;
+	int n, ret;
+
+	if (!cJSON_IsArray(v))
+		return st_err(err, EINVAL, c->path, "\"ignores\" must be an array");
+	n = cJSON_GetArraySize(v);
+	c->ignores = calloc(n ? n : 1, sizeof(*c->ignores));
+	if (!c->ignores)
+		return st_err(err, ENOMEM, c->path, "out of memory");
+	cJSON_ArrayForEach(o, v) {
+		ret = ignore_entry(&c->ignores[c->nr_ignores++], o, c->path, err);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 int st_check_config_parse(struct st_check_config *c, const char *buf, size_t len,
 			  const char *path, struct st_error *err)
 {
@@ -167,6 +219,9 @@ int st_check_config_parse(struct st_check_config *c, const char *buf, size_t len
 			ret = string_key(&c->budget, v, k, true, c->path, err);
 		} else if (!strcmp(k, "budgets")) {
 			ret = inline_budgets(c, v, err);
+		} else if (!strcmp(k, "ignores")) {
+			ret = c->ignores ? st_err(err, EINVAL, c->path, "\"ignores\" given twice")
+					 : ignores(c, v, err);
 		} else {
 			ret = st_err(err, EINVAL, c->path, "unknown key \"%s\"", k);
 		}
@@ -241,8 +296,16 @@ int st_check_config_find(const char *dir, char **path)
 
 void st_check_config_free(struct st_check_config *c)
 {
+	size_t i;
+
 	if (!c)
 		return;
+
+	for (i = 0; i < c->nr_ignores; i++) {
+		free(c->ignores[i].glob);
+		free(c->ignores[i].reason);
+	}
+	free(c->ignores);
 	free(c->path);
 	free(c->srctree);
 	free(c->arch);

@@ -48,6 +48,27 @@ int st_check_format_parse(const char *name, enum st_check_format *fmt)
 	return -EINVAL;
 }
 
+/* -v: each cause of the chain as "FILE:LINE:COL: note: because: CAUSE". */
+static void print_chain(FILE *f, const struct st_check_finding *x, const char *loc, bool color)
+{
+	const char *bold = color ? "\033[1m" : "", *reset = color ? "\033[0m" : "";
+	const char *p, *nl;
+	int len;
+
+	for (p = x->chain; p && *p; p = *nl ? nl + 1 : nl) {
+		nl = strchr(p, '\n');
+		if (!nl)
+			nl = p + strlen(p);
+		while (p < nl && (*p == ' ' || *p == '\t'))
+			p++;
+		len = (int)(nl - p);
+		if (!len || !strncmp(p, "fix:", 4))
+			continue;
+		fprintf(f, "%s%s%s:%s %snote:%s because: %.*s\n", bold, x->file, loc, reset,
+			color ? level_color[ST_LEVEL_NOTE] : "", reset, len, p);
+	}
+}
+
 /* gcc: FILE:LINE:COL: warning: msg [rule], then "FILE:LINE:COL: note: fix: hint". */
 static int render_text(FILE *f, const struct st_check_result *r, bool pretty, bool color)
 {
@@ -58,6 +79,8 @@ static int render_text(FILE *f, const struct st_check_result *r, bool pretty, bo
 	for (i = 0; i < r->nr; i++) {
 		const struct st_check_finding *x = &r->f[i];
 
+		if (r->quiet && x->level == ST_LEVEL_NOTE)
+			continue;
 		if (x->line)
 			snprintf(loc, sizeof(loc), ":%d:%d", x->line, x->col);
 		else
@@ -65,7 +88,9 @@ static int render_text(FILE *f, const struct st_check_result *r, bool pretty, bo
 		fprintf(f, "%s%s%s:%s %s%s:%s %s [%s]\n", bold, x->file, loc, reset,
 			color ? level_color[x->level] : "", level_gcc[x->level], reset,
 			x->msg, st_check_rules[x->rule].id);
-		if (x->hint)
+		if (r->verbose)
+			print_chain(f, x, loc, color);
+		if (x->hint && !r->quiet)
 			fprintf(f, "%s%s%s:%s %snote:%s fix: %s\n", bold, x->file, loc, reset,
 				color ? level_color[ST_LEVEL_NOTE] : "", reset, x->hint);
 	}
@@ -131,6 +156,36 @@ static int print_json(FILE *f, cJSON *root, bool pretty)
 	return ret;
 }
 
+/* The cause chain as an array of its lines, or null. */
+static cJSON *json_chain(const char *chain)
+{
+	cJSON *a, *s;
+	const char *p, *nl;
+	char *line;
+
+	if (!chain)
+		return cJSON_CreateNull();
+	a = cJSON_CreateArray();
+	for (p = chain; a && *p; p = *nl ? nl + 1 : nl) {
+		nl = strchr(p, '\n');
+		if (!nl)
+			nl = p + strlen(p);
+		while (p < nl && (*p == ' ' || *p == '\t'))
+			p++;
+		if (p == nl)
+			continue;
+		line = strndup(p, nl - p);
+		s = line ? cJSON_CreateString(line) : NULL;
+		free(line);
+		if (!s || !cJSON_AddItemToArray(a, s)) {
+			cJSON_Delete(s);
+			cJSON_Delete(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
 static cJSON *json_finding(const struct st_check_finding *x)
 {
 	cJSON *o = cJSON_CreateObject();
@@ -145,6 +200,7 @@ static cJSON *json_finding(const struct st_check_finding *x)
 	    !(x->sym ? cJSON_AddStringToObject(o, "symbol", x->sym)
 		     : cJSON_AddNullToObject(o, "symbol")) ||
 	    !cJSON_AddStringToObject(o, "message", x->msg) ||
+	    !cJSON_AddItemToObject(o, "chain", json_chain(x->chain)) ||
 	    !(x->hint ? cJSON_AddStringToObject(o, "hint", x->hint)
 		      : cJSON_AddNullToObject(o, "hint")) ||
 	    !cJSON_AddBoolToObject(o, "fixable", st_check_rules[x->rule].fixable)) {
@@ -160,8 +216,10 @@ static int render_json(FILE *f, const struct st_check_result *r, bool pretty, bo
 	size_t counts[ST_RULE_COUNT] = { 0 };
 	size_t i;
 
-	if (!root)
+	if (!root || !cJSON_AddStringToObject(root, "version", ST_VERSION)) {
+		cJSON_Delete(root);
 		return -ENOMEM;
+	}
 	arr = cJSON_AddArrayToObject(root, "findings");
 	if (!arr)
 		goto oom;
@@ -361,7 +419,8 @@ static cJSON *json_error(const char *file, const char *msg)
 {
 	cJSON *root = cJSON_CreateObject(), *e;
 
-	if (!root || !(e = cJSON_AddObjectToObject(root, "error")) ||
+	if (!root || !cJSON_AddStringToObject(root, "version", ST_VERSION) ||
+	    !(e = cJSON_AddObjectToObject(root, "error")) ||
 	    !(file ? cJSON_AddStringToObject(e, "file", file) : cJSON_AddNullToObject(e, "file")) ||
 	    !cJSON_AddStringToObject(e, "message", msg)) {
 		cJSON_Delete(root);

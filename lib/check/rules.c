@@ -5,6 +5,8 @@
  * of slab symbols whose meaning changed between Linux 6.1 and 6.12.
  */
 #include <errno.h>
+#include <fnmatch.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -126,6 +128,7 @@ static void finding_free(struct st_check_finding *f)
 	free(f->sym);
 	free(f->msg);
 	free(f->hint);
+	free(f->chain);
 }
 
 void st_check_result_free(struct st_check_result *r)
@@ -615,4 +618,51 @@ void st_check_apply_suppressions(struct st_check_result *r, size_t from,
 	}
 	free(bad);
 	free(c.mask);
+}
+
+/* @file relative to @dir when it is below it (both resolved), else as given. */
+static const char *below(const char *dir, const char *file, char *buf, size_t size)
+{
+	char d[PATH_MAX], f[PATH_MAX];
+	size_t l;
+
+	while (file[0] == '.' && file[1] == '/')
+		file += 2;
+	if (!realpath(dir, d) || !realpath(file, f))
+		return file;
+	l = strlen(d);
+	if (strncmp(f, d, l) || f[l] != '/')
+		return file;
+	snprintf(buf, size, "%s", f + l + 1);
+	return buf;
+}
+
+void st_check_apply_ignores(struct st_check_result *r, const struct st_check_config *c)
+{
+	char dir[PATH_MAX], rel[PATH_MAX];
+	const char *slash, *name;
+	size_t i, j, k;
+
+	if (!c->nr_ignores)
+		return;
+	slash = c->path ? strrchr(c->path, '/') : NULL;
+	if (slash == c->path)
+		snprintf(dir, sizeof(dir), "/");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - c->path) : 1,
+			 slash ? c->path : ".");
+	for (i = j = 0; i < r->nr; i++) {
+		name = below(dir, r->f[i].file, rel, sizeof(rel));
+		for (k = 0; k < c->nr_ignores; k++)
+			if (c->ignores[k].rules[r->f[i].rule] &&
+			    !fnmatch(c->ignores[k].glob, name, 0))
+				break;
+		if (k < c->nr_ignores) {
+			finding_free(&r->f[i]);
+			r->nr_suppressed++;
+			continue;
+		}
+		r->f[j++] = r->f[i];
+	}
+	r->nr = j;
 }

@@ -39,6 +39,8 @@ struct work {
 	size_t nitems;
 	size_t *idx;		/* storage of every item's indexes */
 	atomic_size_t next;
+	atomic_size_t done;	/* files checked, for o->progress */
+	size_t nfiles;
 };
 
 struct worker {
@@ -166,6 +168,7 @@ static int drop_pre_existing(struct st_check_result *r, size_t start,
 			free(f->sym);
 			free(f->msg);
 			free(f->hint);
+			free(f->chain);
 			r->nr_baseline++;
 			continue;
 		}
@@ -173,6 +176,23 @@ static int drop_pre_existing(struct st_check_result *r, size_t start,
 	}
 	r->nr = kept;
 	free(keys);
+	return 0;
+}
+
+/*
+ * A file with NUL bytes is not a defconfig at all (an ELF, an image): one
+ * error for it, not a syntax finding per line. (A stray control character
+ * in a text file stays a syntax finding on its line.)
+ */
+static int not_text(const struct st_defconfig *dc, const char *path,
+			     struct st_error *err)
+{
+	size_t i;
+
+	for (i = 0; i < dc->nr_diags; i++)
+		if (dc->diags[i].kind == ST_DC_D_NUL)
+			return st_err(err, EINVAL, path, "not a defconfig (binary data on line %d)",
+				      dc->diags[i].line);
 	return 0;
 }
 
@@ -189,7 +209,9 @@ static int check_file(const struct st_check_run_opts *o, struct st_check_tree *t
 	ret = st_defconfig_load(&dc, path, err);
 	if (ret)
 		return ret;
-	ret = check_model(o, t, dc, path, r, err);
+	ret = not_text(dc, path, err);
+	if (!ret)
+		ret = check_model(o, t, dc, path, r, err);
 	if (!ret && o->baseline)
 		ret = load_baseline(o->baseline, path, &base, err);
 	if (!ret && base) {
@@ -215,8 +237,12 @@ static int do_item(struct work *w, const struct item *it, struct st_check_result
 	/* a tree per item: its helper ends with the item, freeing its memory */
 	if (o->srctree)
 		ret = st_check_tree_new(&t, o->srctree, o->arch, err);
-	for (i = 0; !ret && i < it->n; i++)
+	for (i = 0; !ret && i < it->n; i++) {
 		ret = check_file(o, t, w->files[it->idx[i]], r, err);
+		if (o->progress)
+			o->progress(o->progress_ctx, atomic_fetch_add(&w->done, 1) + 1, w->nfiles,
+				    w->files[it->idx[i]]);
+	}
 	st_check_tree_free(t);
 	return ret;
 }
@@ -282,6 +308,7 @@ static int run_items(struct work *w, size_t nfiles, struct st_check_result *r,
 
 	memset(wk, 0, sizeof(wk));
 	atomic_init(&w->next, 0);
+	atomic_init(&w->done, 0);
 	for (i = 0; i < k; i++) {
 		wk[i].w = w;
 		wk[i].err_item = w->nitems;
@@ -405,7 +432,7 @@ int st_check_run(const struct st_check_run_opts *o, char *const *paths, size_t n
 	if (o->fix)
 		ret = st_check_fix(o, files, nr_files, r, err);
 	if (!ret) {
-		struct work w = { .o = o, .files = files };
+		struct work w = { .o = o, .files = files, .nfiles = nr_files };
 
 		ret = make_items(&w, nr_files);
 		if (ret)

@@ -126,39 +126,59 @@ static long find_guess(const struct st_check_result *r, size_t start, int line,
 	return -1;
 }
 
-/* "message (detail; detail)": the cause chain on one line. */
+/*
+ * "message (root cause)": the chain's last cause before its fix, without
+ * what the message already says ("X, which is n: ") or the fix the hint
+ * gives ("; add CONFIG_X=y"). The whole chain goes to the finding's chain.
+ */
 static char *tree_message(const struct st_kc_finding *k)
 {
-	const char *p, *nl, *s, *e;
-	size_t cap, n;
-	char *msg;
+	const char *p, *nl, *s = NULL, *e = NULL, *c;
+	char *msg, fix[160];
+	size_t l;
 
-	if (!k->detail || !k->detail[0])
-		return strdup(k->message);
-	cap = strlen(k->message) + 3 * strlen(k->detail) + 8;	/* "; " per line */
-	msg = malloc(cap);
-	if (!msg)
-		return NULL;
-	n = snprintf(msg, cap, "%s (", k->message);
-	for (p = k->detail; *p; p = *nl ? nl + 1 : nl) {
+	for (p = k->detail; p && *p; p = *nl ? nl + 1 : nl) {
 		nl = strchr(p, '\n');
 		if (!nl)
 			nl = p + strlen(p);
-		for (s = p; s < nl && (*s == ' ' || *s == '\t'); s++)
-			;
-		for (e = nl; e > s && (e[-1] == ' ' || e[-1] == '\t'); e--)
-			;
-		if (e == s)
+		while (p < nl && (*p == ' ' || *p == '\t'))
+			p++;
+		if (p == nl || !strncmp(p, "fix:", 4))
 			continue;
-		n += snprintf(msg + n, cap - n, "%s%.*s", msg[n - 1] == '(' ? "" : "; ",
-			      (int)(e - s), s);
+		s = p;
+		e = nl;
 	}
-	if (msg[n - 1] == '(')
-		n -= 2;		/* only blank detail lines */
-	else
-		msg[n++] = ')';
-	msg[n] = '\0';
+	while (e && e > s && (e[-1] == ' ' || e[-1] == '\t'))
+		e--;
+	if (!s || e == s)
+		return strdup(k->message);
+	/* "EXPERT, which is n: why": the message has said the first part. */
+	c = memchr(s, ':', e - s);
+	if (c && c + 2 < e && c[1] == ' ' && strstr(k->message, "which is") &&
+	    memmem(k->message, strlen(k->message), s, c - s))
+		s = c + 2;
+	if (k->fix) {
+		snprintf(fix, sizeof(fix), "; add %s", k->fix);
+		l = strlen(fix);
+		if ((size_t)(e - s) > l && !memcmp(e - l, fix, l))
+			e -= l;
+	}
+	if (memmem(k->message, strlen(k->message), s, e - s))
+		return strdup(k->message);
+	if (asprintf(&msg, "%s (%.*s)", k->message, (int)(e - s), s) < 0)
+		return NULL;
 	return msg;
+}
+
+/* Keep @detail's non-blank lines as @f's chain. */
+static int set_chain(struct st_check_finding *f, const char *detail)
+{
+	free(f->chain);
+	f->chain = NULL;
+	if (!detail || !detail[0])
+		return 0;
+	f->chain = strdup(detail);
+	return f->chain ? 0 : -ENOMEM;
 }
 
 static bool tiny_ineffective(const struct st_kc_result *res)
@@ -179,6 +199,7 @@ static void drop(struct st_check_result *r, size_t i)
 	free(f->sym);
 	free(f->msg);
 	free(f->hint);
+	free(f->chain);
 	memmove(f, f + 1, (r->nr - i - 1) * sizeof(*f));
 	r->nr--;
 }
@@ -210,6 +231,7 @@ static int merge(struct st_check_result *r, size_t start, const char *path,
 				free(r->f[g].msg);
 				r->f[g].msg = msg;
 				msg = NULL;
+				ret = set_chain(&r->f[g], k->detail);
 			}
 		} else if (o->enabled[rule]) {
 			if (k->fix)
@@ -221,6 +243,8 @@ static int merge(struct st_check_result *r, size_t start, const char *path,
 				hint[0] = '\0';
 			ret = st_check_add(r, rule, path, k->line, 1, k->sym,
 					   hint[0] ? hint : NULL, "%s", msg);
+			if (!ret)
+				ret = set_chain(&r->f[r->nr - 1], k->detail);
 		}
 		free(msg);
 	}

@@ -627,6 +627,45 @@ oom:
 	return st_err(err, ENOMEM, name, "out of memory");
 }
 
+/* "-": standard input, whatever it is (a pipe, a terminal, a file), to its end. */
+static int load_stdin(struct st_defconfig **out, struct st_error *err)
+{
+	size_t len = 0, cap = 0;
+	char *buf = NULL, *nb;
+	ssize_t n;
+	int ret;
+
+	for (;;) {
+		if (len == cap) {
+			cap = cap ? cap * 2 : 65536;
+			if (cap > ((size_t)1 << 30)) {
+				free(buf);
+				return st_err(err, EFBIG, "-", "standard input is over 1 GiB");
+			}
+			nb = realloc(buf, cap);
+			if (!nb) {
+				free(buf);
+				return st_err(err, ENOMEM, "-", "out of memory");
+			}
+			buf = nb;
+		}
+		n = read(STDIN_FILENO, buf + len, cap - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			ret = errno;
+			free(buf);
+			return st_err(err, ret, "-", "read error: %s", strerror(ret));
+		}
+		if (!n)
+			break;
+		len += n;
+	}
+	ret = st_defconfig_parse(out, buf ? buf : "", len, "-", err);
+	free(buf);
+	return ret;
+}
+
 int st_defconfig_load(struct st_defconfig **out, const char *path,
 		      struct st_error *err)
 {
@@ -637,6 +676,8 @@ int st_defconfig_load(struct st_defconfig **out, const char *path,
 	int fd, ret;
 
 	*out = NULL;
+	if (!strcmp(path, "-"))
+		return load_stdin(out, err);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return st_err(err, errno, path, "cannot open: %s", strerror(errno));

@@ -106,7 +106,8 @@ int st_defconfig_parse(struct st_defconfig **out, const char *buf, size_t len,
 /*
  * Read and parse @path. Errors (missing, unreadable, not a regular file) fill
  * @err and return -errno. The model remembers the file's stat for
- * st_defconfig_write_atomic().
+ * st_defconfig_write_atomic(). "-" reads standard input to its end (the
+ * model's stat is then zero: it cannot be written back).
  */
 int st_defconfig_load(struct st_defconfig **out, const char *path,
 		      struct st_error *err);

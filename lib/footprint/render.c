@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "footprint/footprint.h"
+#include "st_config.h"
 
 /* The traces of the report, in first-run order: index of each first run. */
 static size_t traces(const struct st_fp_report *r, size_t *first, size_t max)
@@ -270,6 +271,7 @@ cJSON *st_fp_render_json(const struct st_fp_report *r)
 	cJSON *root = cJSON_CreateObject(), *runs, *ratios, *k, *x;
 	size_t i;
 
+	cJSON_AddStringToObject(root, "version", ST_VERSION);
 	runs = cJSON_AddArrayToObject(root, "runs");
 	ratios = cJSON_AddArrayToObject(root, "ratios");
 	k = cJSON_AddObjectToObject(root, "kernel_slab_kb");

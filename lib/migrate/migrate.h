@@ -204,8 +204,11 @@ int st_mig_file_write(const struct st_mig_file *f, struct st_error *err);
 int st_kver_of_tree(const char *srctree, struct st_kver *v, struct st_error *err);
 
 /*
- * Expand @paths: files stay, a directory gives every *_defconfig,
- * defconfig and *.config below it (sorted). *out is a malloc'd array of malloc'd strings.
+ * Expand @paths: files stay ("-" too, once), a directory gives every
+ * *_defconfig, defconfig and *.config below it, OpenWrt's
+ * target/linux/.../config-VERSION and the *.cfg fragments below a Yocto
+ * recipes-kernel directory
+ * (sorted). *out is a malloc'd array of malloc'd strings.
  */
 int st_mig_expand_paths(char *const *paths, size_t n, char ***out, size_t *nr_out,
 			struct st_error *err);

@@ -6,11 +6,13 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "check/origin.h"
 #include "common/error.h"
@@ -749,14 +751,87 @@ static int pl_add(struct pathlist *pl, const char *p)
 	return 0;
 }
 
-static bool wanted(const char *name)
+/* Is @dir/ in @path, at its start or after a slash? */
+static bool under(const char *path, const char *dir)
+{
+	const char *p = path;
+	size_t l = strlen(dir);
+
+	for (;;) {
+		if (!strncmp(p, dir, l) && p[l] == '/')
+			return true;
+		p = strchr(p, '/');
+		if (!p)
+			return false;
+		p++;
+	}
+}
+
+/* config-<version> or config-default: OpenWrt's kernel configs. */
+static bool openwrt_name(const char *name)
+{
+	const char *v = name + 7;
+
+	if (strncmp(name, "config-", 7))
+		return false;
+	if (!strcmp(v, "default"))
+		return true;
+	if (!*v)
+		return false;
+	for (; *v; v++)
+		if (!(*v >= '0' && *v <= '9') && *v != '.')
+			return false;
+	return true;
+}
+
+/*
+ * Buildroot's configs/NAME_defconfig set BR2_ symbols for the Buildroot
+ * build, not the kernel; the kernel config they name (linux.config, ...) is
+ * what the walk should find. True when the first 4 KiB have a BR2_ line.
+ */
+static bool buildroot_config(const char *path)
+{
+	char buf[4097];
+	const char *p;
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	for (p = buf; p; p = strchr(p, '\n')) {
+		if (*p == '\n')
+			p++;
+		if (!strncmp(p, "BR2_", 4))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * What a directory walk yields (@path is the file's path, @name its last
+ * component): kernel defconfigs (*_defconfig, defconfig, not Buildroot's),
+ * fragments and Buildroot's linux.config (*.config), OpenWrt's
+ * target/linux/TARGET[/SUBTARGET]/config-VERSION, and Yocto's kernel
+ * fragments, *.cfg below a recipes-kernel/ directory (a .cfg elsewhere is
+ * anybody's: grub.cfg, syslinux.cfg...).
+ */
+static bool wanted(const char *path, const char *name)
 {
 	size_t n = strlen(name);
 
 	/* arch/<arch>/configs/defconfig is what `make defconfig` reads. */
-	return !strcmp(name, "defconfig") ||
-	       (n > 10 && !strcmp(name + n - 10, "_defconfig")) ||
-	       (n > 7 && !strcmp(name + n - 7, ".config"));
+	if (!strcmp(name, "defconfig") || (n > 10 && !strcmp(name + n - 10, "_defconfig")))
+		return !buildroot_config(path);
+	return (n > 7 && !strcmp(name + n - 7, ".config")) ||
+	       (n > 7 && !strcmp(name + n - 7, ".config")) ||
+	       (openwrt_name(name) && under(path, "target/linux")) ||
+	       (n > 4 && !strcmp(name + n - 4, ".cfg") && under(path, "recipes-kernel"));
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -780,7 +855,9 @@ static int walk(struct pathlist *pl, const char *dir, int depth, struct st_error
 	while (!ret && (de = readdir(d))) {
 		if (de->d_name[0] == '.')	/* ., .., .git, editor temp files */
 			continue;
-		if (snprintf(sub, sizeof(sub), "%s/%s", dir, de->d_name) >= (int)sizeof(sub))
+		if (snprintf(sub, sizeof(sub), "%s%s%s", dir,
+			     dir[0] && dir[strlen(dir) - 1] == '/' ? "" : "/",
+			     de->d_name) >= (int)sizeof(sub))
 			continue;
 		if (lstat(sub, &st) < 0)
 			continue;
@@ -789,7 +866,7 @@ static int walk(struct pathlist *pl, const char *dir, int depth, struct st_error
 			continue;
 		if (S_ISDIR(st.st_mode) && !S_ISLNK(st.st_mode))
 			ret = walk(pl, sub, depth + 1, err);
-		else if (S_ISREG(st.st_mode) && wanted(de->d_name))
+		else if (S_ISREG(st.st_mode) && wanted(sub, de->d_name))
 			ret = pl_add(pl, sub) ? st_err(err, ENOMEM, NULL, "out of memory") : 0;
 	}
 	closedir(d);
@@ -802,9 +879,17 @@ int st_mig_expand_paths(char *const *paths, size_t n, char ***out, size_t *nr_ou
 	struct pathlist pl = { 0 };
 	struct stat st;
 	size_t i, first;
-	int ret = 0;
+	int ret = 0, stdin_seen = 0;
 
 	for (i = 0; !ret && i < n; i++) {
+		/* "-" is standard input: once, and never a directory. */
+		if (!strcmp(paths[i], "-")) {
+			if (stdin_seen++)
+				ret = st_err(err, EINVAL, "-", "standard input given twice");
+			else
+				ret = pl_add(&pl, "-") ? st_err(err, ENOMEM, NULL, "out of memory") : 0;
+			continue;
+		}
 		if (stat(paths[i], &st) < 0) {
 			ret = st_err(err, errno, paths[i], "%s", strerror(errno));
 			break;

@@ -12,6 +12,7 @@
 
 #include "report/report.h"
 #include "sizes/size_diff.h"
+#include "st_config.h"
 
 /* Percent change of @delta over @base, as text ("-31.2%"); "" without a base. */
 static const char *pct(char *buf, size_t len, int64_t delta, uint64_t base)
@@ -439,7 +440,8 @@ static cJSON *json_report(const struct st_report *r)
 
 	if (!root)
 		return NULL;
-	if (!cJSON_AddStringToObject(root, "baseline", r->baseline ? r->baseline : "") ||
+	if (!cJSON_AddStringToObject(root, "version", ST_VERSION) ||
+	    !cJSON_AddStringToObject(root, "baseline", r->baseline ? r->baseline : "") ||
 	    (r->tree && json_kernel(root, r)) ||
 	    !(res = cJSON_AddArrayToObject(root, "results")) ||
 	    !(sk = cJSON_AddArrayToObject(root, "skipped")))

@@ -418,21 +418,40 @@ static const char *machine_name(unsigned int m, unsigned int cls)
 
 int st_report_from_objects(struct st_report **out, const char *const *names,
 			   const char *const *paths, size_t n, const char *baseline,
-			   struct st_error *e)
+			   bool mixed, struct st_error *e)
 {
 	struct st_report *r = calloc(1, sizeof(*r));
 	struct st_elf_file *f = NULL;
-	const char *arch = "elf";
-	size_t i;
+	const char *first = NULL, *first_path = NULL, *m;
+	char arch[256] = "elf";
+	size_t i, l;
 	int ret = 0;
 
 	if (!r)
 		return st_err(e, ENOMEM, NULL, "out of memory");
 	r->top = ST_REPORT_TOP;
 	r->objects = true;
-	if (n && !st_elf_open(&f, paths[0], NULL) && f->nobjs)
-		arch = machine_name(f->objs[0].machine, f->objs[0].elfclass);
-	st_elf_close(f);
+	/* The arch of each file from its own header; unreadable ones fail later. */
+	for (i = 0; i < n && !ret; i++) {
+		f = NULL;
+		if (st_elf_open(&f, paths[i], NULL) || !f->nobjs) {
+			st_elf_close(f);
+			continue;
+		}
+		m = machine_name(f->objs[0].machine, f->objs[0].elfclass);
+		st_elf_close(f);
+		if (!first) {
+			first = m;
+			first_path = paths[i];
+			snprintf(arch, sizeof(arch), "%s", m);
+		} else if (strcmp(m, first) && !strstr(arch, m)) {
+			if (!mixed)
+				ret = st_err(e, EINVAL, paths[i], "a %s file; %s is %s: different machines "
+					     "(--mixed-arch compares them anyway)", m, first_path, first);
+			l = strlen(arch);
+			snprintf(arch + l, sizeof(arch) - l, "+%s", m);
+		}
+	}
 	for (i = 0; i < n && !ret; i++) {
 		if (find(r->variants, r->nvariants, names[i]) >= 0)
 			ret = st_err(e, EINVAL, NULL, "object name '%s' given twice", names[i]);

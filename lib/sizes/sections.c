@@ -12,6 +12,7 @@
 #include "common/error.h"
 #include "elf/elf.h"
 #include "sizes/sections.h"
+#include "st_config.h"
 
 bool st_size_sysv_listed(const struct st_section *s)
 {
@@ -313,6 +314,7 @@ int st_size_print_json(FILE *f, const struct st_size_result *res, bool pretty)
 
 	if (!root)
 		return -ENOMEM;
+	cJSON_AddStringToObject(root, "version", ST_VERSION);
 	objs = cJSON_AddArrayToObject(root, "objects");
 	tot = cJSON_AddObjectToObject(root, "totals");
 	for (i = 0; objs && i < res->nobjs; i++) {

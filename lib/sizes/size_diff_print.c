@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "sizes/size_diff.h"
+#include "st_config.h"
 
 /* Python pads "%-40s" by code points: count bytes that start a character. */
 static size_t text_width(const char *s)
@@ -163,6 +164,7 @@ int st_size_diff_print_json(FILE *f, const struct st_size_diff *res,
 
 	if (!root)
 		return -ENOMEM;
+	cJSON_AddStringToObject(root, "version", ST_VERSION);
 	cJSON_AddStringToObject(root, "old", oldname);
 	cJSON_AddStringToObject(root, "new", newname);
 	cJSON_AddStringToObject(root, "mode", mode_name(res->mode));

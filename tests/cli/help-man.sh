@@ -1,21 +1,67 @@
 #!/bin/sh
-# The man page must name every command and every option that --help lists.
+# The man page and --help come from different hands: the man page must name
+# every command, describe every option --help lists (a .TP entry under the
+# command's .SS), and list every variable the sources read from the
+# environment; --help must describe every option in one line and give
+# examples; check --help must list every rule id check --list-rules knows.
 set -u
 man=$ST_SRCDIR/doc/slubtiny.1
 fail=0
-cmds=$("$SLUBTINY" --help | sed -n 's/^  \([a-z-]*\) .*/\1/p')
+err() { echo "FAIL: $*"; fail=1; }
+
+out=$("$SLUBTINY" --help 2>/tmp/st-hm.$$); st=$?
+[ $st = 0 ] || err "--help exits $st"
+[ -s /tmp/st-hm.$$ ] && err "--help wrote to stderr: $(cat /tmp/st-hm.$$)"
+cmds=$(printf '%s\n' "$out" | sed -n 's/^  \([a-z-]*\) .*/\1/p')
 [ -n "$cmds" ] || { echo "no commands in --help"; exit 1; }
+
+# The troff text of section .SS $1 (up to the next .SS or .SH), dashes plain.
+section() {
+	awk -v s="$1" '/^\.S[SH] / { on = ($0 == ".SS " s) ; next } on' "$man" | sed 's/\\-/-/g'
+}
+
+for sh in NAME SYNOPSIS DESCRIPTION COMMANDS OPTIONS EXAMPLES FILES ENVIRONMENT "EXIT STATUS"; do
+	grep -q "^\.SH \"\?$sh\"\?\$" "$man" || err "man page lacks section $sh"
+done
+
 for c in $cmds; do
 	esc=$(printf '%s' "$c" | sed 's/-/\\\\-/g')
-	grep -q "^\.B $esc\$" "$man" || { echo "man page lacks command $c"; fail=1; }
-	[ "$c" = help ] && continue
-	opts=$("$SLUBTINY" "$c" --help | head -1 | sed "s/^Usage: slubtiny $c //" | grep -o -- '--\?[A-Za-z][A-Za-z-]*' | sort -u)
-	sect=$(sed -n "/^\.SS $esc\$/{n;p}" "$man" | sed 's/\\-/-/g')
+	grep -q "^\.B $esc\$" "$man" || err "man page lacks command $c"
+	case $c in help|completion) continue ;; esac
+	help=$("$SLUBTINY" "$c" --help 2>/tmp/st-hm.$$); st=$?
+	[ $st = 0 ] || err "$c --help exits $st"
+	[ -s /tmp/st-hm.$$ ] && err "$c --help wrote to stderr"
+	# Option lines: "  -x, --name ARG   help" or "      --name ARG" (help may wrap).
+	opts=$(printf '%s\n' "$help" | sed -n -e 's/^  \(-[A-Za-z]\), \(--[a-z][a-z-]*\).*/\1 \2/p' \
+		-e 's/^  \(-[A-Za-z]\)  .*/\1/p' -e 's/^  \(-[A-Za-z]\)$/\1/p' \
+		-e 's/^      \(--[a-z][a-z-]*\).*/\1/p' | tr ' ' '\n' | grep -v '^$' | sort -u)
+	[ -n "$opts" ] || err "$c --help lists no options"
+	printf '%s\n' "$help" | grep -q '^Examples:$' || err "$c --help has no examples"
+	printf '%s\n' "$help" | awk 'length > 80 { exit 1 }' || err "$c --help has lines over 80 columns"
+	sect=$(section "$esc")
+	[ -n "$sect" ] || err "man page lacks .SS $c"
 	for o in $opts; do
-		case " $sect " in
-		*" $o "*) ;;
-		*) echo "man page lacks $c $o"; fail=1 ;;
-		esac
+		[ "$o" = -h ] || [ "$o" = --help ] && continue
+		# The option starts a .TP tag line: .B -x, .BI "-x " N, .B -x ", " --name ...
+		printf '%s\n' "$sect" | grep -A1 '^\.TP$' | grep -q -- "^\.B[IR]* .*$o\($\|[ \",]\)" ||
+			err "man page: $c lacks an entry for $o"
 	done
 done
+
+# check --help names every rule id.
+for r in $("$SLUBTINY" check --list-rules | sed -n 's/^\([a-z][a-z-]*\)$/\1/p'); do
+	"$SLUBTINY" check --help | grep -q "^  $r " || err "check --help lacks rule $r"
+	sed 's/\\-/-/g' "$man" | grep -q "$r" || err "man page lacks rule $r"
+done
+[ "$("$SLUBTINY" check --list-rules | grep -c '^[a-z]')" -ge 10 ] || err "check --list-rules lists too few rules"
+
+# Every variable read with getenv() is documented under ENVIRONMENT.
+envs=$(grep -rhoE 'getenv\("[A-Z_]+"\)' "$ST_SRCDIR/cli" "$ST_SRCDIR/lib" |
+	sed 's/getenv("\(.*\)")/\1/' | sort -u)
+[ -n "$envs" ] || err "found no getenv() in the sources"
+envsect=$(awk '/^\.SH / { on = ($0 == ".SH ENVIRONMENT") ; next } on' "$man")
+for v in $envs; do
+	printf '%s\n' "$envsect" | grep -q "^\.B $v\$" || err "man page ENVIRONMENT lacks $v"
+done
+rm -f /tmp/st-hm.$$
 exit $fail

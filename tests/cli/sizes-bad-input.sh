@@ -26,6 +26,15 @@ bad() { # description file command...
 	"$@" >"$tmp/out" 2>"$tmp/err" </dev/null
 	rc=$?
 	lines=$(wc -l <"$tmp/err")
+	# Under --json the error is a document on stdout; else stdout stays empty.
+	case " $* " in
+	*" --json "*)
+		if grep -q '^{"version":"[0-9.]*","error":{"file":' "$tmp/out"; then
+			: >"$tmp/out"
+		else
+			echo "no JSON error document" >>"$tmp/out"
+		fi ;;
+	esac
 	if [ $rc != 2 ] || [ -s "$tmp/out" ] || [ "$lines" != 1 ] ||
 	   ! grep -q "^slubtiny: .*$file" "$tmp/err"; then
 		echo "FAIL: $what: exit $rc, stdout $(wc -c <"$tmp/out") bytes, stderr:"

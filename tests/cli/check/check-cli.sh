@@ -53,7 +53,7 @@ has "error format" '^slubtiny: nosuch_defconfig: ' "$t/err"
 expect 2 "no arguments" "$SLUBTINY" check
 # an error keeps stdout one document in the machine formats
 expect 2 "json error" "$SLUBTINY" check --format json nosuch_defconfig
-has "json error document" '^\{"error":\{"file":"nosuch_defconfig","message":"No such file or directory"\}\}$' "$t/out"
+has "json error document" '^\{"version":"[0-9.]*","error":\{"file":"nosuch_defconfig","message":"No such file or directory"\}\}$' "$t/out"
 expect 2 "github error" "$SLUBTINY" check --format github nosuch_defconfig
 has "github error command" '^::error file=nosuch_defconfig::No such file or directory$' "$t/out"
 

@@ -19,14 +19,21 @@ err() { # description, command...
 	"$@" >"$out/stdout" 2>"$out/stderr"; st=$?
 	[ $st = 2 ] || bad "$what: exit $st, want 2"
 	[ "$(wc -l <"$out/stderr")" = 1 ] || bad "$what: stderr is not one line: $(cat "$out/stderr")"
-	grep -q '^slubtiny: ' "$out/stderr" || bad "$what: stderr lacks the prefix"
+	grep -q '^slubtiny[ :]' "$out/stderr" || bad "$what: stderr lacks the prefix"
 	[ -s "$out/stdout" ] && bad "$what: something on stdout"
 }
 err "unknown option" "$SLUBTINY" report --frobnicate
-err "json and markdown" "$SLUBTINY" report --json --markdown
+"$SLUBTINY" report --json --markdown >"$out/stdout" 2>"$out/stderr"; st=$?
+# Under --json the error is also a document on stdout.
+[ $st = 2 ] && [ "$(wc -l <"$out/stderr")" = 1 ] && grep -q '^{"version":".*","error":' "$out/stdout" ||
+	bad "json and markdown: exit $st: $(cat "$out/stdout" "$out/stderr")"
 err "unknown arch" "$SLUBTINY" report --builddir "$out/b" --arch vax
 err "unknown variant" "$SLUBTINY" build --builddir "$out/b" --variant nosuch
-err "bad -j" "$SLUBTINY" build --builddir "$out/b" -j 0
+err "bad -j" "$SLUBTINY" build --builddir "$out/b" -j -1
+err "bad -j" "$SLUBTINY" build --builddir "$out/b" -j 1025
+# -j 0 is all CPUs (as make and ninja take it): the error is about the variant.
+err "-j 0" "$SLUBTINY" build --builddir "$out/b" -j 0 --variant nosuch
+grep -q 'nosuch' "$out/stderr" || bad "-j 0: refused: $(cat "$out/stderr")"
 err "stray argument" "$SLUBTINY" build --builddir "$out/b" foo
 err "objects: one only" "$SLUBTINY" report --objects a="$out/x"
 err "objects: missing file" "$SLUBTINY" report --objects a="$out/none.o" b="$out/none2.o"
@@ -63,7 +70,12 @@ broken() { # description, command...
 	what=$1; shift
 	"$@" >"$out/stdout" 2>"$out/stderr"; st=$?
 	[ $st = 2 ] || bad "$what: exit $st, want 2"
-	case $* in *" report "*) [ -s "$out/stdout" ] && bad "$what: something on stdout: $(head -3 "$out/stdout")" ;; esac
+	# Under --json the error is a document on stdout; else stdout stays empty.
+	case $* in
+	*" --json"*) grep -q '^{"version":"[0-9.]*","error":' "$out/stdout" ||
+		bad "$what: no JSON error document: $(head -3 "$out/stdout")" ;;
+	*" report "*) [ -s "$out/stdout" ] && bad "$what: something on stdout: $(head -3 "$out/stdout")" ;;
+	esac
 	grep -q 'slub\.c:[0-9]*:[0-9]*: error: ' "$out/stderr" ||
 		bad "$what: no compiler message on stderr: $(tail -3 "$out/stderr")"
 	tail -1 "$out/stderr" | grep -q '^slubtiny: .*slub\.c: .* exited with status' ||

@@ -50,7 +50,7 @@ reports=$(grep -o '"slab_reports":[0-9]*' "$tmp/gcc.json" | grep -vc '"slab_repo
 t "no allocator bug reports ($reports runs with some)" $([ "$reports" = 0 ]; echo $?)
 missing=
 for k in trace variant threads peak_pages final_pages requested_bytes held_bytes ops_per_s; do
-	grep -q "^{\"runs\":\[{.*\"$k\":" "$tmp/gcc.json" || missing="$missing $k"
+	grep -q "^{\"version\":\"[0-9.]*\",\"runs\":\[{.*\"$k\":" "$tmp/gcc.json" || missing="$missing $k"
 done
 t "JSON runs have the schema's keys (missing:${missing:- none})" $([ -z "$missing" ]; echo $?)
 

@@ -12,6 +12,7 @@
 
 #include "common/error.h"
 #include "footprint/footprint.h"
+#include "st_config.h"
 
 static int tests, failures;
 
@@ -121,7 +122,7 @@ int main(void)
 	free(svg);
 	root = st_fp_render_json(&r);
 	js = root ? cJSON_PrintUnformatted(root) : NULL;
-	ok(js && strstr(js, "{\"runs\":[{\"trace\":\"boot\",\"variant\":\"slob\",\"threads\":1,"
+	ok(js && strstr(js, "{\"version\":\"" ST_VERSION "\",\"runs\":[{\"trace\":\"boot\",\"variant\":\"slob\",\"threads\":1,"
 			"\"peak_pages\":90,\"final_pages\":80,\"requested_bytes\":100,"
 			"\"held_bytes\":368640,\"ops_per_s\":1000000,") &&
 	   strstr(js, "\"expectations_hold\":true"), "json: the issue's keys first");

@@ -88,7 +88,7 @@ static void test_objects(const char *dir)
 	ok(!ret, "cc compiles the two objects");
 	if (ret)
 		return;
-	ret = st_report_from_objects(&r, names, paths, 2, NULL, &e);
+	ret = st_report_from_objects(&r, names, paths, 2, NULL, false, &e);
 	ok(!ret, "report over two objects (%s)", e.msg);
 	if (ret)
 		return;
@@ -104,12 +104,12 @@ static void test_objects(const char *dir)
 	   "diff sees g added and a grown");
 	st_report_free(r);
 
-	ret = st_report_from_objects(&r, names, paths, 2, "new", &e);
+	ret = st_report_from_objects(&r, names, paths, 2, "new", false, &e);
 	ok(!ret && !strcmp(r->variants[0], "new") && st_report_cell(r, 1, 0)->delta_total < 0,
 	   "--baseline moves the other object first");
 	st_report_free(r);
 	st_error_clear(&e);
-	ret = st_report_from_objects(&r, names, paths, 2, "nosuch", &e);
+	ret = st_report_from_objects(&r, names, paths, 2, "nosuch", false, &e);
 	ok(ret < 0 && strstr(e.msg, "nosuch"), "unknown baseline is an error (%s)", e.msg);
 }
 

@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The option rows of cli/opt.h turned into getopt_long tables, help text and
+ * errors. One command runs per process, so the built tables are static.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "opt.h"
+
+#define MAX_OPTS 64
+
+static const struct st_opt *built_for;
+static struct option longs[MAX_OPTS + 2];
+static char shorts[3 * MAX_OPTS + 4];
+
+static void build(const struct st_opt *opts)
+{
+	size_t nl = 0, ns = 0;
+	const struct st_opt *o;
+
+	/* ':' first: a missing argument is told apart from an unknown option. */
+	shorts[ns++] = ':';
+	for (o = opts; (o->name || o->shrt) && nl < MAX_OPTS; o++) {
+		if (o->name) {
+			longs[nl].name = o->name;
+			longs[nl].has_arg = o->arg ? required_argument : no_argument;
+			longs[nl].flag = NULL;
+			longs[nl].val = o->id;
+			nl++;
+		}
+		if (o->shrt) {
+			shorts[ns++] = (char)o->shrt;
+			if (o->arg)
+				shorts[ns++] = ':';
+		}
+	}
+	longs[nl++] = (struct option){ "help", no_argument, NULL, 'h' };
+	longs[nl] = (struct option){ NULL, 0, NULL, 0 };
+	shorts[ns++] = 'h';
+	shorts[ns] = '\0';
+	built_for = opts;
+	optind = 0;
+}
+
+static size_t min3(size_t a, size_t b, size_t c)
+{
+	return a < b ? (a < c ? a : c) : (b < c ? b : c);
+}
+
+/* Edit distance of @a and @b, a swap of neighbours counting one (names are short). */
+static size_t distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j;
+	size_t d[64][64];
+
+	if (la > 63 || lb > 63)
+		return (size_t)-1;
+	for (i = 0; i <= la; i++)
+		d[i][0] = i;
+	for (j = 0; j <= lb; j++)
+		d[0][j] = j;
+	for (i = 1; i <= la; i++) {
+		for (j = 1; j <= lb; j++) {
+			d[i][j] = min3(d[i - 1][j] + 1, d[i][j - 1] + 1,
+				       d[i - 1][j - 1] + (a[i - 1] != b[j - 1]));
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+			    d[i - 2][j - 2] + 1 < d[i][j])
+				d[i][j] = d[i - 2][j - 2] + 1;
+		}
+	}
+	return d[la][lb];
+}
+
+/* How far @word is from option @name: 0 for a prefix of three letters or more. */
+static size_t how_far(const char *word, const char *name)
+{
+	size_t wl = strlen(word);
+
+	if (wl >= 3 && !strncmp(name, word, wl))
+		return 0;
+	return distance(word, name);
+}
+
+const char *st_opt_suggest(const struct st_opt *opts, const char *word)
+{
+	const struct st_opt *o;
+	const char *best = "help";
+	size_t d, bestd = how_far(word, "help"), wl = strlen(word);
+
+	for (o = opts; o->name || o->shrt; o++) {
+		if (!o->name)
+			continue;
+		d = how_far(word, o->name);
+		if (d < bestd) {
+			bestd = d;
+			best = o->name;
+		}
+	}
+	/* At most two edits, and fewer than half the word. */
+	return bestd <= 2 && bestd * 2 < wl ? best : NULL;
+}
+
+static const char *arg_of(const struct st_opt *opts, int id)
+{
+	const struct st_opt *o;
+
+	for (o = opts; o->name || o->shrt; o++)
+		if (o->id == id)
+			return o->arg;
+	return NULL;
+}
+
+static void bad_option(const char *cmd, const struct st_opt *opts, char *text, int missing)
+{
+	char word[64], msg[512];
+	const char *s, *eq, *arg = missing ? arg_of(opts, missing) : NULL;
+	int n;
+
+	if (missing) {
+		n = snprintf(msg, sizeof(msg), "option '%s' needs an argument%s%s%s", text,
+			     arg ? " (" : "", arg ? arg : "", arg ? ")" : "");
+	} else {
+		n = snprintf(msg, sizeof(msg), "unknown option '%s'", text);
+		if (text[0] == '-' && text[1] == '-' && n > 0 && n < (int)sizeof(msg)) {
+			eq = strchr(text, '=');
+			snprintf(word, sizeof(word), "%.*s",
+				 (int)(eq ? eq - text - 2 : (long)strlen(text) - 2), text + 2);
+			s = st_opt_suggest(opts, word);
+			if (s)
+				snprintf(msg + n, sizeof(msg) - n, " (did you mean '--%s'?)", s);
+		}
+	}
+	fflush(stdout);
+	fprintf(stderr, "slubtiny %s: %s; see 'slubtiny %s --help'\n", cmd, msg, cmd);
+	st_record_error(msg);
+}
+
+int st_getopt(int argc, char **argv, const char *cmd, const struct st_opt *opts)
+{
+	char text[8];
+	int c, prev;
+
+	if (built_for != opts)
+		build(opts);
+	opterr = 0;
+	for (;;) {
+		prev = optind ? optind : 1;
+		c = getopt_long(argc, argv, shorts, longs, NULL);
+		switch (c) {
+		case -1:
+			return ST_OPT_DONE;
+		case 'h':
+			st_usage(stdout, cmd);
+			return ST_OPT_HELP;
+		case ST_OPT_JSON:
+			st_out.json = true;
+			continue;
+		case ST_OPT_QUIET:
+			st_out.verbosity = -1;
+			continue;
+		case ST_OPT_VERBOSE:
+			st_out.verbosity++;
+			continue;
+		case '?':
+		case ':':
+			/* A short letter inside a cluster (-Ax), or a whole argument. */
+			if (optopt && optopt < ST_OPT_ID && (prev == optind || argv[prev][1] != '-')) {
+				snprintf(text, sizeof(text), "-%c", optopt);
+				bad_option(cmd, opts, text, c == ':' ? optopt : 0);
+			} else {
+				bad_option(cmd, opts, argv[prev], c == ':' ? optopt : 0);
+			}
+			return ST_OPT_FAIL;
+		default:
+			return c;
+		}
+	}
+}
+
+#define HELP_COL 24
+
+/* @text from column @col on, wrapped at 80 columns with @col indent. */
+static void print_wrapped(FILE *f, const char *text, int col)
+{
+	const char *p = text, *sp;
+	int at = col, len;
+
+	while (*p) {
+		sp = strchr(p, ' ');
+		len = sp ? (int)(sp - p) : (int)strlen(p);
+		if (at > col && at + 1 + len > 79) {
+			fprintf(f, "\n%*s", col, "");
+			at = col;
+		} else if (at > col) {
+			fputc(' ', f);
+			at++;
+		}
+		fprintf(f, "%.*s", len, p);
+		at += len;
+		p += len;
+		while (*p == ' ')
+			p++;
+	}
+	fputc('\n', f);
+}
+
+/* "  -j, --jobs N" padded to the help column, wrapped help after it. */
+void st_opt_print_help(FILE *f, const struct st_opt *opts)
+{
+	const struct st_opt *o;
+	char lhs[64];
+	int n;
+
+	fputs("Options:\n", f);
+	for (o = opts; o->name || o->shrt; o++) {
+		n = snprintf(lhs, sizeof(lhs), "  %s%c%s%s%s%s%s", o->shrt ? "-" : " ",
+			     o->shrt ? o->shrt : ' ', o->shrt && o->name ? "," : " ",
+			     o->name ? " --" : "", o->name ? o->name : "", o->arg ? " " : "",
+			     o->arg ? o->arg : "");
+		if (n > HELP_COL - 2)
+			fprintf(f, "%s\n%*s", lhs, HELP_COL, "");
+		else
+			fprintf(f, "%-*s", HELP_COL, lhs);
+		print_wrapped(f, o->help, HELP_COL);
+	}
+	fprintf(f, "%-*s%s\n", HELP_COL, "  -h, --help", "show this help");
+}
+
+int st_parse_jobs(const char *s, unsigned int *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || end == s || v < 0 || v > 1024)
+		return -1;
+	if (!v) {
+		v = sysconf(_SC_NPROCESSORS_ONLN);
+		if (v < 1)
+			v = 1;
+		if (v > 1024)
+			v = 1024;
+	}
+	*out = (unsigned int)v;
+	return 0;
+}

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef ST_CLI_OPT_H
+#define ST_CLI_OPT_H
+
+/*
+ * One table row per option: {long, short, id, ARG, help}. From the rows come
+ * the getopt_long tables, the "Options:" part of --help, the unknown-option
+ * error with its "did you mean", shell completion and the man page test.
+ * Adding an option to a command is adding a row and a case for its id.
+ */
+#include <stdbool.h>
+#include <stdio.h>
+
+struct st_opt {
+	const char *name;	/* long name without "--", or NULL */
+	int shrt;		/* short letter, or 0 */
+	int id;			/* what st_getopt() returns for it */
+	const char *arg;	/* placeholder of its argument ("DIR"), or NULL */
+	const char *help;	/* one line, lowercase, no full stop */
+};
+
+/* Ids for options without a letter start here (above any character). */
+#define ST_OPT_ID 0x100
+
+/* Ids shared by every command that lists the option. */
+enum {
+	ST_OPT_JSON = 0x80,
+	ST_OPT_QUIET = 'q',
+	ST_OPT_VERBOSE = 'v',
+};
+
+#define ST_OPT_ROW_JSON	   { "json", 0, ST_OPT_JSON, NULL, "print one JSON document on stdout (errors too)" }
+#define ST_OPT_ROW_QUIET   { "quiet", 'q', ST_OPT_QUIET, NULL, "print only warnings and errors on stderr" }
+#define ST_OPT_ROW_VERBOSE { "verbose", 'v', ST_OPT_VERBOSE, NULL, "print more (whole cause chains, every note)" }
+#define ST_OPT_END	   { NULL, 0, 0, NULL, NULL }
+
+/* What st_getopt() returns besides option ids. */
+enum {
+	ST_OPT_DONE = -1,	/* no more options: argv[optind] is the first operand */
+	ST_OPT_FAIL = -2,	/* a usage error, printed: exit 2 */
+	ST_OPT_HELP = -3,	/* --help was given and printed: exit 0 */
+};
+
+/*
+ * Next option of @argv for command @cmd (a name in st_commands, or "footprint
+ * gen"), parsed against @opts. -h/--help is always accepted. The common
+ * options (--json, -q, -v) set st_out themselves when they are in @opts and
+ * are not returned. Errors are printed in one style:
+ *   slubtiny CMD: unknown option '--x'; did you mean '--y'? see 'slubtiny CMD --help'
+ * optarg and optind as with getopt_long(). Start each parse with optind = 0
+ * (done for you on the first call for a new @opts).
+ */
+int st_getopt(int argc, char **argv, const char *cmd, const struct st_opt *opts);
+
+/* Print "Options:" lines for @opts (wrapped to 80 columns). */
+void st_opt_print_help(FILE *f, const struct st_opt *opts);
+
+/* The long option of @opts closest to @word (for "did you mean"), or NULL. */
+const char *st_opt_suggest(const struct st_opt *opts, const char *word);
+
+/* Parse a job count: a number 1-1024, or 0 for all online CPUs. */
+int st_parse_jobs(const char *s, unsigned int *out);
+
+#endif

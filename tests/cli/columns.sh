@@ -1,0 +1,54 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# On a terminal (script(1)), the text of check, migrate, report and
+# footprint fits 80 columns (wrapped, colour escapes not counted); on a pipe
+# the lines stay whole; size-diff and size print the same bytes on a
+# terminal as on a pipe (the formats of bloat-o-meter and GNU size).
+set -u
+for p in script cc; do
+	command -v $p >/dev/null || { echo "skip: $p missing"; exit 77; }
+done
+t=$(mktemp -d) || exit 2
+trap 'rm -rf "$t"' EXIT
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+cd "$t" || exit 2
+mkdir -p arch/arm/configs
+printf '# CONFIG_SLUB is not set\nCONFIG_SLOB=y\nCONFIG_SLUB_DEBUG=y\nCONFIG_NET=y\nCONFIG_NET=y\n' >arch/arm/configs/board_defconfig
+long=this_function_has_a_name_long_enough_to_push_a_bloat_o_meter_row_past_eighty_columns
+printf 'int %s(int x) { return x + 1; }\n' "$long" >a.c
+printf 'int %s(int x) { return x * 3 + 1; }\nint b[64];\n' "$long" >b.c
+cc -O0 -c a.c -o a.o && cc -O0 -c b.c -o b.o || { echo "FAIL: cc"; exit 1; }
+"$SLUBTINY" footprint gen boot >boot.trace || { echo "FAIL: footprint gen"; exit 1; }
+
+# tty COMMAND: its output on a terminal, without \r and colour escapes.
+tty() {
+	script -qec "$1; echo \"[exit \$?]\"" /dev/null | tr -d '\r' | sed 's/\x1b\[[0-9;]*[A-Za-z]//g'
+}
+fits() { # description, command line
+	tty "$2" >tty.out
+	[ -s tty.out ] || bad "$1: no output on a terminal"
+	tail -1 tty.out | grep -q '^\[exit [01]\]$' || bad "$1: $(tail -1 tty.out) on a terminal"
+	grep -q 'Sanitizer' tty.out && bad "$1: a sanitizer report on a terminal"
+	awk 'length > 80 { print "  " length ": " $0; n++ } END { exit n > 0 }' tty.out ||
+		bad "$1: lines over 80 columns on a terminal"
+	sh -c "$2" >pipe.out 2>&1
+	awk 'length > 80 { n++ } END { exit n == 0 }' pipe.out ||
+		bad "$1: no long line on a pipe (the case tests nothing)"
+}
+S=$SLUBTINY
+fits "check" "\"$S\" check arch/arm/configs"
+fits "migrate" "\"$S\" migrate arch/arm/configs/board_defconfig >/dev/null"
+fits "report --objects" "\"$S\" report --objects old=a.o new=b.o"
+fits "footprint" "\"$S\" footprint --time-ms 1 --variant slub --variant slub_tiny --trace boot.trace"
+
+# Fixed formats: the same bytes on a terminal as on a pipe.
+for c in "size-diff a.o b.o" "size-diff -c a.o b.o" "size a.o b.o" "size -A a.o"; do
+	"$S" $c >pipe.out 2>&1
+	script -qec "\"$S\" $c" /dev/null | tr -d '\r' >tty.out
+	cmp -s pipe.out tty.out || { bad "$c differs on a terminal:"; diff pipe.out tty.out | head -5; }
+done
+awk 'length > 80 { n++ } END { exit n == 0 }' pipe.out || true
+"$S" size-diff a.o b.o | awk 'length > 80 { n++ } END { exit n == 0 }' ||
+	bad "size-diff: the case has no row over 80 columns"
+exit $fail
