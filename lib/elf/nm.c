@@ -31,8 +31,19 @@ static bool starts(const char *s, const char *p)
 /* Debugging sections are known by name only, and only when not allocated. */
 static bool debug_name(const char *n)
 {
-	if (n[0] != '.' || !strchr("dgzls", n[1]))
+	if (n[0] != '.')
 		return false;
+	switch (n[1]) {
+	case 'd':
+	case 'g':
+	case 'z':
+	case 'l':
+	case 's':
+	case '\0':
+		break;
+	default:
+		return false;
+	}
 	return starts(n, ".debug") || starts(n, ".gnu.debuglto_.debug_") ||
 	       starts(n, ".gnu.linkonce.wi.") || starts(n, ".zdebug") ||
 	       starts(n, ".line") || starts(n, ".stab") || !strcmp(n, ".gdb_index");
@@ -140,22 +151,38 @@ void st_nm_classify_sections(struct st_elf_obj *o, const GElf_Shdr *shdrs,
 	}
 }
 
-/* nm's letters for sections that COFF names, checked before the flags. */
+/*
+ * nm's letters for sections that COFF names, checked before the flags.
+ * The second character tells the candidates apart: one compare at most
+ * for each of the many sections of an object built with -ffunction-sections.
+ */
 static char coff_letter(const char *n)
 {
-	static const struct { const char *name; char c; } tab[] = {
-		{ ".drectve", 'i' }, { ".edata", 'e' }, { ".idata", 'i' }, { ".pdata", 'p' },
-	};
-	size_t i;
+	const char *name;
+	size_t l;
+	char c;
 
-	if (n[0] != '.' || !n[1] || !strchr("deip", n[1]))
+	if (n[0] != '.')
 		return '?';
-	for (i = 0; i < sizeof(tab) / sizeof(tab[0]); i++) {
-		size_t l = strlen(tab[i].name);
-
-		if (!strncmp(n, tab[i].name, l) && memchr(".$0123456789", n[l], 13))
-			return tab[i].c;
+	switch (n[1]) {
+	case 'd':
+		name = ".drectve", c = 'i';
+		break;
+	case 'e':
+		name = ".edata", c = 'e';
+		break;
+	case 'i':
+		name = ".idata", c = 'i';
+		break;
+	case 'p':
+		name = ".pdata", c = 'p';
+		break;
+	default:
+		return '?';
 	}
+	l = strlen(name);
+	if (!strncmp(n, name, l) && memchr(".$0123456789", n[l], 13))
+		return c;
 	return '?';
 }
 

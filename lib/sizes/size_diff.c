@@ -32,7 +32,11 @@ struct build {
 	struct st_sd_table *t;
 	struct st_sd_row *rows;
 	size_t n, cap;
-	uint32_t *slots;	/* row index + 1, 0 empty */
+	/*
+	 * hash << 32 | (row index + 1), 0 empty: a probe compares hashes
+	 * without touching the row, which is a cache miss in a large table.
+	 */
+	uint64_t *slots;
 	size_t mask;
 };
 
@@ -67,6 +71,29 @@ static char *arena_alloc(struct priv *p, size_t n)
 	return c->data + c->used - n;
 }
 
+#define ONES	0x0101010101010101ull
+#define HIGHS	0x8080808080808080ull
+
+/* Non-zero when a byte of @w is zero (the lowest flagged byte is exact). */
+static inline uint64_t zero_byte(uint64_t w)
+{
+	return (w - ONES) & ~w & HIGHS;
+}
+
+/* Mix one 8-byte word (the tail zero-padded) into a hash state. */
+static inline uint64_t hash_word(uint64_t h, uint64_t w)
+{
+	h = (h ^ w) * 0xff51afd7ed558ccdull;
+	return h ^ (h >> 32);
+}
+
+static inline uint32_t hash_tail(uint64_t h, uint64_t w)
+{
+	h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
+	h ^= h >> 29;
+	return (uint32_t)h;
+}
+
 /* A word at a time: names are long (C++) and there are many. */
 static uint32_t hash_mem(const char *s, size_t len)
 {
@@ -74,14 +101,44 @@ static uint32_t hash_mem(const char *s, size_t len)
 
 	for (; len >= 8; s += 8, len -= 8) {
 		memcpy(&w, s, 8);
-		h = (h ^ w) * 0xff51afd7ed558ccdull;
-		h ^= h >> 32;
+		h = hash_word(h, w);
 	}
 	w = 0;
 	memcpy(&w, s, len);
-	h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
-	h ^= h >> 29;
-	return (uint32_t)h;
+	return hash_tail(h, w);
+}
+
+/*
+ * hash_mem() of @s, in the same pass noting whether it holds a ':' (the
+ * script drops the line) or a '.' (it may need folding): one read of the
+ * name instead of three. Returns the hash; *@colon and *@dot say what was
+ * seen.
+ */
+static uint32_t scan_name(const char *s, size_t len, bool *colon, bool *dot)
+{
+	uint64_t h = len * 0x9e3779b97f4a7c15ull, w, seen = 0;
+
+	for (; len >= 8; s += 8, len -= 8) {
+		memcpy(&w, s, 8);
+		seen |= zero_byte(w ^ (ONES * ':')) | (zero_byte(w ^ (ONES * '.')) >> 7);
+		h = hash_word(h, w);
+	}
+	w = 0;
+	memcpy(&w, s, len);
+	if (len) {
+		/* the padding bytes are zero: only the name's bytes may match */
+		uint64_t valid = len == 8 ? ~0ull : (1ull << (8 * len)) - 1;
+
+		seen |= (zero_byte(w ^ (ONES * ':')) | (zero_byte(w ^ (ONES * '.')) >> 7)) &
+			valid;
+	}
+	/*
+	 * zero_byte() may flag a byte above a real match (a borrow), never
+	 * one when there is none: a flag means a match somewhere in the word.
+	 */
+	*colon = seen & HIGHS;
+	*dot = seen & (HIGHS >> 7);
+	return hash_tail(h, w);
 }
 
 /* bloat-o-meter's re.sub(r'\.[0-9]+', '', name); NULL if nothing to fold */
@@ -132,6 +189,11 @@ static bool skipped(const char *n)
 	return (n[0] == 'l' && !strcmp(n, "linux_banner")) || (n[0] == 'v' && !strcmp(n, "vermagic"));
 }
 
+static inline uint64_t slot_val(uint32_t hash, size_t row)
+{
+	return (uint64_t)hash << 32 | (uint32_t)(row + 1);
+}
+
 static int build_init(struct build *b, struct st_sd_table *t, size_t n)
 {
 	size_t ns = 16;
@@ -176,7 +238,7 @@ static int build_grow(struct build *b)
 
 		while (b->slots[j])
 			j = (j + 1) & b->mask;
-		b->slots[j] = i + 1;
+		b->slots[j] = slot_val(b->rows[i].hash, i);
 	}
 	return 0;
 }
@@ -191,14 +253,16 @@ static int add(struct priv *p, struct build *b, const char *name, size_t len, ui
 {
 	size_t i = h & b->mask;
 	struct st_sd_row *r;
-	uint32_t s;
+	uint64_t s;
 
 	for (;; i = (i + 1) & b->mask) {
 		s = b->slots[i];
 		if (!s)
 			break;
-		r = &b->rows[s - 1];
-		if (r->hash == h && !strcmp(r->name, name))
+		if ((uint32_t)(s >> 32) != h)
+			continue;
+		r = &b->rows[(uint32_t)s - 1];
+		if (!strcmp(r->name, name))
 			goto found;
 	}
 	if (b->n == b->cap || (b->n + 1) * 3 > (b->mask + 1) * 2) {
@@ -221,7 +285,7 @@ static int add(struct priv *p, struct build *b, const char *name, size_t len, ui
 	memset(r, 0, sizeof(*r));
 	r->name = name;
 	r->hash = h;
-	b->slots[i] = ++b->n;
+	b->slots[i] = slot_val(h, b->n++);
 found:
 	r->letters |= bit;
 	if (new) {
@@ -257,20 +321,20 @@ struct pending {
 static void prefetch_row(const struct build *b, const struct pending *q)
 {
 	const struct build *t = &b[q->table];
-	uint32_t s = t->slots[q->hash & t->mask];
+	uint64_t s = t->slots[q->hash & t->mask];
 
-	if (s)
-		__builtin_prefetch(&t->rows[s - 1]);
+	if (s && (uint32_t)(s >> 32) == q->hash)
+		__builtin_prefetch(&t->rows[(uint32_t)s - 1]);
 }
 
 /* Stage 3: the name the row points to, for the strcmp() of the lookup. */
 static void prefetch_name(const struct build *b, const struct pending *q)
 {
 	const struct build *t = &b[q->table];
-	uint32_t s = t->slots[q->hash & t->mask];
+	uint64_t s = t->slots[q->hash & t->mask];
 
-	if (s)
-		__builtin_prefetch(t->rows[s - 1].name);
+	if (s && (uint32_t)(s >> 32) == q->hash)
+		__builtin_prefetch(t->rows[(uint32_t)s - 1].name);
 }
 
 static int flush_one(struct priv *p, struct pending *q, bool new, const char *path,
@@ -298,18 +362,24 @@ static int collect_obj(struct priv *p, const struct st_elf_obj *o, bool new, con
 		const char *name = s->name;
 		struct pending *q;
 		size_t len;
+		uint32_t h;
+		bool colon, dot;
 		int t = p->sel.table[(unsigned char)s->type];
 
 		if (t < 0 || !(s->flags & ST_SYM_SIZED))
 			continue;
-		len = strlen(name);
 		/* an empty name crashes the script; it cannot be matched anyway */
-		if (!len || memchr(name, ':', len) || skipped(name))
+		if (!name[0] || skipped(name))
 			continue;
-		if (needs_fold(name, len)) {
+		len = strlen(name);
+		h = scan_name(name, len, &colon, &dot);
+		if (colon)
+			continue;
+		if (dot && needs_fold(name, len)) {
 			name = fold_name(p, name, len, &len);
 			if (!name)
 				return st_err(e, ENOMEM, NULL, "out of memory");
+			h = hash_mem(name, len);
 		}
 		if (head - tail == RING) {
 			ret = flush_one(p, &ring[tail++ % RING], new, path, e);
@@ -320,7 +390,7 @@ static int collect_obj(struct priv *p, const struct st_elf_obj *o, bool new, con
 		q->name = name;
 		q->len = len;
 		q->size = s->size;
-		q->hash = hash_mem(name, len);
+		q->hash = h;
 		q->bit = p->sel.bit[(unsigned char)s->type];
 		q->table = (int8_t)t;
 		__builtin_prefetch(&p->b[t].slots[q->hash & p->b[t].mask]);
@@ -480,10 +550,22 @@ int st_size_diff_absorb(struct st_size_diff *into, struct st_size_diff *from, st
 	p->copy = false;
 	for (t = 0; t < into->ntables && !ret; t++) {
 		const struct build *b = &q->b[t];
+		const struct build *d = &p->b[t];
 
 		for (i = 0; i < b->n && !ret; i++) {
 			const struct st_sd_row *r = &b->rows[i];
-			size_t len = strlen(r->name);
+
+			/* the same staged prefetch as collect_obj(), rows being in order */
+			if (i + RING < b->n)
+				__builtin_prefetch(&d->slots[b->rows[i + RING].hash & d->mask]);
+			if (i + RING / 2 < b->n) {
+				uint32_t h = b->rows[i + RING / 2].hash;
+				uint64_t sv = d->slots[h & d->mask];
+
+				if (sv && (uint32_t)(sv >> 32) == h)
+					__builtin_prefetch(&d->rows[(uint32_t)sv - 1]);
+			}
+			size_t len = 0;	/* only for copying, and nothing is copied here */
 
 			if (r->in_old)
 				ret = add(p, &p->b[t], r->name, len, r->hash, r->old_size, r->letters, false);

@@ -11,22 +11,36 @@
 #include "sizes/size_diff.h"
 #include "st_config.h"
 
-/* Python pads "%-40s" by code points: count bytes that start a character. */
-static size_t text_width(const char *s)
+/*
+ * Python pads "%-40s" by code points: the bytes that start a character,
+ * that is all but the UTF-8 continuation bytes (10xxxxxx), counted a word
+ * at a time over the @len bytes of @s.
+ */
+static size_t text_width(const char *s, size_t len)
 {
-	size_t w = 0;
+	const uint64_t high = 0x8080808080808080ull;
+	size_t w = len, i;
+	uint64_t x;
 
-	for (; *s; s++)
-		w += ((unsigned char)*s & 0xc0) != 0x80;
+	for (i = 0; i + 8 <= len; i += 8) {
+		memcpy(&x, s + i, 8);
+		w -= __builtin_popcountll(x & ~(x << 1) & high);
+	}
+	for (; i < len; i++)
+		w -= ((unsigned char)s[i] & 0xc0) == 0x80;
 	return w;
 }
 
 static void put_padded(FILE *f, const char *s, size_t width)
 {
 	static const char blanks[] = "                                        ";
-	size_t w = text_width(s);
+	size_t len = strlen(s), w;
 
-	fputs(s, f);
+	fwrite(s, 1, len, f);
+	/* a code point is at most 4 bytes: a long name needs no width */
+	if (len >= 4 * width)
+		return;
+	w = text_width(s, len);
 	if (w < width)
 		fwrite(blanks, 1, width - w, f);
 }
