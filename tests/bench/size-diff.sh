@@ -143,7 +143,9 @@ if merge_llvm 14 && merge_llvm 15; then
 	bench "llvm-14.a vs llvm-15.a ($(($(wc -c <"$work/llvm-14.a") / 1048576)) and $(($(wc -c <"$work/llvm-15.a") / 1048576)) MB, $(ar t "$work/llvm-15.a" | wc -l) members in the new one)" \
 		"$work/llvm-14.a" "$work/llvm-15.a"
 else
-	echo "llvm-14-dev/llvm-15-dev static libraries not installed (run as root to install them): large pair skipped"
+	echo "llvm-14-dev/llvm-15-dev static libraries not installed: large pair skipped"
+	echo "  (install them with: apt-get install --no-install-recommends llvm-14-dev llvm-15-dev;"
+	echo "  running the benchmark as root installs them)"
 fi
 bench "generated pair, $NSYMS symbols" "$work/gen-old.o" "$work/gen-new.o"
 exit $status
