@@ -85,7 +85,7 @@ static struct op *edit_script(const struct st_defconfig *old,
 {
 	struct op *ops = malloc((old->nr_lines + new->nr_lines + 1) * sizeof(*ops));
 	size_t i = 0, j = 0, k = 0, jj;
-	long a;
+	long a = 0;	/* set by the loop or after it; gcc cannot see that */
 
 	if (!ops)
 		return NULL;
