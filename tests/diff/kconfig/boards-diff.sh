@@ -28,7 +28,9 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/common.sh"
 
-slubtiny=$1
+# meson passes the executable relative to the build directory; the
+# script works in other directories.
+case $1 in /*) slubtiny=$1 ;; *) slubtiny=$PWD/$1 ;; esac
 work=${ST_BUILDDIR:-/tmp}/kconfig-diff
 export SLUBTINY_CACHE_DIR=${SLUBTINY_CACHE_DIR:-$work/cache}
 command -v jq >/dev/null && command -v sha256sum >/dev/null ||
