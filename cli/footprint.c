@@ -353,6 +353,7 @@ static int do_boot(struct fp_args *a)
 		.cpus = a->cpus,
 		.timeout_s = a->timeout,
 		.accel = a->accel,
+		.busybox = a->busybox,
 	};
 	const char *v, *names[8];
 	unsigned long peak[8];

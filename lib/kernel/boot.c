@@ -38,12 +38,14 @@
 /*
  * What a boot needs on top of tinyconfig: the kernel's messages and a
  * console on the first serial port, an initramfs, /proc, and ELF binaries
- * for the init. Only "=y" lines: the user's own choices stay.
+ * for the init. SYSFS too: without it SLUB has no SLUB_DEBUG, hence no
+ * /proc/slabinfo, and a booted board has it. Only "=y" lines: the user's
+ * own choices stay.
  */
 static const char *const x86_config[] = {
 	"CONFIG_64BIT=y", "CONFIG_PRINTK=y", "CONFIG_TTY=y", "CONFIG_SERIAL_8250=y",
 	"CONFIG_SERIAL_8250_CONSOLE=y", "CONFIG_BLK_DEV_INITRD=y", "CONFIG_PROC_FS=y",
-	"CONFIG_BINFMT_ELF=y", NULL,
+	"CONFIG_SYSFS=y", "CONFIG_BINFMT_ELF=y", NULL,
 };
 
 static const struct boot_arch {
@@ -454,24 +456,81 @@ out:
 	return ret;
 }
 
-static int make_initramfs(const char *init, size_t init_len, const char *path,
-			  struct st_error *e)
-{
-	const struct st_cpio_entry ents[] = {
-		{ .name = "dev", .mode = S_IFDIR | 0755 },
-		{ .name = "dev/console", .mode = S_IFCHR | 0600, .rmajor = 5, .rminor = 1 },
-		{ .name = "proc", .mode = S_IFDIR | 0755 },
-		{ .name = "init", .mode = S_IFREG | 0755, .data = init, .size = init_len },
-	};
-	char *cpio;
-	size_t len;
-	int ret = st_cpio_build(ents, sizeof(ents) / sizeof(ents[0]), &cpio, &len);
+#define MAX_ENTS 1024
 
-	if (ret)
-		return st_err(e, -ret, path, "cannot make the initramfs: %s", strerror(-ret));
+/*
+ * The init, and with @busybox the busybox binary and a link per applet in
+ * bin/, sbin/, usr/bin/ and usr/sbin/ (its --list-full).
+ */
+static int make_initramfs(const char *init, size_t init_len, const char *busybox,
+			  const char *path, struct st_error *e)
+{
+	static const char *const dirs[] = { "bin", "sbin", "usr", "usr/bin", "usr/sbin" };
+	struct st_cpio_entry *ents = calloc(MAX_ENTS, sizeof(*ents));
+	char *bb = NULL, *list = NULL, *p, *nl, *cpio;
+	size_t n = 0, len, i;
+	int ret;
+
+	if (!ents)
+		return st_err(e, ENOMEM, NULL, "out of memory");
+	ents[n++] = (struct st_cpio_entry){ .name = "dev", .mode = S_IFDIR | 0755 };
+	ents[n++] = (struct st_cpio_entry){ .name = "dev/console", .mode = S_IFCHR | 0600,
+					    .rmajor = 5, .rminor = 1 };
+	ents[n++] = (struct st_cpio_entry){ .name = "proc", .mode = S_IFDIR | 0755 };
+	ents[n++] = (struct st_cpio_entry){ .name = "init", .mode = S_IFREG | 0755,
+					    .data = init, .size = init_len };
+	if (busybox) {
+		char *argv[] = { (char *)busybox, "--list-full", NULL };
+
+		bb = read_file(busybox, &len);
+		if (!bb) {
+			ret = st_err(e, errno, busybox, "%s", strerror(errno));
+			goto out;
+		}
+		ret = st_run(argv, NULL, NULL, &list, NULL, ST_SPAWN_QUIET);
+		if (ret || !list || !*list) {
+			ret = st_err(e, ret < 0 ? -ret : ENOEXEC, busybox,
+				     "'--list-full' failed: not a busybox of this machine's arch");
+			goto out;
+		}
+		for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
+			ents[n++] = (struct st_cpio_entry){ .name = dirs[i],
+							    .mode = S_IFDIR | 0755 };
+		ents[n++] = (struct st_cpio_entry){ .name = "bin/busybox", .mode = S_IFREG | 0755,
+						    .data = bb, .size = len };
+		for (p = list; *p && n < MAX_ENTS; p = nl + 1) {
+			nl = strchr(p, '\n');
+			if (!nl)
+				break;
+			*nl = 0;
+			/* only names right in the directories above */
+			for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+				size_t dl = strlen(dirs[i]);
+
+				if (!strncmp(p, dirs[i], dl) && p[dl] == '/' && p[dl + 1] &&
+				    !strchr(p + dl + 1, '/'))
+					break;
+			}
+			if (i == sizeof(dirs) / sizeof(dirs[0]) || !strcmp(p, "bin/busybox"))
+				continue;
+			ents[n++] = (struct st_cpio_entry){ .name = p, .mode = S_IFLNK | 0777,
+							    .data = "/bin/busybox" };
+		}
+	}
+	ret = st_cpio_build(ents, n, &cpio, &len);
+	if (ret) {
+		ret = st_err(e, -ret, path, "cannot make the initramfs: %s", strerror(-ret));
+		goto out;
+	}
 	ret = write_atomic(path, cpio, len, 0644);
 	free(cpio);
-	return ret ? st_err(e, -ret, path, "%s", strerror(-ret)) : 0;
+	if (ret)
+		ret = st_err(e, -ret, path, "%s", strerror(-ret));
+out:
+	free(list);
+	free(bb);
+	free(ents);
+	return ret;
 }
 
 /* ---- one boot ------------------------------------------------------ */
@@ -974,7 +1033,7 @@ int st_boot_run(const struct st_boot_opts *o, struct st_boot_result **out, struc
 	pathf(initrd, "%s/initramfs.cpio", tmp);
 	ret = compile_init(o, cross_of(&o->k, arch), tmp, &init, &init_len, e);
 	if (!ret)
-		ret = make_initramfs(init, init_len, initrd, e);
+		ret = make_initramfs(init, init_len, o->busybox, initrd, e);
 	free(init);
 	if (!ret)
 		ret = st_kernel_run(&ko, &k, e);

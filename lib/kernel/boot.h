@@ -25,12 +25,12 @@
 struct cJSON;
 struct st_error;
 
-/* One entry of an initramfs: a directory, regular file or device node. */
+/* One entry of an initramfs: a directory, regular file, symlink or device node. */
 struct st_cpio_entry {
 	const char *name;	/* relative, "dev/console" */
 	unsigned int mode;	/* type and permissions (S_IFDIR | 0755, ...) */
 	unsigned int rmajor, rminor;	/* device nodes */
-	const void *data;	/* regular files */
+	const void *data;	/* regular files; a symlink's target (a string) */
 	size_t size;
 };
 
@@ -71,6 +71,12 @@ struct st_boot_opts {
 	 */
 	const char *accel;
 	const char *datadir;		/* has lib/kernel/boot-init.c; NULL: st_build_datadir() */
+	/*
+	 * A static busybox of the target packed beside the init with a link
+	 * per applet (busybox --list-full, run on the host: the host's arch
+	 * only), the userspace of a small board; NULL: the init alone.
+	 */
+	const char *busybox;
 };
 
 struct st_boot_item {

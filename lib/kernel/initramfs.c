@@ -73,7 +73,7 @@ int st_cpio_build(const struct st_cpio_entry *ents, size_t n, char **out, size_t
 {
 	struct buf b = { 0 };
 	unsigned int ino = CPIO_FIRST_INO, type;
-	size_t i;
+	size_t i, size;
 	int ret = 0;
 
 	for (i = 0; i < n && !ret; i++) {
@@ -81,15 +81,18 @@ int st_cpio_build(const struct st_cpio_entry *ents, size_t n, char **out, size_t
 
 		type = en->mode & 0170000;
 		if (!*en->name || en->name[0] == '/' || en->size > 0xffffffffu ||
-		    (type != 0040000 && type != 0100000 && type != 0020000 && type != 0060000)) {
+		    (type != 0040000 && type != 0100000 && type != 0020000 && type != 0060000 &&
+		     type != 0120000) || (type == 0120000 && !en->data)) {
 			ret = -EINVAL;
 			break;
 		}
-		ret = header(&b, ino++, en->mode, type == 0040000 ? 2 : 1,
-			     type == 0100000 ? en->size : 0, en->rmajor, en->rminor, en->name,
-			     3, 1);
-		if (!ret && type == 0100000)
-			ret = put(&b, en->data, en->size) || pad(&b, 4) ? -ENOMEM : 0;
+		/* A symlink's data is its target with the NUL, as gen_init_cpio writes it. */
+		size = type == 0100000 ? en->size :
+		       type == 0120000 ? strlen(en->data) + 1 : 0;
+		ret = header(&b, ino++, en->mode, type == 0040000 ? 2 : 1, size, en->rmajor,
+			     en->rminor, en->name, 3, 1);
+		if (!ret && size)
+			ret = put(&b, en->data, size) || pad(&b, 4) ? -ENOMEM : 0;
 	}
 	if (!ret)
 		ret = header(&b, 0, 0, 1, 0, 0, 0, "TRAILER!!!", 0, 0);

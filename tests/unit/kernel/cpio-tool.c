@@ -64,6 +64,9 @@ int main(int argc, char **argv)
 				fprintf(stderr, "cpio-tool: %s: cannot read\n", loc);
 				return 2;
 			}
+		} else if (sscanf(line, "slink %255s %511s %o 0 0", name[n], loc, &mode) == 3) {
+			e->mode = S_IFLNK | mode;
+			e->data = strdup(loc);
 		} else {
 			continue;
 		}

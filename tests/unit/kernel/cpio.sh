@@ -42,6 +42,9 @@ file ab/one $work/one 600 0 0
 file abc/seven $work/seven 755 0 0
 file abcd/big $work/big 644 0 0
 file x $work/seven 644 0 0
+slink bin/sh /bin/busybox 777 0 0
+slink abcd/l ab 777 0 0
+slink abc/ll abc/seven 777 0 0
 L
 for l in boot pad; do
 	"$work/gen_init_cpio" -t 0 "$work/$l.list" >"$work/$l.ref" 2>"$work/$l.ref.err" ||
