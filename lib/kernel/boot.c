@@ -1014,9 +1014,11 @@ int st_boot_run(const struct st_boot_opts *o, struct st_boot_result **out, struc
 	if (access("/dev/null", R_OK))
 		return st_err(e, errno, "/dev/null", "%s", strerror(errno));
 	{
-		char *argv[] = { (char *)a->qemu, "--version", NULL };
+		char *argv[] = { (char *)a->qemu, "--version", NULL }, *ver = NULL;
 
-		ret = st_run(argv, NULL, NULL, NULL, NULL, ST_SPAWN_QUIET);
+		/* its output collected: stdout is the report's */
+		ret = st_run(argv, NULL, NULL, &ver, NULL, ST_SPAWN_QUIET);
+		free(ver);
 		if (ret)
 			return st_err(e, ENOENT, NULL, "%s not found (Debian package qemu-system-%s)",
 				      a->qemu, !strcmp(arch, "x86_64") ? "x86" : arch);
