@@ -366,8 +366,6 @@ static int do_boot(struct fp_args *a)
 
 	v = getenv("CC");
 	o.k.cc = v && *v ? v : NULL;
-	v = getenv("HOSTCC");
-	o.k.hostcc = v && *v ? v : NULL;
 	v = getenv("SLUBTINY_PYTHON");
 	o.k.python = v && *v ? v : NULL;
 	v = getenv("MAKEFLAGS");
