@@ -4,7 +4,11 @@
  *
  *	footprint gen SHAPE [--binary] [--seed N] [--scale N]
  *	footprint [--variant V]... [--trace FILE]... [--threads N]
- *		  [--time-ms MS] [--json] [--svg FILE]
+ *		  [--time-ms MS] [--builddir DIR] [--json] [--svg FILE]
+ *	footprint --boot --srctree DIR [--defconfig FILE|TARGET] [--arch A]
+ *		  [--variant V]... [--mem MB] [--cpus N] [--timeout S]
+ *		  [--accel kvm|tcg] [--busybox FILE] [-j N] [--builddir DIR]
+ *		  [--json] [--svg FILE]
  */
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -16,6 +20,7 @@
 #include "cli.h"
 #include "common/error.h"
 #include "footprint/footprint.h"
+#include "kernel/boot.h"
 
 /* Parse a decimal number in [min, max]; false if it is not one. */
 static bool parse_uint(const char *s, unsigned long min, unsigned long max, unsigned long *v)
@@ -28,14 +33,27 @@ static bool parse_uint(const char *s, unsigned long min, unsigned long max, unsi
 }
 
 enum { OPT_BINARY = ST_OPT_ID, OPT_SEED, OPT_SCALE, OPT_VARIANT, OPT_TRACE, OPT_THREADS,
-       OPT_TIME_MS, OPT_SVG };
+       OPT_TIME_MS, OPT_SVG, OPT_BOOT, OPT_SRCTREE, OPT_DEFCONFIG, OPT_ARCH, OPT_CROSS,
+       OPT_BUILDDIR, OPT_MEM, OPT_CPUS, OPT_TIMEOUT, OPT_ACCEL, OPT_BUSYBOX };
 
 const struct st_opt st_footprint_opts[] = {
 	{ "variant", 0, OPT_VARIANT, "V", "replay on this variant only; repeatable (default: all)" },
 	{ "trace", 0, OPT_TRACE, "TRACE", "replay this trace file; repeatable (default: the generated shapes)" },
 	{ "threads", 0, OPT_THREADS, "N", "replay on N threads (1-64)" },
 	{ "time-ms", 0, OPT_TIME_MS, "MS", "time each speed measurement for MS milliseconds (default 300)" },
-	{ "svg", 0, OPT_SVG, "FILE", "also write the pages-held chart as SVG" },
+	{ "svg", 0, OPT_SVG, "FILE", "also write the pages-held chart (with --boot: the Slab: bars) as SVG" },
+	{ "builddir", 0, OPT_BUILDDIR, "DIR", "kernel build cache with the booted figures (default: $XDG_CACHE_HOME/slubtiny/kernel)" },
+	{ "boot", 0, OPT_BOOT, NULL, "build and boot each variant of a kernel tree in QEMU" },
+	{ "srctree", 0, OPT_SRCTREE, "DIR", "with --boot: the kernel tree (never written)" },
+	{ "defconfig", 0, OPT_DEFCONFIG, "FILE|TARGET", "with --boot: a defconfig file or make target (default: defconfig)" },
+	{ "arch", 0, OPT_ARCH, "A", "with --boot: the ARCH to boot (x86_64)" },
+	{ "cross-compile", 0, OPT_CROSS, "[A=]PREFIX", "with --boot: CROSS_COMPILE; repeatable" },
+	{ "mem", 0, OPT_MEM, "MB", "with --boot: QEMU -m (default 32)" },
+	{ "cpus", 0, OPT_CPUS, "N", "with --boot: QEMU -smp (default 1)" },
+	{ "timeout", 0, OPT_TIMEOUT, "S", "with --boot: time limit per boot (default 300)" },
+	{ "accel", 0, OPT_ACCEL, "kvm|tcg", "with --boot: accelerator (default: kvm when it starts the kernel)" },
+	{ "busybox", 0, OPT_BUSYBOX, "FILE", "with --boot: pack this static busybox and its applet links" },
+	{ "jobs", 'j', 'j', "N", "with --boot: make -j N" },
 	ST_OPT_ROW_JSON,
 	ST_OPT_END,
 };
@@ -53,6 +71,8 @@ const struct st_example st_footprint_examples[] = {
 	  "write a trace of a generated boot-like workload" },
 	{ "slubtiny footprint --trace boot.trace --variant slub --variant slub_tiny",
 	  "replay that trace on two variants" },
+	{ "slubtiny footprint --boot --srctree ~/linux --defconfig tinyconfig",
+	  "boot each allocator of your tree in QEMU and show the kernel's Slab:" },
 	{ NULL, NULL },
 };
 
@@ -100,10 +120,14 @@ bad:
 }
 
 struct fp_args {
-	char **variants, **traces;
-	size_t nr_variants, nr_traces;
+	char **variants, **traces, **cross;
+	size_t nr_variants, nr_traces, nr_cross;
 	unsigned long threads, time_ms;
 	const char *svg;
+	/* --boot */
+	bool boot;
+	const char *srctree, *defconfig, *arch, *builddir, *accel, *busybox;
+	unsigned long mem, cpus, timeout, jobs;
 };
 
 static int push(char ***v, size_t *n, char *s)
@@ -144,6 +168,51 @@ static int parse_args(int argc, char **argv, struct fp_args *a)
 		case OPT_SVG:
 			a->svg = optarg;
 			break;
+		case OPT_BOOT:
+			a->boot = true;
+			break;
+		case OPT_SRCTREE:
+			a->srctree = optarg;
+			break;
+		case OPT_DEFCONFIG:
+			a->defconfig = optarg;
+			break;
+		case OPT_ARCH:
+			a->arch = optarg;
+			break;
+		case OPT_CROSS:
+			if (push(&a->cross, &a->nr_cross, optarg))
+				return -ENOMEM;
+			break;
+		case OPT_BUILDDIR:
+			a->builddir = optarg;
+			break;
+		case OPT_MEM:
+			if (!parse_uint(optarg, 8, 65536, &a->mem))
+				goto bad;
+			break;
+		case OPT_CPUS:
+			if (!parse_uint(optarg, 1, 64, &a->cpus))
+				goto bad;
+			break;
+		case OPT_TIMEOUT:
+			if (!parse_uint(optarg, 1, 86400, &a->timeout))
+				goto bad;
+			break;
+		case OPT_ACCEL:
+			if (strcmp(optarg, "kvm") && strcmp(optarg, "tcg")) {
+				p_err("footprint: --accel is kvm or tcg, not '%s'", optarg);
+				return -EINVAL;
+			}
+			a->accel = optarg;
+			break;
+		case OPT_BUSYBOX:
+			a->busybox = optarg;
+			break;
+		case 'j':
+			if (!parse_uint(optarg, 1, 4096, &a->jobs))
+				goto bad;
+			break;
 		}
 	}
 	if (c == ST_OPT_HELP)
@@ -153,6 +222,19 @@ static int parse_args(int argc, char **argv, struct fp_args *a)
 	if (optind != argc) {
 		p_err("footprint: unexpected argument '%s'; see 'slubtiny footprint --help'",
 		      argv[optind]);
+		return -EINVAL;
+	}
+	if (!a->boot && (a->srctree || a->defconfig || a->arch || a->nr_cross || a->mem ||
+			 a->cpus || a->timeout || a->accel || a->jobs || a->busybox)) {
+		p_err("footprint: the kernel options need --boot");
+		return -EINVAL;
+	}
+	if (a->boot && !a->srctree) {
+		p_err("footprint: --boot needs --srctree DIR");
+		return -EINVAL;
+	}
+	if (a->boot && (a->nr_traces || a->threads)) {
+		p_err("footprint: --trace and --threads are for the replay, not --boot");
 		return -EINVAL;
 	}
 	return 0;
@@ -195,6 +277,141 @@ static int print_json(const struct st_fp_report *r)
 	return ST_EXIT_OK;
 }
 
+/* The booted figures kept by footprint --boot, for the kernel column. */
+static int use_booted(struct st_fp_report *r, const char *builddir)
+{
+	struct st_boot_latest *l = NULL;
+	struct st_error e = { 0 };
+	size_t n, i;
+	char *from;
+	int err = st_boot_latest_load(builddir, &l, &n, &e);
+
+	if (err) {
+		p_lib_err(&e, "footprint", err);
+		return err;
+	}
+	for (i = 0; !err && i < n; i++) {
+		if (asprintf(&from, "booted %s %s %s, %u MB, %u CPU", l[i].tree, l[i].arch,
+			     l[i].defconfig, l[i].mem_mb, l[i].cpus) < 0) {
+			err = -ENOMEM;
+			break;
+		}
+		err = st_fp_set_kernel(r, l[i].variant, l[i].slab_kb, from);
+		free(from);
+	}
+	st_boot_latest_free(l, n);
+	if (err)
+		p_err("footprint: %s", strerror(-err));
+	return err;
+}
+
+/* One line per step on stderr, as `kernel` prints them. */
+static void boot_progress(void *ctx, const struct st_kernel_progress *p)
+{
+	(void)ctx;
+	fprintf(stderr, "slubtiny: footprint: [%u/%u] %s: %s (%.1f s)\n", p->index, p->total,
+		p->item, p->step, p->elapsed);
+}
+
+static int boot_svg(const struct st_boot_result *r, const char *path)
+{
+	FILE *f = fopen(path, "w");
+	int err;
+
+	if (!f) {
+		p_err("%s: %s", path, strerror(errno));
+		return ST_EXIT_ERROR;
+	}
+	err = st_boot_render_svg(r, f);
+	if (fclose(f) && !err)
+		err = -EIO;
+	if (err) {
+		p_err("%s: write error: %s", path, strerror(-err));
+		return ST_EXIT_ERROR;
+	}
+	return ST_EXIT_OK;
+}
+
+static int do_boot(struct fp_args *a)
+{
+	const char *arches[1] = { a->arch };
+	struct st_boot_opts o = {
+		.k = {
+			.srctree = a->srctree,
+			.defconfig = a->defconfig ? a->defconfig : "defconfig",
+			.arches = arches,
+			.narches = a->arch ? 1 : 0,
+			.cross = (const char *const *)a->cross,
+			.ncross = a->nr_cross,
+			.variants = (const char *const *)a->variants,
+			.nvariants = a->nr_variants,
+			.builddir = a->builddir,
+			.jobs = a->jobs,
+			.progress = boot_progress,
+		},
+		.mem_mb = a->mem,
+		.cpus = a->cpus,
+		.timeout_s = a->timeout,
+		.accel = a->accel,
+		.busybox = a->busybox,
+	};
+	const char *v, *names[8];
+	unsigned long peak[8];
+	struct st_boot_result *r = NULL;
+	struct st_error e = { 0 };
+	size_t i, n = 0;
+	int ret, err;
+	cJSON *j;
+	char *s;
+
+	v = getenv("CC");
+	o.k.cc = v && *v ? v : NULL;
+	v = getenv("SLUBTINY_PYTHON");
+	o.k.python = v && *v ? v : NULL;
+	v = getenv("MAKEFLAGS");
+	o.k.jobserver = v && (strstr(v, "--jobserver-auth=") || strstr(v, "--jobserver-fds="));
+	err = st_boot_run(&o, &r, &e);
+	if (err) {
+		p_lib_err(&e, "footprint", err);
+		return ST_EXIT_ERROR;
+	}
+	/* The same ratios from the trace replay, where the bundled allocator has the variant. */
+	for (i = 0; i < r->nitems && n < 8; i++) {
+		struct st_error pe = { 0 };
+
+		if (r->items[i].error)
+			continue;
+		names[n] = r->items[i].variant;
+		if (st_fp_peak_pages(names[n], "boot", &peak[n], &pe))
+			peak[n] = 0;
+		n++;
+	}
+	st_boot_ratios(r, names, peak, n);
+	for (i = 0; i < r->nitems; i++)
+		if (r->items[i].error)
+			p_err("%s", r->items[i].error);
+	if (st_out.json) {
+		j = st_boot_render_json(r);
+		s = j ? (st_out.pretty ? cJSON_Print(j) : cJSON_PrintUnformatted(j)) : NULL;
+		cJSON_Delete(j);
+		if (!s) {
+			p_err("footprint: %s", strerror(ENOMEM));
+			st_boot_result_free(r);
+			return ST_EXIT_ERROR;
+		}
+		puts(s);
+		cJSON_free(s);
+		st_out.json_done = true;
+	} else {
+		st_boot_render_text(r, stdout);
+	}
+	ret = a->svg ? boot_svg(r, a->svg) : ST_EXIT_OK;
+	if (ret == ST_EXIT_OK && r->nfailed)
+		ret = ST_EXIT_ERROR;
+	st_boot_result_free(r);
+	return ret;
+}
+
 int cmd_footprint(int argc, char **argv)
 {
 	struct fp_args a = { 0 };
@@ -210,6 +427,14 @@ int cmd_footprint(int argc, char **argv)
 		goto out;
 	}
 	st_fit_output(!st_out.json, true);
+	if (a.boot) {
+		ret = do_boot(&a);
+		goto out;
+	}
+	if (use_booted(&r, a.builddir)) {
+		ret = ST_EXIT_ERROR;
+		goto out;
+	}
 	if (!err)
 		err = st_fp_measure(&r, st_fp_replay_dir(), a.variants, a.traces, a.nr_traces,
 				    a.threads, a.time_ms, &e);
@@ -231,5 +456,6 @@ out:
 	st_fp_report_free(&r);
 	free(a.variants);
 	free(a.traces);
+	free(a.cross);
 	return ret;
 }

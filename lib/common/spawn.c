@@ -32,6 +32,8 @@ static void child_exec(char *const argv[], char *const env_add[], const char *cw
 			close(fd);
 		}
 	}
+	if (flags & ST_SPAWN_PGRP)
+		setpgid(0, 0);
 	for (i = 0; env_add && env_add[i]; i++)
 		putenv(env_add[i]);
 	if (cwd && chdir(cwd) < 0)
@@ -62,6 +64,9 @@ int st_spawn(struct st_child *c, char *const argv[], char *const env_add[],
 	}
 	if (c->pid == 0)
 		child_exec(argv, env_add, cwd, in, out, flags);
+	/* Also here: a kill(-pid) right after the fork must find the group. */
+	if (flags & ST_SPAWN_PGRP)
+		setpgid(c->pid, c->pid);
 	if (flags & ST_SPAWN_STDIN) {
 		close(in[0]);
 		c->in_fd = in[1];

@@ -60,7 +60,17 @@ struct st_fp_ratio {
 	bool holds;
 };
 
+/* The kernel's Slab: figure of a variant, and where it comes from. */
+struct st_fp_kernel {
+	char *variant;
+	double slab_kb;
+	char *from;	/* "linux-6.12.57 x86_64 tinyconfig, 32 MB, 1 CPU" */
+};
+
 struct st_fp_report {
+	/* Booted figures (footprint --boot's cache); a variant not here uses the constants. */
+	struct st_fp_kernel kernel[8];
+	size_t nr_kernel;
 	struct st_fp_run *runs;
 	size_t nr_runs;
 	struct st_fp_ratio *ratios;
@@ -68,7 +78,10 @@ struct st_fp_report {
 	bool failed;		/* an expectation of the issue does not hold */
 };
 
-/* The kernel's booted Slab: figures (kB), x86_64 tinyconfig, 32 MB, 1 CPU. */
+/*
+ * The kernel's booted Slab: figures (kB), x86_64 tinyconfig, 32 MB, 1 CPU,
+ * measured once by hand: used when no booted figure was given.
+ */
 #define ST_FP_KERNEL_SLUB_KB		2208
 #define ST_FP_KERNEL_SLUB_TINY_KB	1972
 #define ST_FP_KERNEL_SLOB_KB		1828
@@ -116,6 +129,11 @@ int st_fp_generate(const char *shape, uint64_t seed, unsigned int scale, bool bi
 		   FILE *f, struct st_error *e);
 /* Parse one replay executable's JSON output into @run. */
 int st_fp_run_parse(const char *json, struct st_fp_run *run);
+/* Use a booted @slab_kb for @variant's kernel figure, from kernel @from. */
+int st_fp_set_kernel(struct st_fp_report *r, const char *variant, double slab_kb,
+		     const char *from);
+/* @variant's kernel Slab: figure (kB), 0 when none; *from (may be NULL) its kernel or NULL. */
+double st_fp_kernel_kb(const struct st_fp_report *r, const char *variant, const char **from);
 /* Compute the ratios and expectations over the runs. */
 int st_fp_compare(struct st_fp_report *r);
 void st_fp_report_free(struct st_fp_report *r);

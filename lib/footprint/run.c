@@ -229,9 +229,63 @@ static void run_free(struct st_fp_run *run)
 	free(run->variant);
 }
 
+int st_fp_set_kernel(struct st_fp_report *r, const char *variant, double slab_kb,
+		     const char *from)
+{
+	struct st_fp_kernel *k = NULL;
+	size_t i;
+
+	for (i = 0; i < r->nr_kernel; i++)
+		if (!strcmp(r->kernel[i].variant, variant))
+			k = &r->kernel[i];
+	if (!k) {
+		if (r->nr_kernel == sizeof(r->kernel) / sizeof(r->kernel[0]))
+			return -E2BIG;
+		k = &r->kernel[r->nr_kernel];
+		k->variant = strdup(variant);
+		if (!k->variant)
+			return -ENOMEM;
+		k->from = NULL;
+		r->nr_kernel++;
+	}
+	free(k->from);
+	k->from = strdup(from);
+	k->slab_kb = slab_kb;
+	return k->from ? 0 : -ENOMEM;
+}
+
+double st_fp_kernel_kb(const struct st_fp_report *r, const char *variant, const char **from)
+{
+	size_t i;
+
+	if (from)
+		*from = NULL;
+	for (i = 0; i < r->nr_kernel; i++) {
+		if (!strcmp(r->kernel[i].variant, variant)) {
+			if (from)
+				*from = r->kernel[i].from;
+			return r->kernel[i].slab_kb;
+		}
+	}
+	if (!strcmp(variant, "slub"))
+		return ST_FP_KERNEL_SLUB_KB;
+	if (!strcmp(variant, "slub_tiny"))
+		return ST_FP_KERNEL_SLUB_TINY_KB;
+	if (!strcmp(variant, "slob"))
+		return ST_FP_KERNEL_SLOB_KB;
+	if (!strcmp(variant, "slub_max_order_1"))
+		return ST_FP_KERNEL_SLUB_ORDER1_KB;
+	return 0;
+}
+
 void st_fp_report_free(struct st_fp_report *r)
 {
 	size_t i;
+
+	for (i = 0; i < r->nr_kernel; i++) {
+		free(r->kernel[i].variant);
+		free(r->kernel[i].from);
+	}
 
 	for (i = 0; i < r->nr_runs; i++)
 		run_free(&r->runs[i]);
@@ -335,22 +389,26 @@ static void set_scaling(struct st_fp_report *r)
  * booted Slab: figures, so they belong with the boot trace. */
 static const struct cmp_desc {
 	const char *what, *num, *den;
-	double kernel;
+	bool kernel;		/* the kernel's Slab: ratio of the same variants */
 	const char *expect;	/* on the boot trace / multi-threaded runs */
 } cmps[] = {
-	{ "peak_pages", "slub_tiny", "slub",
-	  (double)ST_FP_KERNEL_SLUB_TINY_KB / ST_FP_KERNEL_SLUB_KB, "< 1" },
-	{ "final_pages", "slub_tiny", "slub",
-	  (double)ST_FP_KERNEL_SLUB_TINY_KB / ST_FP_KERNEL_SLUB_KB, NULL },
-	{ "peak_pages", "slob", "slub_tiny",
-	  (double)ST_FP_KERNEL_SLOB_KB / ST_FP_KERNEL_SLUB_TINY_KB, "<= 1" },
-	{ "final_pages", "slob", "slub_tiny",
-	  (double)ST_FP_KERNEL_SLOB_KB / ST_FP_KERNEL_SLUB_TINY_KB, NULL },
-	{ "ops_per_s", "slub", "slub_tiny", 0, ">= 1.5" },
-	{ "ops_per_cpu_s", "slub", "slub_tiny", 0, NULL },
+	{ "peak_pages", "slub_tiny", "slub", true, "< 1" },
+	{ "final_pages", "slub_tiny", "slub", true, NULL },
+	{ "peak_pages", "slob", "slub_tiny", true, "<= 1" },
+	{ "final_pages", "slob", "slub_tiny", true, NULL },
+	{ "ops_per_s", "slub", "slub_tiny", false, ">= 1.5" },
+	{ "ops_per_cpu_s", "slub", "slub_tiny", false, NULL },
 	/* issue 12: SLUB scales better from 1 to N threads than SLUB_TINY */
-	{ "scaling", "slub", "slub_tiny", 0, "> 1" },
+	{ "scaling", "slub", "slub_tiny", false, "> 1" },
 };
+
+/* The kernel's Slab: ratio of two variants, 0 when a figure is missing. */
+static double kernel_ratio(const struct st_fp_report *r, const char *num, const char *den)
+{
+	double d = st_fp_kernel_kb(r, den, NULL);
+
+	return d ? st_fp_kernel_kb(r, num, NULL) / d : 0;
+}
 
 static bool check(const char *expect, double v)
 {
@@ -400,7 +458,8 @@ int st_fp_compare(struct st_fp_report *r)
 			x->num = cmps[k].num;
 			x->den = cmps[k].den;
 			x->value = field(a, cmps[k].what) / field(b, cmps[k].what);
-			x->kernel = boot ? cmps[k].kernel : 0;
+			x->kernel = boot && cmps[k].kernel ?
+				    kernel_ratio(r, cmps[k].num, cmps[k].den) : 0;
 			if (!strcmp(cmps[k].what, "ops_per_s") && one_thread_trace(a->trace))
 				x->expect = ">= 1.2";	/* issue 12: one thread */
 			else if (!strcmp(cmps[k].what, "scaling"))

@@ -683,6 +683,19 @@ static int make_config(struct item *it, struct st_defconfig **out, struct st_err
 		ret = append(dc, "CONFIG_SLUB_TINY=y");
 	else if (!ret && it->has_tiny && !strcmp(it->choice, "SLUB"))
 		ret = append(dc, "# CONFIG_SLUB_TINY is not set");
+	for (i = 0; !ret && it->run->o->extra && it->run->o->extra[i]; i++) {
+		const char *x = it->run->o->extra[i], *eq = strchr(x, '=');
+		char sym[128];
+
+		if (strncmp(x, "CONFIG_", 7) || !eq || eq - x - 7 >= (long)sizeof(sym)) {
+			st_defconfig_free(dc);
+			return st_err(e, EINVAL, NULL, "bad configuration line '%s'", x);
+		}
+		snprintf(sym, sizeof(sym), "%.*s", (int)(eq - x - 7), x + 7);
+		ret = drop_sym(dc, sym);
+		if (!ret)
+			ret = append(dc, x);
+	}
 	if (ret) {
 		st_defconfig_free(dc);
 		return st_err(e, -ret, NULL, "out of memory");
@@ -783,6 +796,7 @@ static int check_resolved(struct item *it, struct st_job *j)
 	struct st_error e = { 0 };
 	char path[PATH_MAX], *buf, *p;
 	const char *bad = NULL, *want = "y";
+	char xsym[128];
 	size_t i, len = 1;
 	long k;
 
@@ -800,6 +814,16 @@ static int check_resolved(struct item *it, struct st_job *j)
 	if (!bad && !it->kv->tiny && k >= 0 && !strcmp(dc->lines[k].val, "y")) {
 		bad = "SLUB_TINY";
 		want = "n";
+	}
+	for (i = 0; !bad && it->run->o->extra && it->run->o->extra[i]; i++) {
+		const char *x = it->run->o->extra[i] + 7, *eq = strchr(x, '=');
+
+		snprintf(xsym, sizeof(xsym), "%.*s", (int)(eq - x), x);
+		k = st_defconfig_find(dc, xsym);
+		if (k < 0 || dc->lines[k].kind != ST_DC_ASSIGN || strcmp(dc->lines[k].val, eq + 1)) {
+			bad = xsym;
+			want = eq + 1;
+		}
 	}
 	for (i = 0; i < dc->nr_lines; i++)
 		if (dc->lines[i].kind == ST_DC_ASSIGN && !strncmp(dc->lines[i].sym, "SL", 2))
@@ -855,6 +879,8 @@ static int build_prepare(struct st_job *j)
 		return ST_JOB_UPTODATE;
 	for (i = 0; i < it->nobjects; i++)
 		targets[i] = it->objects[i];
+	if (it->run->o->image_target)
+		targets[0] = it->run->o->image_target;
 	progress(it, "build");
 	j->argv = make_argv(it, targets, true);
 	return j->argv ? ST_JOB_RUN : -ENOMEM;
@@ -900,7 +926,7 @@ static int build_finish(struct st_job *j, int status)
 			return -ENOENT;
 		}
 	}
-	if (!it->run->o->vmlinux && make_archive(it)) {
+	if (!it->run->o->vmlinux && !it->run->o->image_target && make_archive(it)) {
 		st_job_fail(j, "%s: ar failed to make %s/" ARCHIVE_NAME, it->out->name,
 			    it->out->dir);
 		return -EIO;
@@ -949,6 +975,13 @@ static void item_key(struct item *it)
 	hash_str(&h, it->kv->name);
 	hash_str(&h, it->choice);
 	hash_str(&h, o->vmlinux ? "vmlinux" : "objects");
+	/* Only when set: the keys of plain builds stay what they were. */
+	if (o->image_target)
+		hash_str(&h, o->image_target);
+	if (o->flavour)
+		hash_str(&h, o->flavour);
+	for (i = 0; o->extra && o->extra[i]; i++)
+		hash_str(&h, o->extra[i]);
 	for (i = 0; i < it->nobjects; i++)
 		hash_str(&h, it->objects[i]);
 	hash_hex(&h, it->key);
@@ -1193,15 +1226,22 @@ static int add_item(struct run *r, const char *arch, const char *cross, size_t v
 	ki->arch = strdup(arch);
 	ki->variant = strdup(kvariants[v].name);
 	ki->name = xasprintf("%s/%s/%s", res->tree, arch, kvariants[v].name);
-	/* vmlinux builds keep their own tree: switching never drops the other's stamp. */
-	ki->dir = xasprintf("%s/%s/%s/%s%s", r->builddir, r->treedir, arch, kvariants[v].name,
-			    r->o->vmlinux ? ".vmlinux" : "");
+	/*
+	 * vmlinux and flavoured (boot image) builds keep their own trees:
+	 * switching never drops the other's stamp.
+	 */
+	ki->dir = xasprintf("%s/%s/%s/%s%s%s", r->builddir, r->treedir, arch, kvariants[v].name,
+			    r->o->flavour ? "-" : r->o->vmlinux ? ".vmlinux" : "",
+			    r->o->flavour ? r->o->flavour : "");
 	res->nitems++;
 	r->nitems++;
 	it->index = r->nitems;
 	if (!ki->arch || !ki->variant || !ki->name || !ki->dir)
 		return st_err(e, ENOMEM, NULL, "out of memory");
-	if (r->o->vmlinux) {
+	if (r->o->image_target) {
+		snprintf(it->objects[it->nobjects++], sizeof(it->objects[0]), "%s",
+			 r->o->image_file);
+	} else if (r->o->vmlinux) {
 		snprintf(it->objects[it->nobjects++], sizeof(it->objects[0]), "vmlinux");
 	} else {
 		snprintf(it->objects[it->nobjects++], sizeof(it->objects[0]), "mm/%s.o",
@@ -1359,6 +1399,8 @@ int st_kernel_run(const struct st_kernel_opts *o, struct st_kernel_result **out,
 			it->out->error = strdup(failed->error ? failed->error : "failed");
 			r.res->nfailed++;
 			progress(it, "failed");
+		} else if (o->image_target) {
+			it->out->object = xasprintf("%s/%s", it->out->dir, o->image_file);
 		} else if (o->vmlinux) {
 			it->out->object = xasprintf("%s/vmlinux", it->out->dir);
 		} else {

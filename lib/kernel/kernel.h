@@ -51,6 +51,12 @@ struct st_kernel_opts {
 	/* Make variables passed through from the environment when non-NULL. */
 	const char *cc, *hostcc;
 	bool vmlinux;		/* build vmlinux instead of the slab objects */
+	/* Build make target @image_target instead, which makes @image_file (relative to O=). */
+	const char *image_target, *image_file;
+	/* "CONFIG_X=y" lines added to every configuration, each checked after olddefconfig. */
+	const char *const *extra;
+	/* Items go to <variant>-<flavour>/, so that other configurations keep their builds. */
+	const char *flavour;
 	unsigned int shard_k, shard_n;	/* 1-based K of N; N 0: no sharding */
 	void (*progress)(void *ctx, const struct st_kernel_progress *p);
 	void *progress_ctx;

@@ -1,0 +1,1157 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * footprint --boot: build each variant's kernel image with lib/kernel, boot
+ * it in QEMU with a one-program initramfs and keep what the kernel says of
+ * its own memory (see boot.h).
+ */
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <stddef.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "build/build.h"
+#include "common/error.h"
+#include "common/spawn.h"
+#include "kernel/boot.h"
+
+#define BOOT_BEGIN "=== slubtiny-boot begin ==="
+#define BOOT_END "=== slubtiny-boot end ==="
+#define CONSOLE_LOG "slubtiny-console.log"
+#define RESULT_NAME "slubtiny-boot.json"
+#define LATEST_NAME "boot-latest.json"
+#define TAIL_LINES 20
+/* After the end marker: time for QEMU to power off before it is killed. */
+#define GRACE_MS 1000
+/* Without --accel: seconds for KVM to show the kernel's banner before TCG is used. */
+#define KVM_BANNER_S 20
+
+/*
+ * What a boot needs on top of tinyconfig: the kernel's messages and a
+ * console on the first serial port, an initramfs, /proc, and ELF binaries
+ * for the init. SYSFS too: without it SLUB has no SLUB_DEBUG, hence no
+ * /proc/slabinfo, and a booted board has it. Only "=y" lines: the user's
+ * own choices stay.
+ */
+static const char *const x86_config[] = {
+	"CONFIG_64BIT=y", "CONFIG_PRINTK=y", "CONFIG_TTY=y", "CONFIG_SERIAL_8250=y",
+	"CONFIG_SERIAL_8250_CONSOLE=y", "CONFIG_BLK_DEV_INITRD=y", "CONFIG_PROC_FS=y",
+	"CONFIG_SYSFS=y", "CONFIG_BINFMT_ELF=y", NULL,
+};
+
+static const struct boot_arch {
+	const char *arch, *qemu, *target, *file, *console;
+	const char *const *config;
+} boot_arches[] = {
+	{ "x86_64", "qemu-system-x86_64", "bzImage", "arch/x86/boot/bzImage", "ttyS0",
+	  x86_config },
+};
+
+static const struct boot_arch *boot_arch(const char *arch)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(boot_arches) / sizeof(boot_arches[0]); i++)
+		if (!strcmp(boot_arches[i].arch, arch))
+			return &boot_arches[i];
+	return NULL;
+}
+
+const char *const *st_boot_config(const char *arch)
+{
+	const struct boot_arch *a = boot_arch(arch);
+
+	return a ? a->config : NULL;
+}
+
+static char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	return n < 0 ? NULL : s;
+}
+
+/* A path into a PATH_MAX buffer; -ENAMETOOLONG when it does not fit. */
+static int pathf(char *buf, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int pathf(char *buf, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, PATH_MAX, fmt, ap);
+	va_end(ap);
+	return n < 0 || n >= PATH_MAX ? -ENAMETOOLONG : 0;
+}
+
+static double now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+/* Write @len bytes to @path through a temporary file and rename(). */
+static int write_atomic(const char *path, const void *data, size_t len, mode_t mode)
+{
+	char tmp[PATH_MAX];
+	const char *p = data;
+	ssize_t w;
+	int fd, ret = 0;
+
+	if (pathf(tmp, "%s.tmp.%ld", path, (long)getpid()))
+		return -ENAMETOOLONG;
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+	if (fd < 0)
+		return -errno;
+	while (len) {
+		w = write(fd, p, len);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			ret = w < 0 ? -errno : -EIO;
+			break;
+		}
+		p += w;
+		len -= w;
+	}
+	if (!ret && fsync(fd))
+		ret = -errno;
+	if (close(fd) && !ret)
+		ret = -errno;
+	if (!ret && rename(tmp, path))
+		ret = -errno;
+	if (ret)
+		unlink(tmp);
+	return ret;
+}
+
+static char *read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "re");
+	char *buf = NULL, *nb;
+	size_t n = 0, cap = 0, got;
+
+	if (!f)
+		return NULL;
+	do {
+		if (n + 4096 + 1 > cap) {
+			cap = cap ? cap * 2 : 8192;
+			nb = realloc(buf, cap);
+			if (!nb) {
+				free(buf);
+				fclose(f);
+				errno = ENOMEM;
+				return NULL;
+			}
+			buf = nb;
+		}
+		got = fread(buf + n, 1, 4096, f);
+		n += got;
+	} while (got == 4096);
+	fclose(f);
+	buf[n] = 0;
+	if (len)
+		*len = n;
+	return buf;
+}
+
+/* ---- the console log ----------------------------------------------- */
+
+/* The line at @p (up to '\n', without '\r'), its length in *n; the next line in *next. */
+static const char *line_at(const char *p, const char *end, size_t *n, const char **next)
+{
+	const char *nl = memchr(p, '\n', end - p);
+	const char *e = nl ? nl : end;
+
+	*next = nl ? nl + 1 : end;
+	while (e > p && e[-1] == '\r')
+		e--;
+	*n = e - p;
+	return p;
+}
+
+static bool line_is(const char *l, size_t n, const char *s)
+{
+	return n == strlen(s) && !memcmp(l, s, n);
+}
+
+/* A marker line; the kernel may have printed on the same line before it. */
+static const char *find_marker(const char *p, const char *end, const char *marker)
+{
+	size_t ml = strlen(marker), n;
+	const char *l, *next;
+
+	while (p < end) {
+		l = line_at(p, end, &n, &next);
+		if (n >= ml && !memcmp(l + n - ml, marker, ml))
+			return next;
+		p = next;
+	}
+	return NULL;
+}
+
+/* A number at the start of @s (after blanks); false when there is none. */
+static bool number(const char *s, size_t n, double *v, size_t *used)
+{
+	char tmp[64], *end;
+	size_t i = 0, k;
+
+	while (i < n && s[i] == ' ')
+		i++;
+	for (k = 0; i + k < n && k < sizeof(tmp) - 1 &&
+		    ((s[i + k] >= '0' && s[i + k] <= '9') || s[i + k] == '.'); k++)
+		tmp[k] = s[i + k];
+	if (!k)
+		return false;
+	tmp[k] = 0;
+	*v = strtod(tmp, &end);
+	if (*end)
+		return false;
+	if (used)
+		*used = i + k;
+	return true;
+}
+
+static void meminfo_line(struct st_boot_figures *f, const char *l, size_t n, unsigned int *seen)
+{
+	static const struct {
+		const char *key;
+		size_t off;
+	} keys[] = {
+		{ "MemTotal:", offsetof(struct st_boot_figures, memtotal_kb) },
+		{ "MemFree:", offsetof(struct st_boot_figures, memfree_kb) },
+		{ "Slab:", offsetof(struct st_boot_figures, slab_kb) },
+		{ "SReclaimable:", offsetof(struct st_boot_figures, sreclaimable_kb) },
+		{ "SUnreclaim:", offsetof(struct st_boot_figures, sunreclaim_kb) },
+	};
+	size_t i, kl;
+	double v;
+
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		kl = strlen(keys[i].key);
+		if (n > kl && !memcmp(l, keys[i].key, kl) && number(l + kl, n - kl, &v, NULL)) {
+			*(double *)((char *)f + keys[i].off) = v;
+			*seen |= 1u << i;
+		}
+	}
+}
+
+/* "name active num objsize perslab pagesperslab : tunables ... : slabdata active num ..." */
+static int slabinfo_line(struct st_boot_figures *f, const char *l, size_t n)
+{
+	double v[5], slabs = 0;
+	const char *p, *end = l + n, *sd;
+	struct st_boot_cache *c;
+	size_t k, used, nl;
+
+	if (!n || *l == '#' || (n > 9 && !memcmp(l, "slabinfo ", 9)))
+		return 0;
+	for (nl = 0; nl < n && l[nl] != ' '; nl++)
+		;
+	p = l + nl;
+	for (k = 0; k < 5; k++) {
+		if (!number(p, end - p, &v[k], &used))
+			return 0;
+		p += used;
+	}
+	sd = NULL;
+	for (; p + 10 <= end; p++)
+		if (!memcmp(p, ": slabdata", 10)) {
+			sd = p + 10;
+			break;
+		}
+	if (!sd || !number(sd, end - sd, &slabs, &used) ||
+	    !number(sd + used, end - sd - used, &slabs, NULL))
+		return 0;
+	c = realloc(f->caches, (f->ncaches + 1) * sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	f->caches = c;
+	c = &f->caches[f->ncaches];
+	c->name = strndup(l, nl);
+	if (!c->name)
+		return -ENOMEM;
+	f->ncaches++;
+	c->objs = v[1];
+	c->objsize = v[2];
+	c->pagesperslab = v[4];
+	c->slabs = slabs;
+	c->kb = slabs * v[4] * 4;
+	return 0;
+}
+
+static int by_kb(const void *a, const void *b)
+{
+	const struct st_boot_cache *x = a, *y = b;
+
+	if (x->kb != y->kb)
+		return x->kb < y->kb ? 1 : -1;
+	return strcmp(x->name, y->name);
+}
+
+void st_boot_figures_free(struct st_boot_figures *f)
+{
+	size_t i;
+
+	for (i = 0; i < f->ncaches; i++)
+		free(f->caches[i].name);
+	free(f->caches);
+	memset(f, 0, sizeof(*f));
+}
+
+int st_boot_parse(const char *log, size_t len, struct st_boot_figures *f)
+{
+	const char *end = log + len, *p, *stop, *l, *next;
+	enum { NONE, UPTIME, MEMINFO, SLABINFO } sect = NONE;
+	unsigned int seen = 0;
+	size_t n;
+	int ret = 0;
+
+	memset(f, 0, sizeof(*f));
+	p = find_marker(log, end, BOOT_BEGIN);
+	if (!p)
+		return -ENOENT;
+	for (stop = p; stop < end; stop = next) {
+		l = line_at(stop, end, &n, &next);
+		if (line_is(l, n, BOOT_END))
+			break;
+	}
+	if (stop >= end)
+		return -EPIPE;
+	for (; p < stop && !ret; p = next) {
+		l = line_at(p, stop, &n, &next);
+		if (n >= 4 && !memcmp(l, "--- ", 4)) {
+			sect = line_is(l, n, "--- /proc/uptime") ? UPTIME :
+			       line_is(l, n, "--- /proc/meminfo") ? MEMINFO :
+			       line_is(l, n, "--- /proc/slabinfo") ? SLABINFO : NONE;
+			if (line_is(l, n, "--- idle"))
+				f->idle = true;
+			if (sect == SLABINFO)
+				f->has_slabinfo = true;
+			continue;
+		}
+		if (sect == UPTIME)
+			number(l, n, &f->uptime_s, NULL);
+		else if (sect == MEMINFO)
+			meminfo_line(f, l, n, &seen);
+		else if (sect == SLABINFO)
+			ret = slabinfo_line(f, l, n);
+	}
+	if (!ret && (seen & 0x6) != 0x6)
+		ret = -EINVAL;
+	if (ret) {
+		st_boot_figures_free(f);
+		return ret;
+	}
+	if (f->ncaches)
+		qsort(f->caches, f->ncaches, sizeof(*f->caches), by_kb);
+	return 0;
+}
+
+/* The last TAIL_LINES lines of @log, each indented. */
+static char *tail(const char *log, size_t len)
+{
+	const char *p = log + len;
+	int lines = 0;
+	char *out, *d;
+
+	while (p > log && (p[-1] == '\n' || p[-1] == '\r'))
+		p--;
+	len = p - log;
+	while (p > log && lines < TAIL_LINES)
+		if (*--p == '\n')
+			lines++;
+	if (*p == '\n')
+		p++;
+	out = malloc((log + len - p) * 2 + 8);
+	if (!out)
+		return NULL;
+	d = out;
+	*d++ = ' ';
+	*d++ = ' ';
+	*d++ = ' ';
+	*d++ = ' ';
+	for (; p < log + len; p++) {
+		if (*p == '\r')
+			continue;
+		*d++ = (*p >= ' ' || *p == '\n' || *p == '\t') ? *p : '?';
+		if (*p == '\n') {
+			memcpy(d, "    ", 4);
+			d += 4;
+		}
+	}
+	*d = 0;
+	return out;
+}
+
+/* ---- the init and its initramfs -------------------------------------- */
+
+/* The compiler of @arch's init: $CC, else CROSS_COMPILE + gcc. */
+static int compile_init(const struct st_boot_opts *o, const char *cross, const char *tmp,
+			char **bin, size_t *len, struct st_error *e)
+{
+	char datadir[PATH_MAX], src[PATH_MAX], out[PATH_MAX], *cc;
+	char *argv[24];
+	char *log = NULL;
+	size_t n = 0;
+	int ret;
+
+	if (o->datadir)
+		pathf(datadir, "%s", o->datadir);
+	else if ((ret = st_build_datadir(datadir, sizeof(datadir), e)))
+		return ret;
+	pathf(src, "%s/lib/kernel/boot-init.c", datadir);
+	pathf(out, "%s/init", tmp);
+	if (access(src, R_OK))
+		return st_err(e, errno, src, "the boot init's source: %s", strerror(errno));
+	cc = o->k.cc ? strdup(o->k.cc) : xasprintf("%sgcc", cross ? cross : "");
+	if (!cc)
+		return st_err(e, ENOMEM, NULL, "out of memory");
+	argv[n++] = "sh";
+	argv[n++] = "-c";
+	argv[n++] = "exec $0 \"$@\" 2>&1";
+	argv[n++] = cc;
+	argv[n++] = "-static";
+	argv[n++] = "-nostdlib";
+	argv[n++] = "-ffreestanding";
+	argv[n++] = "-fno-pie";
+	argv[n++] = "-no-pie";
+	argv[n++] = "-fno-stack-protector";
+	argv[n++] = "-fno-asynchronous-unwind-tables";
+	argv[n++] = "-Os";
+	argv[n++] = "-Wl,--build-id=none";
+	argv[n++] = "-o";
+	argv[n++] = out;
+	argv[n++] = src;
+	argv[n] = NULL;
+	ret = st_run(argv, NULL, NULL, &log, NULL, 0);
+	if (ret) {
+		ret = st_err(e, ret < 0 ? -ret : EIO, src, "%s failed to compile the boot init%s%s",
+			     cc, log && *log ? ": " : "", log ? log : "");
+		goto out;
+	}
+	*bin = read_file(out, len);
+	if (!*bin)
+		ret = st_err(e, errno, out, "%s", strerror(errno));
+out:
+	free(log);
+	free(cc);
+	return ret;
+}
+
+#define MAX_ENTS 1024
+
+/*
+ * The init, and with @busybox the busybox binary and a link per applet in
+ * bin/, sbin/, usr/bin/ and usr/sbin/ (its --list-full).
+ */
+static int make_initramfs(const char *init, size_t init_len, const char *busybox,
+			  const char *path, struct st_error *e)
+{
+	static const char *const dirs[] = { "bin", "sbin", "usr", "usr/bin", "usr/sbin" };
+	struct st_cpio_entry *ents = calloc(MAX_ENTS, sizeof(*ents));
+	char *bb = NULL, *list = NULL, *p, *nl, *cpio;
+	size_t n = 0, len, i;
+	int ret;
+
+	if (!ents)
+		return st_err(e, ENOMEM, NULL, "out of memory");
+	ents[n++] = (struct st_cpio_entry){ .name = "dev", .mode = S_IFDIR | 0755 };
+	ents[n++] = (struct st_cpio_entry){ .name = "dev/console", .mode = S_IFCHR | 0600,
+					    .rmajor = 5, .rminor = 1 };
+	ents[n++] = (struct st_cpio_entry){ .name = "proc", .mode = S_IFDIR | 0755 };
+	ents[n++] = (struct st_cpio_entry){ .name = "init", .mode = S_IFREG | 0755,
+					    .data = init, .size = init_len };
+	if (busybox) {
+		char *argv[] = { (char *)busybox, "--list-full", NULL };
+
+		bb = read_file(busybox, &len);
+		if (!bb) {
+			ret = st_err(e, errno, busybox, "%s", strerror(errno));
+			goto out;
+		}
+		ret = st_run(argv, NULL, NULL, &list, NULL, ST_SPAWN_QUIET);
+		if (ret || !list || !*list) {
+			ret = st_err(e, ret < 0 ? -ret : ENOEXEC, busybox,
+				     "'--list-full' failed: not a busybox of this machine's arch");
+			goto out;
+		}
+		for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
+			ents[n++] = (struct st_cpio_entry){ .name = dirs[i],
+							    .mode = S_IFDIR | 0755 };
+		ents[n++] = (struct st_cpio_entry){ .name = "bin/busybox", .mode = S_IFREG | 0755,
+						    .data = bb, .size = len };
+		for (p = list; *p && n < MAX_ENTS; p = nl + 1) {
+			nl = strchr(p, '\n');
+			if (!nl)
+				break;
+			*nl = 0;
+			/* only names right in the directories above */
+			for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+				size_t dl = strlen(dirs[i]);
+
+				if (!strncmp(p, dirs[i], dl) && p[dl] == '/' && p[dl + 1] &&
+				    !strchr(p + dl + 1, '/'))
+					break;
+			}
+			if (i == sizeof(dirs) / sizeof(dirs[0]) || !strcmp(p, "bin/busybox"))
+				continue;
+			ents[n++] = (struct st_cpio_entry){ .name = p, .mode = S_IFLNK | 0777,
+							    .data = "/bin/busybox" };
+		}
+	}
+	ret = st_cpio_build(ents, n, &cpio, &len);
+	if (ret) {
+		ret = st_err(e, -ret, path, "cannot make the initramfs: %s", strerror(-ret));
+		goto out;
+	}
+	ret = write_atomic(path, cpio, len, 0644);
+	free(cpio);
+	if (ret)
+		ret = st_err(e, -ret, path, "%s", strerror(-ret));
+out:
+	free(list);
+	free(bb);
+	free(ents);
+	return ret;
+}
+
+/* ---- one boot ------------------------------------------------------ */
+
+static bool kvm_usable(void)
+{
+	return !access("/dev/kvm", R_OK | W_OK);
+}
+
+/*
+ * Boot @it's image with @initrd, read the console until the end marker (or
+ * the time limit: then the process group is killed), keep the log.
+ */
+static int boot_one(const struct boot_arch *a, struct st_boot_item *it, const char *initrd,
+		    unsigned int mem, unsigned int cpus, unsigned int timeout, bool kvm,
+		    unsigned int banner_s)
+{
+	char mem_s[16], cpus_s[16], append[128], path[PATH_MAX];
+	char *argv[32], *log = NULL, *nl, *t;
+	size_t n = 0, len = 0, cap = 0;
+	double t0, deadline, seen_end = 0;
+	struct st_child c;
+	bool timed_out = false, no_banner = false;
+	struct pollfd pfd;
+	int ret, status;
+
+	it->accel = kvm ? "kvm" : "tcg";
+	snprintf(mem_s, sizeof(mem_s), "%u", mem);
+	snprintf(cpus_s, sizeof(cpus_s), "%u", cpus);
+	snprintf(append, sizeof(append), "console=%s panic=-1", a->console);
+	argv[n++] = "sh";
+	argv[n++] = "-c";
+	argv[n++] = "exec \"$@\" </dev/null 2>&1";
+	argv[n++] = "sh";
+	argv[n++] = (char *)a->qemu;
+	argv[n++] = "-nographic";
+	argv[n++] = "-no-reboot";
+	argv[n++] = "-m";
+	argv[n++] = mem_s;
+	argv[n++] = "-smp";
+	argv[n++] = cpus_s;
+	argv[n++] = "-accel";
+	argv[n++] = kvm ? "kvm" : "tcg";
+	argv[n++] = "-kernel";
+	argv[n++] = it->image;
+	argv[n++] = "-initrd";
+	argv[n++] = (char *)initrd;
+	argv[n++] = "-append";
+	argv[n++] = append;
+	argv[n] = NULL;
+	t0 = now_s();
+	deadline = t0 + timeout;
+	ret = st_spawn(&c, argv, NULL, NULL, ST_SPAWN_STDOUT | ST_SPAWN_PGRP);
+	if (ret) {
+		it->error = xasprintf("%s: cannot start %s: %s", it->name, a->qemu, strerror(-ret));
+		return ret;
+	}
+	pfd.fd = c.out_fd;
+	pfd.events = POLLIN;
+	for (;;) {
+		double left = (seen_end ? seen_end + GRACE_MS / 1e3 : deadline) - now_s();
+		ssize_t r;
+
+		/* A KVM that starts no kernel (seen nested): give up early, TCG is tried. */
+		if (banner_s && !seen_end && now_s() - t0 > banner_s &&
+		    !(log && strstr(log, "Linux version"))) {
+			no_banner = true;
+			kill(-c.pid, SIGKILL);
+			break;
+		}
+		if (banner_s && left > 1)
+			left = 1;
+		if (left <= 0) {
+			timed_out = !seen_end;
+			kill(-c.pid, SIGKILL);
+			break;
+		}
+		ret = poll(&pfd, 1, (int)(left * 1000) + 1);
+		if (ret < 0 && errno == EINTR)
+			continue;
+		if (ret <= 0)
+			continue;
+		if (len + 4096 + 1 > cap) {
+			char *nb = realloc(log, cap = cap ? cap * 2 : 65536);
+
+			if (!nb) {
+				kill(-c.pid, SIGKILL);
+				st_child_wait(&c);
+				free(log);
+				it->error = xasprintf("%s: out of memory", it->name);
+				return -ENOMEM;
+			}
+			log = nb;
+		}
+		r = read(c.out_fd, log + len, 4096);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		len += r;
+		log[len] = 0;
+		if (!seen_end && (strstr(log, BOOT_END "\n") || strstr(log, BOOT_END "\r\n"))) {
+			seen_end = now_s();
+			it->boot_s = seen_end - t0;
+		}
+	}
+	status = st_child_wait(&c);
+	if (no_banner) {
+		free(log);
+		return -ETIME;
+	}
+	if (!log) {
+		log = strdup("");
+		if (!log)
+			return -ENOMEM;
+	}
+	pathf(path, "%s/" CONSOLE_LOG, it->dir);
+	write_atomic(path, log, len, 0644);
+	ret = seen_end ? st_boot_parse(log, len, &it->fig) : -ENOENT;
+	if (ret) {
+		t = tail(log, len);
+		nl = len ? "" : " (no output)";
+		if (timed_out)
+			it->error = xasprintf("%s: the boot did not reach the end marker within %u s "
+					      "(%s killed); console log %s%s, last lines:\n%s",
+					      it->name, timeout, a->qemu, path, nl, t ? t : "");
+		else if (!seen_end)
+			it->error = xasprintf("%s: %s exited (status %d) before the end marker; "
+					      "console log %s%s, last lines:\n%s", it->name,
+					      a->qemu, status, path, nl, t ? t : "");
+		else
+			it->error = xasprintf("%s: the console log %s has no %s between the "
+					      "markers, last lines:\n%s", it->name, path,
+					      ret == -EINVAL ? "Slab: and MemFree:" : "figures",
+					      t ? t : "");
+		free(t);
+		ret = -EIO;
+	}
+	free(log);
+	return ret;
+}
+
+/* ---- results kept in the cache --------------------------------------- */
+
+static cJSON *caches_json(const struct st_boot_figures *f)
+{
+	cJSON *arr = cJSON_CreateArray(), *o;
+	size_t i;
+
+	for (i = 0; arr && i < f->ncaches; i++) {
+		const struct st_boot_cache *c = &f->caches[i];
+
+		o = cJSON_CreateObject();
+		cJSON_AddItemToArray(arr, o);
+		if (!o || !cJSON_AddStringToObject(o, "name", c->name) ||
+		    !cJSON_AddNumberToObject(o, "kb", c->kb) ||
+		    !cJSON_AddNumberToObject(o, "slabs", c->slabs) ||
+		    !cJSON_AddNumberToObject(o, "pages_per_slab", c->pagesperslab) ||
+		    !cJSON_AddNumberToObject(o, "objects", c->objs) ||
+		    !cJSON_AddNumberToObject(o, "object_size", c->objsize)) {
+			cJSON_Delete(arr);
+			return NULL;
+		}
+	}
+	return arr;
+}
+
+static cJSON *item_json(const struct st_boot_result *r, const struct st_boot_item *it)
+{
+	cJSON *o = cJSON_CreateObject();
+	const struct st_boot_figures *f = &it->fig;
+
+	if (!o || !cJSON_AddStringToObject(o, "variant", it->variant) ||
+	    !cJSON_AddStringToObject(o, "arch", it->arch) ||
+	    !cJSON_AddStringToObject(o, "tree", r->tree) ||
+	    !cJSON_AddStringToObject(o, "defconfig", r->defconfig) ||
+	    !cJSON_AddNumberToObject(o, "mem_mb", r->mem_mb) ||
+	    !cJSON_AddNumberToObject(o, "cpus", r->cpus) ||
+	    !cJSON_AddStringToObject(o, "image", it->image) ||
+	    !cJSON_AddStringToObject(o, "resolved", it->resolved ? it->resolved : "") ||
+	    !cJSON_AddStringToObject(o, "accel", it->accel ? it->accel : "") ||
+	    !cJSON_AddBoolToObject(o, "kvm_failed", it->kvm_failed) ||
+	    !cJSON_AddBoolToObject(o, "build_cached", it->build_cached) ||
+	    !cJSON_AddNumberToObject(o, "boot_s", it->boot_s) ||
+	    !cJSON_AddNumberToObject(o, "uptime_s", f->uptime_s) ||
+	    !cJSON_AddBoolToObject(o, "idle", f->idle) ||
+	    !cJSON_AddNumberToObject(o, "slab_kb", f->slab_kb) ||
+	    !cJSON_AddNumberToObject(o, "sreclaimable_kb", f->sreclaimable_kb) ||
+	    !cJSON_AddNumberToObject(o, "sunreclaim_kb", f->sunreclaim_kb) ||
+	    !cJSON_AddNumberToObject(o, "memfree_kb", f->memfree_kb) ||
+	    !cJSON_AddNumberToObject(o, "memtotal_kb", f->memtotal_kb) ||
+	    !cJSON_AddBoolToObject(o, "slabinfo", f->has_slabinfo) ||
+	    !cJSON_AddItemToObject(o, "caches", caches_json(f))) {
+		cJSON_Delete(o);
+		return NULL;
+	}
+	return o;
+}
+
+cJSON *st_boot_render_json(const struct st_boot_result *r)
+{
+	cJSON *root = cJSON_CreateObject(), *res, *fail, *x;
+	size_t i;
+
+	if (!root || !cJSON_AddStringToObject(root, "tree", r->tree) ||
+	    !cJSON_AddStringToObject(root, "defconfig", r->defconfig) ||
+	    !cJSON_AddNumberToObject(root, "mem_mb", r->mem_mb) ||
+	    !cJSON_AddNumberToObject(root, "cpus", r->cpus) ||
+	    !(res = cJSON_AddArrayToObject(root, "results")) ||
+	    !(fail = cJSON_AddArrayToObject(root, "failures")) ||
+	    !(x = cJSON_AddArrayToObject(root, "ratios")))
+		goto fail;
+	for (i = 0; i < r->nratios; i++) {
+		const struct st_boot_ratio *q = &r->ratios[i];
+		cJSON *o = cJSON_CreateObject();
+
+		cJSON_AddItemToArray(x, o);
+		if (!o || !cJSON_AddStringToObject(o, "num", q->num) ||
+		    !cJSON_AddStringToObject(o, "den", q->den) ||
+		    !cJSON_AddNumberToObject(o, "kernel", q->kernel) ||
+		    !(q->replay ? cJSON_AddNumberToObject(o, "replay", q->replay) :
+				  cJSON_AddNullToObject(o, "replay")))
+			goto fail;
+	}
+	for (i = 0; i < r->nitems; i++) {
+		const struct st_boot_item *it = &r->items[i];
+		cJSON *o;
+
+		if (it->error) {
+			o = cJSON_CreateObject();
+			cJSON_AddItemToArray(fail, o);
+			if (!o || !cJSON_AddStringToObject(o, "variant", it->variant) ||
+			    !cJSON_AddStringToObject(o, "arch", it->arch) ||
+			    !cJSON_AddStringToObject(o, "error", it->error))
+				goto fail;
+			continue;
+		}
+		o = item_json(r, it);
+		if (!o)
+			goto fail;
+		cJSON_AddItemToArray(res, o);
+	}
+	return root;
+fail:
+	cJSON_Delete(root);
+	return NULL;
+}
+
+/* Keep @it's result next to its image and as the latest of its variant. */
+static int save_result(const struct st_boot_opts *o, const struct st_boot_result *r,
+		       const struct st_boot_item *it, const char *builddir)
+{
+	char path[PATH_MAX], *s, *text;
+	cJSON *j = item_json(r, it), *root = NULL, *v;
+	int ret = -ENOMEM;
+
+	(void)o;
+	if (!j)
+		return -ENOMEM;
+	s = cJSON_Print(j);
+	if (s) {
+		pathf(path, "%s/" RESULT_NAME, it->dir);
+		ret = write_atomic(path, s, strlen(s), 0644);
+		cJSON_free(s);
+	}
+	if (ret) {
+		cJSON_Delete(j);
+		return ret;
+	}
+	/* boot-latest.json: { "variants": { "slub": {...}, ... } } */
+	pathf(path, "%s/" LATEST_NAME, builddir);
+	text = read_file(path, NULL);
+	root = text ? cJSON_Parse(text) : NULL;
+	free(text);
+	if (!cJSON_IsObject(root) || !cJSON_IsObject(cJSON_GetObjectItem(root, "variants"))) {
+		cJSON_Delete(root);
+		root = cJSON_CreateObject();
+		if (!root || !cJSON_AddObjectToObject(root, "variants")) {
+			cJSON_Delete(root);
+			cJSON_Delete(j);
+			return -ENOMEM;
+		}
+	}
+	v = cJSON_GetObjectItem(root, "variants");
+	cJSON_DeleteItemFromObject(v, it->variant);
+	cJSON_DeleteItemFromObject(j, "caches");
+	cJSON_AddItemToObject(v, it->variant, j);
+	s = cJSON_Print(root);
+	ret = s ? write_atomic(path, s, strlen(s), 0644) : -ENOMEM;
+	cJSON_free(s);
+	cJSON_Delete(root);
+	return ret;
+}
+
+void st_boot_latest_free(struct st_boot_latest *l, size_t n)
+{
+	size_t i;
+
+	for (i = 0; l && i < n; i++) {
+		free(l[i].variant);
+		free(l[i].tree);
+		free(l[i].arch);
+		free(l[i].defconfig);
+	}
+	free(l);
+}
+
+static char *jstr(const cJSON *o, const char *key)
+{
+	const cJSON *s = cJSON_GetObjectItem(o, key);
+
+	return cJSON_IsString(s) ? strdup(s->valuestring) : NULL;
+}
+
+int st_boot_latest_parse(const char *text, struct st_boot_latest **out, size_t *n)
+{
+	cJSON *root = cJSON_Parse(text), *v, *x;
+	struct st_boot_latest *l = NULL;
+	size_t k = 0, cap;
+	int ret = 0;
+
+	*out = NULL;
+	*n = 0;
+	v = cJSON_GetObjectItem(root, "variants");
+	if (!cJSON_IsObject(v)) {
+		cJSON_Delete(root);
+		return -EINVAL;
+	}
+	cap = cJSON_GetArraySize(v);
+	l = calloc(cap + 1, sizeof(*l));
+	if (!l) {
+		cJSON_Delete(root);
+		return -ENOMEM;
+	}
+	cJSON_ArrayForEach(x, v) {
+		const cJSON *slab = cJSON_GetObjectItem(x, "slab_kb");
+		const cJSON *mem = cJSON_GetObjectItem(x, "mem_mb");
+		const cJSON *cpus = cJSON_GetObjectItem(x, "cpus");
+
+		if (k == cap || !x->string || !cJSON_IsNumber(slab) || !cJSON_IsNumber(mem) ||
+		    !cJSON_IsNumber(cpus) || slab->valuedouble <= 0 || slab->valuedouble > 1e12 ||
+		    mem->valuedouble < 0 || mem->valuedouble > 1e7 || cpus->valuedouble < 0 ||
+		    cpus->valuedouble > 1e5) {
+			ret = -EINVAL;
+			break;
+		}
+		l[k].variant = strdup(x->string);
+		l[k].tree = jstr(x, "tree");
+		l[k].arch = jstr(x, "arch");
+		l[k].defconfig = jstr(x, "defconfig");
+		l[k].mem_mb = mem->valuedouble;
+		l[k].cpus = cpus->valuedouble;
+		l[k].slab_kb = slab->valuedouble;
+		k++;
+		if (!l[k - 1].variant || !l[k - 1].tree || !l[k - 1].arch || !l[k - 1].defconfig) {
+			ret = -EINVAL;
+			break;
+		}
+	}
+	cJSON_Delete(root);
+	if (ret) {
+		st_boot_latest_free(l, k);
+		return ret;
+	}
+	*out = l;
+	*n = k;
+	return 0;
+}
+
+int st_boot_latest_load(const char *builddir, struct st_boot_latest **out, size_t *n,
+			struct st_error *e)
+{
+	char dir[PATH_MAX], path[PATH_MAX], *text;
+	int ret;
+
+	*out = NULL;
+	*n = 0;
+	if (builddir)
+		pathf(dir, "%s", builddir);
+	else if (st_kernel_default_dir(dir, sizeof(dir)))
+		return 0;
+	pathf(path, "%s/" LATEST_NAME, dir);
+	text = read_file(path, NULL);
+	if (!text)
+		return errno == ENOENT ? 0 : st_err(e, errno, path, "%s", strerror(errno));
+	ret = st_boot_latest_parse(text, out, n);
+	free(text);
+	if (ret)
+		return st_err(e, -ret, path, "%s", ret == -EINVAL ? "not a boot result file" :
+			      strerror(-ret));
+	return 0;
+}
+
+/* ---- the run ------------------------------------------------------- */
+
+void st_boot_result_free(struct st_boot_result *r)
+{
+	size_t i;
+
+	if (!r)
+		return;
+	for (i = 0; i < r->nitems; i++) {
+		struct st_boot_item *it = &r->items[i];
+
+		free(it->arch);
+		free(it->variant);
+		free(it->name);
+		free(it->image);
+		free(it->dir);
+		free(it->resolved);
+		free(it->error);
+		st_boot_figures_free(&it->fig);
+	}
+	free(r->items);
+	free(r->tree);
+	free(r->defconfig);
+	free(r);
+}
+
+static const char *cross_of(const struct st_kernel_opts *o, const char *arch)
+{
+	const char *plain = NULL;
+	size_t i, al = strlen(arch);
+
+	for (i = 0; i < o->ncross; i++) {
+		const char *c = o->cross[i], *eq = strchr(c, '=');
+
+		if (!eq)
+			plain = c;
+		else if ((size_t)(eq - c) == al && !strncmp(c, arch, al))
+			return eq + 1;
+	}
+	return plain && *plain ? plain : NULL;
+}
+
+static int rm_tree(const char *dir)
+{
+	char path[PATH_MAX];
+
+	pathf(path, "%s/init", dir);
+	unlink(path);
+	pathf(path, "%s/initramfs.cpio", dir);
+	unlink(path);
+	return rmdir(dir);
+}
+
+int st_boot_run(const struct st_boot_opts *o, struct st_boot_result **out, struct st_error *e)
+{
+	struct st_kernel_opts ko = o->k;
+	struct st_kernel_result *k = NULL;
+	struct st_boot_result *r;
+	const struct boot_arch *a;
+	const char *arch;
+	unsigned int timeout = o->timeout_s ? o->timeout_s : 300;
+	bool kvm = o->accel ? !strcmp(o->accel, "kvm") : kvm_usable();
+	char builddir[PATH_MAX], tmp[PATH_MAX], initrd[PATH_MAX], *init = NULL;
+	size_t i, init_len = 0;
+	int ret;
+
+	if (ko.narches > 1)
+		return st_err(e, EINVAL, NULL, "footprint --boot: one --arch at a time");
+	arch = ko.narches ? ko.arches[0] : "x86_64";
+	a = boot_arch(arch);
+	if (!a)
+		return st_err(e, ENOTSUP, NULL, "footprint --boot: no QEMU machine for ARCH=%s "
+			      "(boots x86_64)", arch);
+	ko.arches = &a->arch;
+	ko.narches = 1;
+	ko.image_target = a->target;
+	ko.image_file = a->file;
+	ko.extra = a->config;
+	ko.flavour = "boot";
+	ko.vmlinux = false;
+	ko.shard_n = 0;
+	if (ko.builddir)
+		pathf(builddir, "%s", ko.builddir);
+	else if (st_kernel_default_dir(builddir, sizeof(builddir)))
+		return st_err(e, ENAMETOOLONG, NULL, "cache directory name too long");
+	ko.builddir = builddir;
+	/* Before the builds: a missing QEMU or compiler is found in a second. */
+	if (access("/dev/null", R_OK))
+		return st_err(e, errno, "/dev/null", "%s", strerror(errno));
+	{
+		char *argv[] = { (char *)a->qemu, "--version", NULL }, *ver = NULL;
+
+		/* its output collected: stdout is the report's */
+		ret = st_run(argv, NULL, NULL, &ver, NULL, ST_SPAWN_QUIET);
+		free(ver);
+		if (ret)
+			return st_err(e, ENOENT, NULL, "%s not found (Debian package qemu-system-%s)",
+				      a->qemu, !strcmp(arch, "x86_64") ? "x86" : arch);
+	}
+	if (o->accel && strcmp(o->accel, "kvm") && strcmp(o->accel, "tcg"))
+		return st_err(e, EINVAL, NULL, "unknown accelerator '%s' (kvm, tcg)", o->accel);
+	ret = mkdir(builddir, 0777);
+	if (ret && errno != EEXIST && errno != ENOENT)
+		return st_err(e, errno, builddir, "cannot create: %s", strerror(errno));
+	pathf(tmp, "%s/tmp-boot-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") :
+		 "/tmp");
+	if (!mkdtemp(tmp))
+		return st_err(e, errno, tmp, "cannot create: %s", strerror(errno));
+	pathf(initrd, "%s/initramfs.cpio", tmp);
+	ret = compile_init(o, cross_of(&o->k, arch), tmp, &init, &init_len, e);
+	if (!ret)
+		ret = make_initramfs(init, init_len, o->busybox, initrd, e);
+	free(init);
+	if (!ret)
+		ret = st_kernel_run(&ko, &k, e);
+	if (ret) {
+		rm_tree(tmp);
+		return ret;
+	}
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		goto nomem;
+	*out = r;
+	r->tree = strdup(k->tree);
+	r->defconfig = strdup(o->k.defconfig ? o->k.defconfig : "defconfig");
+	r->mem_mb = o->mem_mb ? o->mem_mb : 32;
+	r->cpus = o->cpus ? o->cpus : 1;
+	r->items = calloc(k->nitems + 1, sizeof(*r->items));
+	if (!r->tree || !r->defconfig || !r->items)
+		goto nomem;
+	for (i = 0; i < k->nitems; i++) {
+		const struct st_kernel_item *ki = &k->items[i];
+		struct st_boot_item *it = &r->items[r->nitems++];
+		struct st_kernel_progress p = { .item = ki->name, .index = i + 1,
+						.total = k->nitems };
+		double t0 = now_s();
+
+		it->arch = strdup(ki->arch);
+		it->variant = strdup(ki->variant);
+		it->name = strdup(ki->name);
+		it->dir = strdup(ki->dir);
+		it->build_cached = ki->cached;
+		it->resolved = ki->resolved ? strdup(ki->resolved) : NULL;
+		if (!it->arch || !it->variant || !it->name || !it->dir)
+			goto nomem;
+		if (ki->error) {
+			it->error = strdup(ki->error);
+			r->nfailed++;
+			continue;
+		}
+		it->image = strdup(ki->object);
+		if (!it->image)
+			goto nomem;
+		p.step = "boot";
+		if (o->k.progress)
+			o->k.progress(o->k.progress_ctx, &p);
+		ret = boot_one(a, it, initrd, r->mem_mb, r->cpus, timeout, kvm,
+			       o->accel ? 0 : KVM_BANNER_S);
+		if (ret == -ETIME) {
+			/* KVM started nothing: TCG from now on. */
+			kvm = false;
+			it->kvm_failed = true;
+			ret = boot_one(a, it, initrd, r->mem_mb, r->cpus, timeout, false, 0);
+		}
+		if (ret == -ENOMEM && !it->error)
+			goto nomem;
+		if (ret) {
+			r->nfailed++;
+			p.step = "boot failed";
+		} else {
+			p.step = "booted";
+			ret = save_result(o, r, it, builddir);
+			if (ret) {
+				it->error = xasprintf("%s: cannot keep the result under %s: %s",
+						      it->name, it->dir, strerror(-ret));
+				r->nfailed++;
+			}
+		}
+		p.elapsed = now_s() - t0;
+		if (o->k.progress)
+			o->k.progress(o->k.progress_ctx, &p);
+	}
+	st_kernel_result_free(k);
+	rm_tree(tmp);
+	return 0;
+nomem:
+	st_kernel_result_free(k);
+	st_boot_result_free(r);
+	*out = NULL;
+	rm_tree(tmp);
+	return st_err(e, ENOMEM, NULL, "out of memory");
+}
+
+void st_boot_ratios(struct st_boot_result *r, const char *const *variants,
+		    const unsigned long *peak, size_t n)
+{
+	static const char *const pairs[][2] = {
+		{ "slub_tiny", "slub" }, { "slob", "slub_tiny" }, { "slob", "slub" },
+	};
+	const struct st_boot_item *a, *b;
+	size_t i, k;
+
+	r->nratios = 0;
+	for (i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
+		struct st_boot_ratio *q = &r->ratios[r->nratios];
+		unsigned long pa = 0, pb = 0;
+
+		a = b = NULL;
+		for (k = 0; k < r->nitems; k++) {
+			if (r->items[k].error)
+				continue;
+			if (!strcmp(r->items[k].variant, pairs[i][0]))
+				a = &r->items[k];
+			if (!strcmp(r->items[k].variant, pairs[i][1]))
+				b = &r->items[k];
+		}
+		if (!a || !b || !b->fig.slab_kb)
+			continue;
+		for (k = 0; k < n; k++) {
+			if (!strcmp(variants[k], pairs[i][0]))
+				pa = peak[k];
+			if (!strcmp(variants[k], pairs[i][1]))
+				pb = peak[k];
+		}
+		q->num = pairs[i][0];
+		q->den = pairs[i][1];
+		q->kernel = a->fig.slab_kb / b->fig.slab_kb;
+		q->replay = pa && pb ? (double)pa / pb : 0;
+		r->nratios++;
+	}
+}

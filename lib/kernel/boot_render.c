@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * footprint --boot renderers: a text table and an SVG bar chart of what
+ * the booted kernels said (the JSON is made in boot.c, where the cache
+ * files are written from the same tree).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "kernel/boot.h"
+
+#define TOP_CACHES 5
+
+void st_boot_render_text(const struct st_boot_result *r, FILE *f)
+{
+	const struct st_boot_item *it;
+	size_t i, k;
+
+	fprintf(f, "%s %s booted, -m %u -smp %u: what the kernel reports (kB)\n", r->tree,
+		r->defconfig, r->mem_mb, r->cpus);
+	fprintf(f, "%-10s %-7s %8s %13s %11s %8s %8s %7s %s\n", "variant", "arch", "Slab",
+		"SReclaimable", "SUnreclaim", "MemFree", "MemTotal", "boot s", "");
+	for (i = 0; i < r->nitems; i++) {
+		it = &r->items[i];
+		if (it->error) {
+			fprintf(f, "%-10s %-7s %8s\n", it->variant, it->arch, "failed");
+			continue;
+		}
+		fprintf(f, "%-10s %-7s %8.0f %13.0f %11.0f %8.0f %8.0f %7.2f %s%s%s\n", it->variant,
+			it->arch, it->fig.slab_kb, it->fig.sreclaimable_kb, it->fig.sunreclaim_kb,
+			it->fig.memfree_kb, it->fig.memtotal_kb, it->boot_s, it->accel,
+			it->kvm_failed ? " (kvm started nothing)" : "",
+			it->fig.idle ? "" : ", not idle");
+	}
+	if (r->nratios)
+		fprintf(f, "\nratios of Slab: (trace replay, boot trace, peak pages):\n");
+	for (i = 0; i < r->nratios; i++) {
+		fprintf(f, "  %s/%s = %.3f", r->ratios[i].num, r->ratios[i].den,
+			r->ratios[i].kernel);
+		if (r->ratios[i].replay)
+			fprintf(f, "  (replay %.3f)", r->ratios[i].replay);
+		fputc('\n', f);
+	}
+	for (i = 0; i < r->nitems; i++) {
+		it = &r->items[i];
+		if (it->error)
+			continue;
+		fprintf(f, "\n%s: ", it->variant);
+		if (!it->fig.has_slabinfo) {
+			fprintf(f, "no /proc/slabinfo in this kernel\n");
+			continue;
+		}
+		fprintf(f, "biggest caches (kB, slabs x pages):\n");
+		for (k = 0; k < it->fig.ncaches && k < TOP_CACHES; k++)
+			fprintf(f, "  %-24s %6.0f  %4.0f x %.0f\n", it->fig.caches[k].name,
+				it->fig.caches[k].kb, it->fig.caches[k].slabs,
+				it->fig.caches[k].pagesperslab);
+	}
+}
+
+/* Names from a kernel build may hold anything: escape them for XML. */
+static void xml(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '<':
+			fputs("&lt;", f);
+			break;
+		case '>':
+			fputs("&gt;", f);
+			break;
+		case '&':
+			fputs("&amp;", f);
+			break;
+		case '"':
+			fputs("&quot;", f);
+			break;
+		default:
+			fputc((unsigned char)*s < ' ' ? '?' : *s, f);
+		}
+	}
+}
+
+#define W 640
+#define LEFT 110
+#define BAR_H 28
+#define GAP 14
+#define TOP 50
+#define PLOT_W 440
+
+int st_boot_render_svg(const struct st_boot_result *r, FILE *f)
+{
+	double max = 1;
+	size_t i, n = 0;
+	int h;
+
+	for (i = 0; i < r->nitems; i++) {
+		if (r->items[i].error)
+			continue;
+		n++;
+		if (r->items[i].fig.slab_kb > max)
+			max = r->items[i].fig.slab_kb;
+	}
+	h = TOP + (int)n * (BAR_H + GAP) + 40;
+	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+		"font-family=\"sans-serif\" font-size=\"12\">\n", W, h);
+	fprintf(f, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n", W, h);
+	fprintf(f, "<text x=\"10\" y=\"20\" font-size=\"14\">Slab: of the booted kernel (kB): ");
+	xml(f, r->tree);
+	fputc(' ', f);
+	xml(f, r->defconfig);
+	fprintf(f, ", %u MB, %u CPU</text>\n", r->mem_mb, r->cpus);
+	fprintf(f, "<text x=\"10\" y=\"38\" fill=\"#555\">dark: SUnreclaim, light: "
+		"SReclaimable</text>\n");
+	for (i = 0, n = 0; i < r->nitems; i++) {
+		const struct st_boot_item *it = &r->items[i];
+		double wu, wr;
+		int y;
+
+		if (it->error)
+			continue;
+		y = TOP + (int)n++ * (BAR_H + GAP);
+		wu = PLOT_W * it->fig.sunreclaim_kb / max;
+		wr = PLOT_W * it->fig.sreclaimable_kb / max;
+		fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">", LEFT - 8, y + BAR_H / 2 + 4);
+		xml(f, it->variant);
+		fprintf(f, "</text>\n<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" "
+			"fill=\"#3a6ea5\"><title>SUnreclaim %.0f kB</title></rect>\n", LEFT, y, wu,
+			BAR_H, it->fig.sunreclaim_kb);
+		fprintf(f, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" "
+			"fill=\"#9cc3e6\"><title>SReclaimable %.0f kB</title></rect>\n", LEFT + wu, y,
+			wr, BAR_H, it->fig.sreclaimable_kb);
+		fprintf(f, "<text x=\"%.1f\" y=\"%d\">%.0f kB</text>\n", LEFT + wu + wr + 6,
+			y + BAR_H / 2 + 4, it->fig.slab_kb);
+	}
+	fprintf(f, "</svg>\n");
+	return ferror(f) ? -EIO : 0;
+}
