@@ -10,7 +10,7 @@ status of `meson test`, ALLOWED_SKIPS the file of tests that may skip (one
 "NAME reason" a line, # comments), STRICT 1 when every skip outside that file
 is a failure (a machine set up by `.ci/deps test`).
 
-Prints "PASSED FAILED SKIPPED" on stdout; each problem gets one line on
+Prints "PASSED FAILED SKIPPED REGISTERED" on stdout; each problem gets one line on
 stderr. A registered test with no result (a killed or partial run) is
 failed, and so is a non-zero MESON_STATUS that no failed test explains.
 """
@@ -65,7 +65,7 @@ def main(argv):
                                              for t in json.load(f))
     except (OSError, ValueError) as e:
         say('cannot read the registered tests: %s' % e)
-        print(0, 1, 0)
+        print(0, 1, 0, 0)
         return 0
     allowed = load_allowed(allowed_path)
 
@@ -116,7 +116,7 @@ def main(argv):
         say('meson test exited with status %d although no test failed'
             % status)
         failed += 1
-    print(passed, failed, skipped)
+    print(passed, failed, skipped, sum(registered.values()))
     return 0
 
 

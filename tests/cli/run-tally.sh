@@ -38,28 +38,28 @@ tally() { # want status strict -- log on stdin
 	[ $st = 0 ] || bad "tally exit $st: $(cat "$w/err")"
 	[ "$got" = "$1" ] || { bad "want '$1', got '$got' for:"; cat "$w/log.json"; cat "$w/err"; }
 }
-all OK OK | tally "3 0 0" 0 1
-all OK FAIL | tally "1 2 0" 1 1
-all OK TIMEOUT | tally "1 2 0" 1 1
-all OK EXPECTEDFAIL | tally "3 0 0" 0 1
+all OK OK | tally "3 0 0 3" 0 1
+all OK FAIL | tally "1 2 0 3" 1 1
+all OK TIMEOUT | tally "1 2 0 3" 1 1
+all OK EXPECTEDFAIL | tally "3 0 0 3" 0 1
 # partial: the last test never ran
-all OK OK | head -2 | tally "2 1 0" 0 1
+all OK OK | head -2 | tally "2 1 0 3" 0 1
 # killed while writing a line: the broken line and the missing test
-{ all OK OK | head -1; printf '{"name": "slubtiny:slab-slub / km'; } | tally "1 2 0" 137 1
+{ all OK OK | head -1; printf '{"name": "slubtiny:slab-slub / km'; } | tally "1 2 0 3" 137 1
 grep -q 'no result (run killed' "$w/err" || bad "a missing test is not named"
 # nothing at all
-: | tally "0 3 0" 137 1
+: | tally "0 3 0 3" 137 1
 # meson failed although every logged test passed
-all OK OK | tally "3 1 0" 1 1
+all OK OK | tally "3 1 0 3" 1 1
 # a result for a test that is not registered
-{ all OK OK; res 'slubtiny:cli / stray' OK; } | tally "3 1 0" 0 1
+{ all OK OK; res 'slubtiny:cli / stray' OK; } | tally "3 1 0 3" 0 1
 # skips: failures on a machine with every package, unless allowed
-all SKIP OK | tally "2 1 0" 0 1
+all SKIP OK | tally "2 1 0 3" 0 1
 grep -q 'basics: skipped, and not in' "$w/err" || bad "a forbidden skip is not named"
-all SKIP OK | tally "2 0 1" 0 0
+all SKIP OK | tally "2 0 1 3" 0 0
 echo 'basics needs nothing that a CI machine has' >"$w/allowed"
-all SKIP OK | tally "2 0 1" 0 1
-all OK SKIP | tally "1 2 0" 0 1
+all SKIP OK | tally "2 0 1 3" 0 1
+all OK SKIP | tally "1 2 0 3" 0 1
 : >"$w/allowed"
 
 # The whole tests/run on a fake meson: a copy of the scripts it runs.

@@ -7,16 +7,35 @@
 # never a tree outside the scratch directory).
 
 # st_tree VERSION WORKDIR: print the path of the extracted tree; extract the
-# Kconfig-relevant subset of /usr/src/linux-source-VERSION.tar.xz once.
+# Kconfig-relevant subset of /usr/src/linux-source-VERSION.tar.xz once
+# (tests running at the same time wait for each other).
 st_tree() {
 	_tb=/usr/src/linux-source-$1.tar.xz
 	_dst=$2/linux-source-$1
+	[ -r "$_tb" ] || return 77
+	command -v xz >/dev/null && command -v make >/dev/null &&
+		command -v flex >/dev/null && command -v bison >/dev/null &&
+		command -v flock >/dev/null || return 77
+	mkdir -p "$2" || return 1
+	(
+		flock 9 || exit 1
+		st_tree_locked "$@"
+	) 9>"$2/.lock-tree-$1" || return 1
+	echo "$_dst"
+}
+
+# st_shared_tree VERSION: st_tree in $ST_SRCDIR/build-cache/trees, keyed by
+# the tarball's content: one extraction for the plain and the sanitizer
+# build directories (which run one after the other).
+st_shared_tree() {
+	[ -r "/usr/src/linux-source-$1.tar.xz" ] || return 77
+	st_tree "$1" "${ST_SRCDIR:-${ST_BUILDDIR:-/tmp}}/build-cache/trees/$(sha256sum \
+		<"/usr/src/linux-source-$1.tar.xz" | cut -c1-16)"
+}
+
+st_tree_locked() {
 	if [ ! -f "$_dst/.st-extracted" ]; then
-		[ -r "$_tb" ] || return 77
-		command -v xz >/dev/null && command -v make >/dev/null &&
-			command -v flex >/dev/null && command -v bison >/dev/null ||
-			return 77
-		rm -rf "$_dst" "$2/ref-$1" && mkdir -p "$2" || return 1
+		rm -rf "$_dst" "$2/ref-$1" || return 1
 		xz -T1 -dc "$_tb" | tar -x -C "$2" --wildcards \
 			'*Kconfig*' '*Makefile*' '*Kbuild*' '*.config' \
 			"linux-source-$1/scripts/*" \
@@ -28,7 +47,33 @@ st_tree() {
 			return 1
 		: >"$_dst/.st-extracted"
 	fi
-	echo "$_dst"
+}
+
+# st_tree_key VERSION: what every conf result on that tree depends on: the
+# tarball's content and the host tools its Makefiles run and probe.
+st_tree_key() {
+	{
+		sha256sum <"/usr/src/linux-source-$1.tar.xz"
+		gcc --version 2>&1 | head -1
+		make --version 2>&1 | head -1
+	} | sha256sum | cut -c1-32
+}
+
+# st_ref_cached TREE ARCH REL TARGET OBJDIR OUT TREEKEY: st_ref, through a
+# cache that the plain and the sanitizer build directories share:
+# $ST_SRCDIR/build-cache/conf-ref/HASH.config, HASH over TREEKEY, the arch,
+# the make target and the file's bytes; written atomically. conf's output
+# only, never the output of the tool under test.
+st_ref_cached() {
+	_key=$( { echo "$7 $2 $4"; cat "$1/$3"; } | sha256sum | cut -c1-40)
+	_cache=${ST_SRCDIR:-${ST_BUILDDIR:-/tmp}}/build-cache/conf-ref/$_key.config
+	if [ ! -s "$_cache" ]; then
+		mkdir -p "$(dirname "$_cache")" || return 1
+		st_ref "$1" "$2" "$4" "$5" "$_cache.tmp.$$" &&
+			mv "$_cache.tmp.$$" "$_cache" ||
+			{ rm -f "$_cache.tmp.$$"; return 1; }
+	fi
+	cp "$_cache" "$6"
 }
 
 # st_ref TREE ARCH TARGET OBJDIR OUT: run conf for one make target

@@ -24,11 +24,12 @@ kc_tool=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 version=$2 set=$3 jobs=${4:-1}
 work=${ST_BUILDDIR:-/tmp}/kconfig-diff
 export SLUBTINY_CACHE_DIR=${SLUBTINY_CACHE_DIR:-$work/cache}
-tree=$(st_tree "$version" "$work")
+tree=$(st_shared_tree "$version")
 rc=$?
 [ $rc = 77 ] && { echo "conf-diff: linux-source-$version or make/flex/bison/xz missing: skipped"; exit 77; }
 [ $rc = 0 ] || { echo "conf-diff: cannot extract linux-source-$version" >&2; exit 1; }
 [ -x /usr/bin/python3 ] || [ -n "${SLUBTINY_PYTHON:-}" ] || exit 77
+treekey=$(st_tree_key "$version")
 
 run=$work/run-$version-$set.$$
 rm -rf "$run" && mkdir -p "$run" || exit 1
@@ -66,17 +67,11 @@ one_arch() {
 	: >"$d/files"; : >"$d/tiny"
 	grep "^$a " "$run/list" | while read -r _ rel tg; do
 		key=$(echo "$rel" | tr / %)
-		# conf's output only depends on the extracted tree (and the
-		# host's compilers): keep it for the next run.
-		cache=$work/ref-$version/$a/$key
-		if [ ! -s "$cache" ]; then
-			mkdir -p "$work/ref-$version/$a"
-			# conf is arch-neutral: one object dir per job, built once.
-			st_ref "$tree" "$a" "$tg" "$work/obj-$version-$2" "$cache.tmp" &&
-				mv "$cache.tmp" "$cache"
-		fi
-		cp "$cache" "$d/ref/$key" 2>/dev/null ||
-			echo "REF-FAILED $a $rel" >>"$d/out"
+		# conf's output depends on the tree and the host's tools only:
+		# cached for the next run and the other build directory. conf
+		# is arch-neutral: one object dir per set and job, built once.
+		st_ref_cached "$tree" "$a" "$rel" "$tg" "$work/obj-$version-$set-$2" \
+			"$d/ref/$key" "$treekey" || echo "REF-FAILED $a $rel" >>"$d/out"
 		if [ "$tg" = tinyconfig ]; then echo "$rel" >>"$d/tiny"
 		else echo "$rel" >>"$d/files"; fi
 	done
