@@ -6,6 +6,7 @@
 #
 #   sh tests/cleanroot.sh main   # first quick-start command (report)
 #   sh tests/cleanroot.sh test   # second one (the test suite)
+#   sh tests/cleanroot.sh deps   # only what the second one installs, then a build
 set -eu
 what=${1:-test}
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -52,7 +53,8 @@ cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
 case $what in
 main) cmd='sh .ci/deps && sh .ci/build && build/cli/slubtiny report' ;;
 test) cmd='sh .ci/deps test && sh tests/run' ;;
-*) echo "usage: $0 {main|test}" >&2; exit 2 ;;
+deps) cmd='sh .ci/deps test && sh .ci/deps test --check && sh .ci/build' ;;
+*) echo "usage: $0 {main|test|deps}" >&2; exit 2 ;;
 esac
 chroot "$root" /usr/bin/env -i HOME=/root PATH=/usr/sbin:/usr/bin:/sbin:/bin \
 	LANG=C.UTF-8 /bin/sh -c "cd /root/slubtiny && $cmd"
