@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "footprint/footprint.h"
+#include "report/report.h"
 #include "st_config.h"
 
 /* The traces of the report, in first-run order: index of each first run. */
@@ -337,20 +338,6 @@ static const char *const palette[] = {
 	"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#17becf",
 };
 
-static void svg_escape(const char *s, FILE *f)
-{
-	for (; *s; s++) {
-		if (*s == '<')
-			fputs("&lt;", f);
-		else if (*s == '&')
-			fputs("&amp;", f);
-		else if (*s == '>')
-			fputs("&gt;", f);
-		else
-			fputc(*s, f);
-	}
-}
-
 /* One panel: pages over the trace, a line per variant. */
 static void svg_panel(const struct st_fp_report *r, size_t first, int y0, FILE *f)
 {
@@ -367,7 +354,7 @@ static void svg_panel(const struct st_fp_report *r, size_t first, int y0, FILE *
 				max = x->samples[k];
 	}
 	fprintf(f, "<text x=\"%d\" y=\"%d\" font-weight=\"bold\">trace ", SVG_LEFT, y0 + 18);
-	svg_escape(trace, f);
+	st_xml_escape(f, trace);
 	fprintf(f, ": pages held over the trace</text>\n");
 	fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#888\"/>\n",
 		SVG_LEFT, y0 + SVG_TOP, SVG_PLOT_W, SVG_PLOT_H);
@@ -388,7 +375,7 @@ static void svg_panel(const struct st_fp_report *r, size_t first, int y0, FILE *
 				y0 + SVG_TOP + SVG_PLOT_H * (1 - x->samples[k] / max));
 		fprintf(f, "\"/>\n<text x=\"%d\" y=\"%d\" fill=\"%s\">", SVG_LEFT + SVG_PLOT_W + 12,
 			y0 + SVG_TOP + 14 + 18 * c, palette[c % 7]);
-		svg_escape(x->variant, f);
+		st_xml_escape(f, x->variant);
 		fprintf(f, " (peak %.0f%s)</text>\n", x->peak_pages, x->rss ? ", RSS" : "");
 		c++;
 	}

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "kernel/boot.h"
+#include "report/report.h"
 
 #define TOP_CACHES 5
 
@@ -59,29 +60,6 @@ void st_boot_render_text(const struct st_boot_result *r, FILE *f)
 	}
 }
 
-/* Names from a kernel build may hold anything: escape them for XML. */
-static void xml(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '<':
-			fputs("&lt;", f);
-			break;
-		case '>':
-			fputs("&gt;", f);
-			break;
-		case '&':
-			fputs("&amp;", f);
-			break;
-		case '"':
-			fputs("&quot;", f);
-			break;
-		default:
-			fputc((unsigned char)*s < ' ' ? '?' : *s, f);
-		}
-	}
-}
-
 #define W 640
 #define LEFT 110
 #define BAR_H 28
@@ -107,9 +85,9 @@ int st_boot_render_svg(const struct st_boot_result *r, FILE *f)
 		"font-family=\"sans-serif\" font-size=\"12\">\n", W, h);
 	fprintf(f, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n", W, h);
 	fprintf(f, "<text x=\"10\" y=\"20\" font-size=\"14\">Slab: of the booted kernel (kB): ");
-	xml(f, r->tree);
+	st_xml_escape(f, r->tree);
 	fputc(' ', f);
-	xml(f, r->defconfig);
+	st_xml_escape(f, r->defconfig);
 	fprintf(f, ", %u MB, %u CPU</text>\n", r->mem_mb, r->cpus);
 	fprintf(f, "<text x=\"10\" y=\"38\" fill=\"#555\">dark: SUnreclaim, light: "
 		"SReclaimable</text>\n");
@@ -124,7 +102,7 @@ int st_boot_render_svg(const struct st_boot_result *r, FILE *f)
 		wu = PLOT_W * it->fig.sunreclaim_kb / max;
 		wr = PLOT_W * it->fig.sreclaimable_kb / max;
 		fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">", LEFT - 8, y + BAR_H / 2 + 4);
-		xml(f, it->variant);
+		st_xml_escape(f, it->variant);
 		fprintf(f, "</text>\n<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" "
 			"fill=\"#3a6ea5\"><title>SUnreclaim %.0f kB</title></rect>\n", LEFT, y, wu,
 			BAR_H, it->fig.sunreclaim_kb);

@@ -16,7 +16,7 @@
 static const char *const part_color[3] = { "#3b6ea8", "#e0a030", "#8aa35a" };
 static const char *const part_name[3] = { "text", "data", "bss" };
 
-static void esc(FILE *f, const char *s)
+void st_xml_escape(FILE *f, const char *s)
 {
 	for (; s && *s; s++) {
 		switch (*s) {
@@ -33,7 +33,7 @@ static void esc(FILE *f, const char *s)
 			fputs("&quot;", f);
 			break;
 		default:
-			putc(*s, f);
+			putc((unsigned char)*s < ' ' ? '?' : *s, f);
 		}
 	}
 }
@@ -54,12 +54,12 @@ static void head(FILE *f, const struct st_report *r)
 	      "</style>\n</head>\n<body>\n", f);
 	fputs("<h1>slubtiny report</h1>\n<p>Slab allocator variants, sizes in bytes as "
 	      "binutils <code>size</code> counts them; delta is the total against the baseline <b>", f);
-	esc(f, r->baseline);
+	st_xml_escape(f, r->baseline);
 	fputs("</b> on the same arch.</p>\n", f);
 	if (!r->tree)
 		return;
 	fputs("<p>Kernel tree <b>", f);
-	esc(f, r->tree);
+	st_xml_escape(f, r->tree);
 	fputs("</b>: each variant configured by the tree's own "
 	      "<code>make olddefconfig</code>.</p>\n<table id=\"resolved\">\n"
 	      "<tr><th>arch</th><th>variant</th><th>resolved allocator options</th></tr>\n", f);
@@ -69,11 +69,11 @@ static void head(FILE *f, const struct st_report *r)
 		if (c->aux || !c->resolved)
 			continue;
 		fputs("<tr><td>", f);
-		esc(f, c->arch);
+		st_xml_escape(f, c->arch);
 		fputs("</td><td>", f);
-		esc(f, c->variant);
+		st_xml_escape(f, c->variant);
 		fputs("</td><td><code>", f);
-		esc(f, c->resolved);
+		st_xml_escape(f, c->resolved);
 		fputs("</code></td></tr>\n", f);
 	}
 	fputs("</table>\n", f);
@@ -105,13 +105,13 @@ static void size_table(FILE *f, const struct st_report *r)
 			if (c->aux)
 				continue;
 			fputs("<tr><td>", f);
-			esc(f, c->arch);
+			st_xml_escape(f, c->arch);
 			fputs("</td><td>", f);
-			esc(f, c->variant);
+			st_xml_escape(f, c->variant);
 			fputs("</td>", f);
 			if (!c->object) {
 				fputs("<td colspan=\"6\">failed: ", f);
-				esc(f, c->error ? c->error : "not built");
+				st_xml_escape(f, c->error ? c->error : "not built");
 				fputs("</td></tr>\n", f);
 				continue;
 			}
@@ -178,9 +178,9 @@ static void chart(FILE *f, const struct st_report *r)
 			const struct st_report_cell *c = st_report_cell(r, v, a);
 
 			fprintf(f, "<text x=\"0\" y=\"%d\" font-size=\"11\">", y + 10);
-			esc(f, c->arch);
+			st_xml_escape(f, c->arch);
 			fputs(" ", f);
-			esc(f, c->variant);
+			st_xml_escape(f, c->variant);
 			fputs("</text>\n", f);
 			if (c->object)
 				bar(f, c, scale, label, y);
@@ -231,7 +231,7 @@ static void pct_chart(FILE *f, const struct st_report *r)
 		"height=\"%d\" role=\"img\">\n", label + 2 * half + 60, h);
 	fprintf(f, "<line x1=\"%d\" y1=\"20\" x2=\"%d\" y2=\"%d\" stroke=\"#444\"/>\n"
 		"<text x=\"%d\" y=\"14\" font-size=\"11\">0%% = ", zero, zero, h, zero - 40);
-	esc(f, r->baseline);
+	st_xml_escape(f, r->baseline);
 	fputs("</text>\n", f);
 	for (a = 0; a < r->narches; a++) {
 		const struct st_report_cell *b = st_report_cell(r, 0, a);
@@ -241,9 +241,9 @@ static void pct_chart(FILE *f, const struct st_report *r)
 			double p, w;
 
 			fprintf(f, "<text x=\"0\" y=\"%d\" font-size=\"11\">", y + 10);
-			esc(f, c->arch);
+			st_xml_escape(f, c->arch);
 			fputs(" ", f);
-			esc(f, c->variant);
+			st_xml_escape(f, c->variant);
 			fputs("</text>\n", f);
 			if (c->object && c->has_base && b->text) {
 				p = (double)c->delta_text * 100.0 / (double)b->text;
@@ -269,11 +269,11 @@ static void diff_table(FILE *f, const struct st_report *r, const struct st_repor
 	size_t i, n, nrows;
 
 	fputs("<h3>", f);
-	esc(f, c->variant);
+	st_xml_escape(f, c->variant);
 	fputs(" vs ", f);
-	esc(f, r->baseline);
+	st_xml_escape(f, r->baseline);
 	fputs(" on ", f);
-	esc(f, c->arch);
+	st_xml_escape(f, c->arch);
 	fputs("</h3>\n", f);
 	fprintf(f, "<p>add/remove: %lu/%lu grow/shrink: %lu/%lu up/down: %s/%s (%s)</p>\n",
 		t->add, t->remove, t->grow, t->shrink, st_sd_int_str(a, t->up),
@@ -285,7 +285,7 @@ static void diff_table(FILE *f, const struct st_report *r, const struct st_repor
 		const struct st_sd_row *s = &rows[i];
 
 		fputs("<tr><td><code>", f);
-		esc(f, s->name);
+		st_xml_escape(f, s->name);
 		fprintf(f, "</code></td><td class=\"n\">%s</td><td class=\"n\">%s</td>"
 			"<td class=\"n %s\">%s</td></tr>\n",
 			s->in_old ? st_sd_int_str(a, s->old_size) : "-",
@@ -335,22 +335,22 @@ static void attrs(FILE *f, const struct st_report *r)
 		if (!t->built)
 			continue;
 		fputs("<tr><td>", f);
-		esc(f, t->arch);
+		st_xml_escape(f, t->arch);
 		fputs("</td><td><code>", f);
-		esc(f, t->option);
+		st_xml_escape(f, t->option);
 		fputs("</code></td><td>", f);
-		esc(f, t->from);
+		st_xml_escape(f, t->from);
 		fputs(" &#8594; ", f);
-		esc(f, t->to);
+		st_xml_escape(f, t->to);
 		if (t->with) {
 			fputs(" (with ", f);
-			esc(f, t->with);
+			st_xml_escape(f, t->with);
 			fputs(")", f);
 		}
 		fprintf(f, "</td><td class=\"n\">%+" PRId64 "</td><td class=\"n\">%+" PRId64
 			"</td><td class=\"n\">%+" PRId64 "</td><td class=\"n %s\">%+" PRId64 "</td><td>",
 			t->text, t->data, t->bss, t->total < 0 ? "neg" : "pos", t->total);
-		esc(f, t->towards);
+		st_xml_escape(f, t->towards);
 		fputs("</td></tr>\n", f);
 	}
 	fputs("</table>\n", f);
@@ -365,9 +365,9 @@ static void skipped(FILE *f, const struct st_report *r)
 	fputs("<h2>Skipped</h2>\n<ul>\n", f);
 	for (i = 0; i < r->nskipped; i++) {
 		fputs("<li>", f);
-		esc(f, r->skipped[i].arch);
+		st_xml_escape(f, r->skipped[i].arch);
 		fputs(": ", f);
-		esc(f, r->skipped[i].reason);
+		st_xml_escape(f, r->skipped[i].reason);
 		fputs("</li>\n", f);
 	}
 	fputs("</ul>\n", f);
