@@ -17,6 +17,7 @@
 enum {
 	OPT_SRCTREE = ST_OPT_ID, OPT_ARCH, OPT_FORMAT, OPT_FIX, OPT_BUDGET, OPT_SELECT,
 	OPT_IGNORE, OPT_CONFIG, OPT_NO_CONFIG, OPT_BUILDDIR, OPT_LIST_RULES, OPT_BASELINE,
+	OPT_SHARD,
 };
 
 const struct st_opt st_check_opts[] = {
@@ -31,6 +32,7 @@ const struct st_opt st_check_opts[] = {
 	{ "ignore", 0, OPT_IGNORE, "RULE,...", "do not run these rules" },
 	{ "config", 0, OPT_CONFIG, "FILE", "read options from FILE instead of .slubtiny.json" },
 	{ "no-config", 0, OPT_NO_CONFIG, NULL, "do not read .slubtiny.json" },
+	{ "shard", 0, OPT_SHARD, "K/N", ST_OPT_SHARD_HELP },
 	{ "list-rules", 0, OPT_LIST_RULES, NULL, "print the rule ids with what each finds, then exit" },
 	ST_OPT_ROW_JSON,
 	ST_OPT_ROW_QUIET,
@@ -73,6 +75,7 @@ static void list_rules(void)
 struct args {
 	const char *srctree, *arch, *format, *budget, *builddir, *config, *baseline;
 	bool fix, no_config, has_select, list_rules;
+	unsigned int shard_k, shard_n;
 	bool select[ST_RULE_COUNT], ignore[ST_RULE_COUNT];
 };
 
@@ -93,6 +96,10 @@ static int parse_args(struct args *a, int argc, char **argv)
 		case OPT_CONFIG: a->config = optarg; break;
 		case OPT_NO_CONFIG: a->no_config = true; break;
 		case OPT_BASELINE: a->baseline = optarg; break;
+		case OPT_SHARD:
+			if (st_parse_shard("check", optarg, &a->shard_k, &a->shard_n))
+				return -EINVAL;
+			break;
 		case OPT_SELECT:
 			a->has_select = true;
 			if (st_check_rule_list(a->select, optarg, &e))
@@ -188,6 +195,8 @@ int cmd_check(int argc, char **argv)
 		return ST_EXIT_ERROR;
 	}
 	merge_config(&o, &a, &cfg);
+	o.shard_k = a.shard_k;
+	o.shard_n = a.shard_n;
 	for (ret = optind; a.fix && ret < argc; ret++) {
 		if (!strcmp(argv[ret], "-")) {
 			p_err("check: --fix cannot rewrite standard input (use 'slubtiny migrate --in-place -')");

@@ -22,7 +22,7 @@
 #include "st_config.h"
 
 enum { OPT_SRCTREE = ST_OPT_ID, OPT_ARCH, OPT_CROSS, OPT_TARGET, OPT_FIX_DEPS,
-       OPT_NO_VERIFY, OPT_FORCE, OPT_IN_PLACE, OPT_CHECK, OPT_ALL };
+       OPT_NO_VERIFY, OPT_FORCE, OPT_IN_PLACE, OPT_CHECK, OPT_ALL, OPT_SHARD };
 
 const struct st_opt st_migrate_opts[] = {
 	{ "in-place", 0, OPT_IN_PLACE, NULL, "write each file back (atomic; a file that does not verify is kept)" },
@@ -34,6 +34,7 @@ const struct st_opt st_migrate_opts[] = {
 	{ "fix-deps", 0, OPT_FIX_DEPS, NULL, "add what the result needs to take effect (e.g. CONFIG_EXPERT=y)" },
 	{ "no-verify", 0, OPT_NO_VERIFY, NULL, "apply the rules only; do not ask Kconfig" },
 	{ "force", 0, OPT_FORCE, NULL, "with --in-place: write even a file that does not verify" },
+	{ "shard", 0, OPT_SHARD, "K/N", ST_OPT_SHARD_HELP },
 	{ "all", 0, OPT_ALL, NULL, "also list pre-existing findings and collateral changes" },
 	ST_OPT_ROW_JSON,
 	ST_OPT_ROW_QUIET,
@@ -72,6 +73,7 @@ struct run {
 	struct st_mig_opts opts;
 	bool in_place, check, force;
 	bool all;		/* list pre-existing findings and collateral */
+	unsigned int shard_k, shard_n;	/* --shard K/N, or 0 */
 	int status;		/* worst exit status so far */
 	cJSON *files;		/* JSON mode: the "files" array */
 	char *described[16];	/* verification bases already announced */
@@ -461,6 +463,10 @@ static int parse_opts(struct run *r, int argc, char **argv)
 		case OPT_NO_VERIFY: r->opts.verify = false; break;
 		case OPT_FORCE: r->force = true; break;
 		case OPT_ALL: r->all = true; break;
+		case OPT_SHARD:
+			if (st_parse_shard("migrate", optarg, &r->shard_k, &r->shard_n))
+				return -EINVAL;
+			break;
 		}
 	}
 	if (c == ST_OPT_HELP)
@@ -509,7 +515,7 @@ int cmd_migrate(int argc, char **argv)
 	cJSON *root = NULL;
 	struct st_progress *prog;
 	char **paths = NULL, tgt[16];
-	size_t n = 0, i;
+	size_t n = 0, n_all, i;
 	int ret;
 
 	ret = parse_opts(&r, argc, argv);
@@ -519,6 +525,9 @@ int cmd_migrate(int argc, char **argv)
 	ret = st_mig_session_new(&s, &r.opts, &e);
 	if (!ret)
 		ret = st_mig_expand_paths(argv + optind, argc - optind, &paths, &n, &e);
+	n_all = n;
+	if (!ret && r.shard_n && st_mig_shard_paths(paths, &n, r.shard_k, r.shard_n))
+		ret = st_err(&e, ENOMEM, NULL, "out of memory");
 	if (ret) {
 		p_lib_err(&e, NULL, ret);
 		st_mig_session_free(s);
@@ -539,7 +548,7 @@ int cmd_migrate(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (!n)
+	if (!n_all)
 		p_err("warning: no *_defconfig or *.config files found");
 	prog = n > 1 ? st_progress_new("migrate") : NULL;
 	for (i = 0; i < n; i++) {

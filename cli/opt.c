@@ -250,3 +250,29 @@ int st_parse_jobs(const char *s, unsigned int *out)
 	*out = (unsigned int)v;
 	return 0;
 }
+
+int st_parse_shard(const char *cmd, const char *s, unsigned int *k, unsigned int *n)
+{
+	unsigned long a, b;
+	char *end;
+
+	errno = 0;
+	if (*s < '0' || *s > '9')
+		goto bad;
+	a = strtoul(s, &end, 10);
+	if (errno || *end != '/' || end[1] < '0' || end[1] > '9')
+		goto bad;
+	b = strtoul(end + 1, &end, 10);
+	if (errno || *end)
+		goto bad;
+	if (!b || b > 65536 || !a || a > b) {
+		p_err("%s: --shard '%s': K/N needs 1 <= K <= N <= 65536", cmd, s);
+		return -1;
+	}
+	*k = (unsigned int)a;
+	*n = (unsigned int)b;
+	return 0;
+bad:
+	p_err("%s: --shard '%s': not K/N (e.g. 1/4)", cmd, s);
+	return -1;
+}

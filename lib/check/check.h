@@ -296,6 +296,11 @@ struct st_check_run_opts {
 	 */
 	const char *baseline;
 	/*
+	 * Check only shard @shard_k of @shard_n of the expanded files (see
+	 * st_mig_shard_paths()); the budgets only in shard 1. 0: all.
+	 */
+	unsigned int shard_k, shard_n;
+	/*
 	 * Called after each file with the number done, the total and the
 	 * file, from the worker threads (so it must be thread-safe), or NULL.
 	 */

@@ -429,6 +429,10 @@ int st_check_run(const struct st_check_run_opts *o, char *const *paths, size_t n
 	ret = st_mig_expand_paths(paths, n, &files, &nr_files, err);
 	if (ret)
 		return ret;
+	if (o->shard_n && st_mig_shard_paths(files, &nr_files, o->shard_k, o->shard_n)) {
+		st_mig_paths_free(files, nr_files);
+		return st_err(err, ENOMEM, NULL, "out of memory");
+	}
 	if (o->fix)
 		ret = st_check_fix(o, files, nr_files, r, err);
 	if (!ret) {
@@ -441,7 +445,9 @@ int st_check_run(const struct st_check_run_opts *o, char *const *paths, size_t n
 			ret = run_items(&w, nr_files, r, err);
 		free_items(&w);
 	}
-	if (!ret && o->budget)
+	if (o->shard_k > 1)
+		;	/* the budgets are shard 1's */
+	else if (!ret && o->budget)
 		ret = st_check_budgets(r, o->budget, NULL, o->builddir, err);
 	else if (!ret && o->budgets)
 		ret = st_check_budgets(r, o->budgets_path, o->budgets, o->builddir, err);

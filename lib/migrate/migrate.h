@@ -215,6 +215,15 @@ int st_mig_expand_paths(char *const *paths, size_t n, char ***out, size_t *nr_ou
 void st_mig_paths_free(char **paths, size_t n);
 
 /*
+ * Keep shard @k of @n (1 <= k <= n) of the expanded @paths, in place: the
+ * paths are ranked by byte order (strcmp) and the one of rank i stays when
+ * i % n == k - 1. The partition depends only on the set of paths, not on
+ * their order, so N runs with k = 1..n together see each path exactly once.
+ * The others are freed; their order is kept. n == 0 keeps everything.
+ */
+int st_mig_shard_paths(char **paths, size_t *nr, unsigned int k, unsigned int n);
+
+/*
  * The SRCARCH of a defconfig from its path: <arch> of the last
  * "arch/<arch>/configs/" in @path (at its start or after a '/'), as a
  * pointer into @path and its length in *len, or NULL.

@@ -920,3 +920,46 @@ void st_mig_paths_free(char **paths, size_t n)
 		free(paths[i]);
 	free(paths);
 }
+
+static int cmp_str_ptr(const void *a, const void *b)
+{
+	const char *const *x = *(const char *const *const *)a;
+	const char *const *y = *(const char *const *const *)b;
+	int c = strcmp(*x, *y);
+
+	/* equal strings: by position, so the ranking is total */
+	return c ? c : (x > y) - (x < y);
+}
+
+int st_mig_shard_paths(char **paths, size_t *nr, unsigned int k, unsigned int n)
+{
+	char ***rank;
+	bool *keep;
+	size_t i, j;
+
+	if (!n || *nr == 0)
+		return 0;
+	rank = malloc(*nr * sizeof(*rank));
+	keep = calloc(*nr, sizeof(*keep));
+	if (!rank || !keep) {
+		free(rank);
+		free(keep);
+		return -ENOMEM;
+	}
+	for (i = 0; i < *nr; i++)
+		rank[i] = &paths[i];
+	qsort(rank, *nr, sizeof(*rank), cmp_str_ptr);
+	for (i = 0; i < *nr; i++)
+		if (i % n == k - 1)
+			keep[rank[i] - paths] = true;
+	for (i = j = 0; i < *nr; i++) {
+		if (keep[i])
+			paths[j++] = paths[i];
+		else
+			free(paths[i]);
+	}
+	*nr = j;
+	free(rank);
+	free(keep);
+	return 0;
+}
