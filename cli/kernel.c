@@ -31,11 +31,13 @@ enum {
 	OPT_SHARD,
 	OPT_VMLINUX,
 	OPT_OBJECTS,
+	OPT_CONFIG,
 };
 
 const struct st_opt st_kernel_opts[] = {
 	{ "srctree", 0, OPT_SRCTREE, "DIR", "the kernel tree to build (required; never written)" },
 	{ "defconfig", 0, OPT_DEFCONFIG, "FILE|TARGET", "a defconfig file or a make target such as tinyconfig (default: defconfig)" },
+	{ "config", 0, OPT_CONFIG, "FRAGMENT", "merge this config fragment into every variant (as merge_config.sh); repeatable" },
 	{ "arch", 0, OPT_ARCH, "A", "build for this ARCH (default: the host's); repeatable" },
 	{ "cross-compile", 0, OPT_CROSS, "[A=]PREFIX", "CROSS_COMPILE, for every arch or for arch A; repeatable" },
 	{ "variant", 0, OPT_VARIANT, "V", "only this allocator (slub, slub_tiny, slab, slob); repeatable" },
@@ -63,6 +65,7 @@ struct kernel_args {
 	struct st_kernel_opts o;
 	const char *arches[KERNEL_MAX_ARGS], *cross[KERNEL_MAX_ARGS];
 	const char *variants[KERNEL_MAX_ARGS];
+	const char *fragments[KERNEL_MAX_ARGS];
 	const char *html;
 	bool markdown;
 };
@@ -103,6 +106,9 @@ static int parse(struct kernel_args *ka, int argc, char **argv)
 			break;
 		case OPT_DEFCONFIG:
 			o->defconfig = optarg;
+			break;
+		case OPT_CONFIG:
+			ret = add_arg(ka->fragments, &o->nfragments, optarg, "--config");
 			break;
 		case OPT_ARCH:
 			ret = add_arg(ka->arches, &o->narches, optarg, "--arch");
@@ -245,6 +251,7 @@ int cmd_kernel(int argc, char **argv)
 	ka.o.arches = ka.arches;
 	ka.o.cross = ka.cross;
 	ka.o.variants = ka.variants;
+	ka.o.fragments = ka.fragments;
 	ka.o.jobserver = in_jobserver();
 	ka.o.cc = env_or_null("CC");
 	ka.o.hostcc = env_or_null("HOSTCC");

@@ -342,6 +342,8 @@ struct run {
 	struct st_kver kver;
 	bool is_file;
 	char *defconfig_text;	/* the file's bytes when is_file */
+	struct st_defconfig **frags;	/* the parsed --config fragments */
+	char **frag_texts;		/* and their bytes, for the cache key */
 	struct st_pool pool;
 	struct item *items;
 	size_t nitems;
@@ -633,6 +635,26 @@ static int append(struct st_defconfig *dc, const char *text)
 	return st_defconfig_insert(dc, dc->nr_lines, text);
 }
 
+int st_kernel_merge_fragment(struct st_defconfig *dc, const struct st_defconfig *frag)
+{
+	const struct st_dc_line *l;
+	size_t i;
+	int ret = 0;
+
+	/* first every symbol the fragment sets goes, then the fragment follows */
+	for (i = 0; !ret && i < frag->nr_lines; i++) {
+		l = &frag->lines[i];
+		if (l->kind == ST_DC_ASSIGN || l->kind == ST_DC_NOT_SET)
+			ret = drop_sym(dc, l->sym);
+	}
+	/* an empty line before each fragment, as merge_config.sh writes */
+	if (!ret)
+		ret = append(dc, "");
+	for (i = 0; !ret && i < frag->nr_lines; i++)
+		ret = append(dc, frag->lines[i].text);
+	return ret;
+}
+
 /*
  * The configuration of @it: the user's file migrated to the tree's version
  * (or the .config the make target wrote), with the allocator lines set.
@@ -669,6 +691,9 @@ static int make_config(struct item *it, struct st_defconfig **out, struct st_err
 		if (ret)
 			return ret;
 	}
+	ret = 0;
+	for (i = 0; !ret && i < it->run->o->nfragments; i++)
+		ret = st_kernel_merge_fragment(dc, it->run->frags[i]);
 	for (i = 0; !ret && alloc_syms[i]; i++)
 		ret = drop_sym(dc, alloc_syms[i]);
 	if (!ret && it->kv->expert) {
@@ -982,6 +1007,8 @@ static void item_key(struct item *it)
 		hash_str(&h, o->flavour);
 	for (i = 0; o->extra && o->extra[i]; i++)
 		hash_str(&h, o->extra[i]);
+	for (i = 0; i < o->nfragments; i++)
+		hash_str(&h, it->run->frag_texts[i]);
 	for (i = 0; i < it->nobjects; i++)
 		hash_str(&h, it->objects[i]);
 	hash_hex(&h, it->key);
@@ -1203,6 +1230,29 @@ static int setup_tree(struct run *r, struct st_error *e)
 		return st_err(e, EINVAL, NULL, "'%s' is neither a file nor a make config target",
 			      o->defconfig);
 	}
+	if (o->nfragments) {
+		r->frags = calloc(o->nfragments, sizeof(*r->frags));
+		r->frag_texts = calloc(o->nfragments, sizeof(*r->frag_texts));
+		if (!r->frags || !r->frag_texts)
+			return st_err(e, ENOMEM, NULL, "out of memory");
+	}
+	for (size_t i = 0; i < o->nfragments; i++) {
+		const char *f = o->fragments[i];
+		struct st_defconfig *dc;
+
+		errno = 0;
+		r->frag_texts[i] = read_text(f);
+		if (!r->frag_texts[i])
+			return st_err(e, errno ? errno : EIO, f, "cannot read: %s",
+				      strerror(errno ? errno : EIO));
+		ret = st_defconfig_parse(&dc, r->frag_texts[i], strlen(r->frag_texts[i]), f, e);
+		if (ret)
+			return ret;
+		r->frags[i] = dc;
+		if (dc->nr_errors)
+			return st_err(e, EINVAL, f, "%s", dc->nr_diags ? dc->diags[0].msg :
+				      "not a config fragment");
+	}
 	return 0;
 }
 
@@ -1416,6 +1466,14 @@ out:
 		free(r.items[i].config_text);
 	free(r.items);
 	free(r.defconfig_text);
+	for (size_t fi = 0; fi < o->nfragments; fi++) {
+		if (r.frags)
+			st_defconfig_free(r.frags[fi]);
+		if (r.frag_texts)
+			free(r.frag_texts[fi]);
+	}
+	free(r.frags);
+	free(r.frag_texts);
 	st_pool_free(&r.pool);
 	if (ret) {
 		st_kernel_result_free(r.res);

@@ -53,6 +53,14 @@ struct st_kernel_opts {
 	bool vmlinux;		/* build vmlinux instead of the slab objects */
 	/* Build make target @image_target instead, which makes @image_file (relative to O=). */
 	const char *image_target, *image_file;
+	/*
+	 * Config fragment files merged, in order, into each variant's
+	 * configuration before its allocator lines and olddefconfig, as
+	 * scripts/kconfig/merge_config.sh merges: an assignment (or "is not
+	 * set") replaces every earlier one of its symbol. Part of the cache key.
+	 */
+	const char *const *fragments;
+	size_t nfragments;
 	/* "CONFIG_X=y" lines added to every configuration, each checked after olddefconfig. */
 	const char *const *extra;
 	/* Items go to <variant>-<flavour>/, so that other configurations keep their builds. */
@@ -93,6 +101,15 @@ int st_kernel_default_dir(char *buf, size_t len);
 int st_kernel_run(const struct st_kernel_opts *o, struct st_kernel_result **out,
 		  struct st_error *e);
 void st_kernel_result_free(struct st_kernel_result *r);
+
+struct st_defconfig;
+
+/*
+ * Merge fragment @frag into @dc like merge_config.sh -m: every line of @dc
+ * that assigns (or "is not set") a symbol @frag assigns is removed, then
+ * an empty line and every line of @frag are appended. 0 or -ENOMEM.
+ */
+int st_kernel_merge_fragment(struct st_defconfig *dc, const struct st_defconfig *frag);
 
 /*
  * The report of a run: one cell per item (failed items are cells with the
