@@ -35,8 +35,8 @@ if cp /etc/apt/sources.list.d/*.sources "$root/etc/apt/sources.list.d/" 2>/dev/n
 fi
 rm -rf "$root/var/lib/apt/lists/"*
 git clone -q "$top" "$root/root/slubtiny"
-# Nothing beside the clone: a user's clone has no ../shared, and no test may
-# need it.
+# Nothing beside the clone: a user's clone stands alone, and no test may
+# need anything next to it.
 mount -t proc proc "$root/proc"
 mount -t tmpfs -o mode=755 dev "$root/dev"
 for n in "null 1 3" "zero 1 5" "full 1 7" "random 1 8" "urandom 1 9" "tty 5 0"; do
