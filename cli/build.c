@@ -172,6 +172,7 @@ static cJSON *build_json(const struct st_build_result *r, const char *builddir,
 	    !cJSON_AddStringToObject(root, "datadir", datadir) ||
 	    !cJSON_AddNumberToObject(root, "jobs_run", r->jobs_run) ||
 	    !cJSON_AddNumberToObject(root, "jobs_uptodate", r->jobs_uptodate) ||
+	    !cJSON_AddNumberToObject(root, "jobs_failed", r->jobs_failed) ||
 	    !(units = cJSON_AddArrayToObject(root, "units")) ||
 	    !(skipped = cJSON_AddArrayToObject(root, "skipped")))
 		goto fail;
@@ -238,7 +239,11 @@ static void print_text(const struct st_build_result *r, const char *builddir)
 	for (i = 0; i < r->ntcs; i++)
 		if (!r->tcs[i].found)
 			printf("%-10s skipped: %s\n", r->tcs[i].arch, r->tcs[i].reason);
-	printf("%u jobs run, %u up to date, in %s\n", r->jobs_run, r->jobs_uptodate, builddir);
+	/* jobs_run counts successes only: a failed build must not read "0 jobs run" alone. */
+	printf("%u jobs run, ", r->jobs_run);
+	if (r->jobs_failed)
+		printf("%u failed or not started, ", r->jobs_failed);
+	printf("%u up to date, in %s\n", r->jobs_uptodate, builddir);
 }
 
 const struct st_opt st_build_opts[] = {

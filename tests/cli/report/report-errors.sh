@@ -88,6 +88,9 @@ broken "report --json, slub.c broken" env SLUBTINY_DATADIR="$data" \
 	"$SLUBTINY" report --builddir "$out/broken" --arch "$(host_arch)" --json
 broken "build, slub.c broken" env SLUBTINY_DATADIR="$data" \
 	"$SLUBTINY" build --builddir "$out/broken" --arch "$(host_arch)" --variant slub_tiny
+# Its summary counts the failure instead of reading "0 jobs run" alone.
+grep -Eq '^0 jobs run, [1-9][0-9]* failed or not started, ' "$out/stdout" ||
+	bad "build, slub.c broken: summary does not count the failure: $(tail -1 "$out/stdout")"
 # The host compiler fails (a cross arch would build): still an error.
 echo '#error host compiler broken by the test' >"$out/broken.h"
 CC="cc -include $out/broken.h" "$SLUBTINY" report --builddir "$out/b-host" \
