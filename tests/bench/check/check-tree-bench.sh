@@ -3,23 +3,8 @@
 # of linux-source-6.12 (the Kconfig part of the tarball, extracted into the
 # build directory): wall time against the 60 s budget of the issue (2 cores).
 set -u
-tb=/usr/src/linux-source-6.12.tar.xz
-[ -r "$tb" ] || { echo "skip: $tb not installed"; exit 77; }
-top=$ST_BUILDDIR/check-tree
-tree=$top/linux-source-6.12
-mkdir -p "$top"
-(
-	flock 9
-	if [ ! -f "$tree/.done" ]; then
-		rm -rf "$tree"
-		xz -T1 -dc "$tb" | tar -x -C "$top" --wildcards '*Kconfig*' '*Makefile*' \
-			'*Kbuild*' '*.config' 'linux-source-6.12/scripts/*' \
-			'linux-source-6.12/arch/*/configs/*' 'linux-source-6.12/arch/*/tools/*' \
-			2>/dev/null
-		[ -f "$tree/Kconfig" ] && : >"$tree/.done"
-	fi
-) 9>"$top/.lock"
-[ -f "$tree/.done" ] || { echo "cannot extract $tb"; exit 1; }
+# $tb, $top and $tree: the one extraction the tree tests share.
+. "$ST_SRCDIR/tests/cli/kernel-tree.sh"
 cd "$tree" || exit 1
 # only the tarball's own files (check-tree.sh adds scratch ones while it runs)
 files=$(tar -tJf "$tb" --wildcards 'linux-source-6.12/arch/*/configs/*' \

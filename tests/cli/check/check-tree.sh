@@ -9,26 +9,11 @@
 # these files), prints one JSON document and nothing on stderr. Then --fix on
 # a SLOB-era file must give a file in which conf keeps CONFIG_SLUB_TINY=y.
 set -u
-tb=/usr/src/linux-source-6.12.tar.xz
-[ -r "$tb" ] || { echo "skip: $tb not installed"; exit 77; }
-for p in xz make flex bison gcc python3; do
+for p in make flex bison gcc python3; do
 	command -v $p >/dev/null || { echo "skip: $p missing"; exit 77; }
 done
-top=$ST_BUILDDIR/check-tree
-tree=$top/linux-source-6.12
-mkdir -p "$top"
-(
-	flock 9
-	if [ ! -f "$tree/.done" ]; then
-		rm -rf "$tree"
-		xz -T1 -dc "$tb" | tar -x -C "$top" --wildcards '*Kconfig*' '*Makefile*' \
-			'*Kbuild*' '*.config' 'linux-source-6.12/scripts/*' \
-			'linux-source-6.12/arch/*/configs/*' 'linux-source-6.12/arch/*/tools/*' \
-			2>/dev/null
-		[ -f "$tree/Kconfig" ] && : >"$tree/.done"
-	fi
-) 9>"$top/.lock"
-[ -f "$tree/.done" ] || { echo "FAIL: cannot extract $tb"; exit 1; }
+# $tb, $top and $tree: the one extraction the tree tests share.
+. "$ST_SRCDIR/tests/cli/kernel-tree.sh"
 w=$(mktemp -d "${TMPDIR:-/tmp}/st-check-tree.XXXXXX")
 trap 'rm -rf "$w"' EXIT
 fail=0
