@@ -28,16 +28,13 @@ build_conf() {
 		command -v $t >/dev/null || skip "$t missing"
 	done
 	rm -rf "$tree" && mkdir -p "$work" || exit 2
-	# the kconfig engineer's differential test may have extracted it already
-	other=$ST_BUILDDIR/kconfig-diff/linux-source-$ver
-	if [ -f "$other/.st-extracted" ]; then
-		mkdir -p "$tree/scripts" && cp -R "$other/scripts/kconfig" \
-			"$other/scripts/include" "$tree/scripts/" || exit 2
-	else
-		xz -T1 -dc "$tb" | tar -x -C "$work" --wildcards \
-			"linux-source-$ver/scripts/kconfig/*" \
-			"linux-source-$ver/scripts/include/*" || exit 2
-	fi
+	# The Kconfig part of the tarball that the differential tests share
+	# (build-cache/trees, one extraction for the plain and sanitizer runs).
+	. "$src/tests/diff/kconfig/common.sh"
+	other=$(st_shared_tree $ver)
+	case $? in 0) ;; 77) skip "cannot use $tb (make, flock?)" ;; *) exit 2 ;; esac
+	mkdir -p "$tree/scripts" && cp -R "$other/scripts/kconfig" \
+		"$other/scripts/include" "$tree/scripts/" || exit 2
 	(cd "$tree/scripts/kconfig" &&
 		flex -L -o lexer.lex.c lexer.l &&
 		bison -t -l -d -o parser.tab.c parser.y &&
