@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
@@ -21,17 +22,28 @@ void st_out_init(void)
 	bool tty = isatty(STDOUT_FILENO);
 
 	const char *cols = getenv("COLUMNS");
+	struct winsize ws;
 	long n;
 
 	st_out.pretty = tty;
 	st_out.color = tty && !(nc && *nc);
-	/* Text fits a terminal: $COLUMNS, else 80. Not on a pipe or a file. */
-	st_out.columns = tty ? 80 : 0;
-	if (tty && cols && *cols) {
+	/*
+	 * Text fits a terminal: $COLUMNS (as ls(1) reads it), else the
+	 * terminal's own width, else 80. Not on a pipe or a file.
+	 */
+	st_out.columns = 0;
+	if (!tty)
+		return;
+	st_out.columns = 80;
+	if (cols && *cols) {
 		n = strtol(cols, NULL, 10);
-		if (n >= 40 && n <= 1000)
+		if (n >= 40 && n <= 1000) {
 			st_out.columns = (unsigned int)n;
+			return;
+		}
 	}
+	if (!ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) && ws.ws_col >= 40 && ws.ws_col <= 1000)
+		st_out.columns = ws.ws_col;
 }
 
 /* The first error of the run, for st_json_error_document(). */

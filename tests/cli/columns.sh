@@ -42,6 +42,18 @@ fits "migrate" "\"$S\" migrate arch/arm/configs/board_defconfig >/dev/null"
 fits "report --objects" "\"$S\" report --objects old=a.o new=b.o"
 fits "footprint" "\"$S\" footprint --time-ms 1 --variant slub --variant slub_tiny --trace boot.trace"
 
+# A terminal 100 columns wide (no $COLUMNS): its width is used, not 80.
+# (SHELL=/bin/sh: bash would export the new width as $COLUMNS itself.)
+(unset COLUMNS; SHELL=/bin/sh script -qec "stty cols 100 rows 40; \"$S\" check arch/arm/configs" /dev/null) |
+	tr -d '\r' | sed 's/\x1b\[[0-9;]*[A-Za-z]//g' >wide.out
+[ -s wide.out ] || bad "check: no output on a 100-column terminal"
+awk 'length > 100 { n++ } END { exit n > 0 }' wide.out || bad "check: lines over 100 columns on a 100-column terminal"
+awk 'length > 80 { n++ } END { exit n == 0 }' wide.out || bad "check: wrapped at 80 on a 100-column terminal"
+# $COLUMNS wins over the terminal's width, as for ls(1).
+(COLUMNS=60 SHELL=/bin/sh script -qec "stty cols 100 rows 40; \"$S\" check arch/arm/configs" /dev/null) |
+	tr -d '\r' | sed 's/\x1b\[[0-9;]*[A-Za-z]//g' >narrow.out
+awk 'length > 60 { n++ } END { exit n > 0 }' narrow.out || bad "check: COLUMNS=60 not honoured on a terminal"
+
 # Fixed formats: the same bytes on a terminal as on a pipe.
 for c in "size-diff a.o b.o" "size-diff -c a.o b.o" "size a.o b.o" "size -A a.o"; do
 	"$S" $c >pipe.out 2>&1
