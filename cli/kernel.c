@@ -80,23 +80,9 @@ static int add_arg(const char **v, size_t *n, const char *arg, const char *opt)
 	return 0;
 }
 
-static int parse_uint(const char *s, unsigned int *out)
-{
-	char *end;
-	unsigned long v;
-
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || end == s || *end || v > 4096 || *s == '-')
-		return -1;
-	*out = v;
-	return 0;
-}
-
 static int parse(struct kernel_args *ka, int argc, char **argv)
 {
 	struct st_kernel_opts *o = &ka->o;
-	char *slash;
 	int opt, ret = 0;
 
 	while (!ret && (opt = st_getopt(argc, argv, "kernel", st_kernel_opts)) >= 0) {
@@ -138,13 +124,8 @@ static int parse(struct kernel_args *ka, int argc, char **argv)
 			ka->html = optarg;
 			break;
 		case OPT_SHARD:
-			slash = strchr(optarg, '/');
-			if (!slash || (*slash = 0, parse_uint(optarg, &o->shard_k)) ||
-			    parse_uint(slash + 1, &o->shard_n) || !o->shard_n || !o->shard_k ||
-			    o->shard_k > o->shard_n) {
-				p_err("kernel: invalid --shard (want K/N with 1 <= K <= N)");
+			if (st_parse_shard("kernel", optarg, &o->shard_k, &o->shard_n))
 				return -1;
-			}
 			break;
 		case OPT_VMLINUX:
 			o->vmlinux = true;

@@ -61,9 +61,13 @@ for n in 2 3; do
 	done
 done
 
-for cmd in check migrate; do
+for cmd in check migrate kernel; do
+	case $cmd in
+	kernel) set -- --srctree "$t" ;;
+	*) set -- arch/arm/configs ;;
+	esac
 	for bad in 0/2 3/2 x/y 1/0 1/ /2 -1/2 "1/2x"; do
-		"$SLUBTINY" $cmd --shard "$bad" arch/arm/configs >"$t/out" 2>"$t/err"; st=$?
+		"$SLUBTINY" $cmd --shard "$bad" "$@" >"$t/out" 2>"$t/err"; st=$?
 		[ $st = 2 ] || { echo "FAIL: $cmd --shard '$bad': exit $st, want 2"; fail=1; }
 		[ ! -s "$t/out" ] || { echo "FAIL: $cmd --shard '$bad': stdout not empty"; fail=1; }
 		[ "$(wc -l <"$t/err")" = 1 ] && grep -q "^slubtiny: $cmd: --shard '$bad': " "$t/err" ||
