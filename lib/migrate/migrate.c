@@ -156,30 +156,64 @@ static bool match_tiny_off(const struct st_mig_ctx *ctx, size_t idx)
 }
 
 /*
- * Replace line @at of the output by @n lines (none: delete it), skipping
- * NULL entries. Returns how many lines it became.
+ * "CONFIG_SLOB=y  # 8 MB board": the blanks and comment after a bool value
+ * (conf ignores them), or NULL. A rewrite keeps them: they are the user's.
  */
-static int put_lines(struct st_mig_ctx *ctx, size_t at, const char *const *text, int n)
+static const char *tail_comment(const struct st_dc_line *l)
 {
-	int i, done = 0, ret;
+	const char *eq, *t;
+	size_t vlen;
+
+	if (l->kind != ST_DC_ASSIGN || !(eq = strchr(l->text, '=')))
+		return NULL;
+	vlen = strlen(l->val);
+	if (strncmp(eq + 1, l->val, vlen))
+		return NULL;
+	for (t = eq + 1 + vlen; *t == ' ' || *t == '\t'; t++)
+		;
+	return *t == '#' && t > eq + 1 + vlen ? eq + 1 + vlen : NULL;
+}
+
+/*
+ * Replace line @at of the output (line @idx of the input) by @n lines (none:
+ * delete it), skipping NULL entries; the input line's trailing comment goes
+ * on the first of them, or stays as a comment line. Returns how many lines
+ * it became.
+ */
+static int put_lines(struct st_mig_ctx *ctx, size_t idx, size_t at, const char *const *text,
+		     int n)
+{
+	const char *tail = tail_comment(in_line(ctx, idx)), *t;
+	char *buf = NULL;
+	int i, done = 0, ret = 0;
 
 	for (i = 0; i < n; i++) {
 		if (!text[i])
 			continue;
+		t = text[i];
+		if (!done && tail) {
+			buf = malloc(strlen(t) + strlen(tail) + 1);
+			if (!buf)
+				return -ENOMEM;
+			t = strcat(strcpy(buf, t), tail);
+		}
 		if (!done)
-			ret = st_defconfig_replace(ctx->out, at, text[i]);
+			ret = st_defconfig_replace(ctx->out, at, t);
 		else
-			ret = st_defconfig_insert(ctx->out, at + done, text[i]);
+			ret = st_defconfig_insert(ctx->out, at + done, t);
 		if (ret)
-			return ret;
+			goto out;
 		done++;
 	}
-	if (!done) {
+	if (!done && tail) {
+		ret = st_defconfig_replace(ctx->out, at, tail + strspn(tail, " \t"));
+		done = ret ? 0 : 1;
+	} else if (!done) {
 		ret = st_defconfig_delete(ctx->out, at);
-		if (ret)
-			return ret;
 	}
-	return done;
+out:
+	free(buf);
+	return ret ? ret : done;
 }
 
 static void note_lines(struct st_mig_ctx *ctx, const char *const *text, int n)
@@ -217,7 +251,7 @@ static int to_slub(struct st_mig_ctx *ctx, size_t idx, size_t at, bool tiny)
 	ctx->have_tiny |= tiny;
 	snprintf(ctx->note, sizeof(ctx->note), "%s%s=y", ST_DC_PREFIX, in_line(ctx, idx)->sym);
 	note_lines(ctx, text, 2);
-	return put_lines(ctx, at, text, 2);
+	return put_lines(ctx, idx, at, text, 2);
 }
 
 static int rewrite_slob(struct st_mig_ctx *ctx, size_t idx, size_t at)
@@ -258,7 +292,7 @@ static int rewrite_slub_off(struct st_mig_ctx *ctx, size_t idx, size_t at)
 	}
 	snprintf(ctx->note, sizeof(ctx->note), "%.120s", in_line(ctx, idx)->text);
 	note_lines(ctx, text, 1);
-	return put_lines(ctx, at, text, 1);
+	return put_lines(ctx, idx, at, text, 1);
 }
 
 static int rewrite_overridden(struct st_mig_ctx *ctx, size_t idx, size_t at)
@@ -271,7 +305,7 @@ static int rewrite_overridden(struct st_mig_ctx *ctx, size_t idx, size_t at)
 		 ": overridden by %s%s=y on line %d (the last choice assignment wins)",
 		 ST_DC_PREFIX, in_line(ctx, ctx->winner)->sym,
 		 in_line(ctx, ctx->winner)->lineno);
-	return put_lines(ctx, at, text, 1);
+	return put_lines(ctx, idx, at, text, 1);
 }
 
 static int rewrite_tiny_off(struct st_mig_ctx *ctx, size_t idx, size_t at)
@@ -280,7 +314,7 @@ static int rewrite_tiny_off(struct st_mig_ctx *ctx, size_t idx, size_t at)
 
 	snprintf(ctx->note, sizeof(ctx->note), "%.120s", in_line(ctx, idx)->text);
 	note_lines(ctx, text, 1);
-	return put_lines(ctx, at, text, 1);
+	return put_lines(ctx, idx, at, text, 1);
 }
 
 const struct st_mig_rule st_mig_rules[] = {

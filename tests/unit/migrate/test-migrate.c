@@ -143,9 +143,17 @@ static void test_rules(void)
 	       "CONFIG_X=y\n", "slab-choice-overridden slab-to-slub");
 	expect("slab then slob: slob wins", "CONFIG_SLAB=y\nCONFIG_SLOB=y\n", "6.5",
 	       "CONFIG_SLUB=y\nCONFIG_SLUB_TINY=y\n", "slab-choice-overridden slob-to-slub-tiny");
-	/* conf reads a bool by its first character: the comment is a comment */
+	/* conf reads a bool by its first character: the comment is the user's, kept */
 	expect("trailing comment", "CONFIG_SLOB=y # small board\n", "6.12",
-	       "CONFIG_SLUB_TINY=y\n", "slob-to-slub-tiny");
+	       "CONFIG_SLUB_TINY=y # small board\n", "slob-to-slub-tiny");
+	expect("trailing comment, two lines", "CONFIG_SLAB=y\t# big\nCONFIG_SLOB=y  # small\n", "6.2",
+	       "# big\nCONFIG_SLUB=y  # small\nCONFIG_SLUB_TINY=y\n",
+	       "slab-choice-overridden slob-to-slub-tiny");
+	expect("trailing comment, nothing else written", "CONFIG_SLUB=y\nCONFIG_SLUB_TINY=y\n"
+	       "CONFIG_SLOB=y # was\n", "6.2", "CONFIG_SLUB=y\nCONFIG_SLUB_TINY=y\n# was\n",
+	       "slob-to-slub-tiny");
+	expect("trailing comment on a deleted line", "CONFIG_SLAB_DEPRECATED=y # old\n", "6.8",
+	       "# old\n", "slab-deprecated-to-slub");
 	expect("slob=n is no allocator", "CONFIG_SLOB=n\n", "6.2", "CONFIG_SLOB=n\n", "");
 	expect("slob=m is no allocator", "CONFIG_SLOB=m\n", "6.2", "CONFIG_SLOB=m\n", "");
 	expect("CRLF", "CONFIG_A=y\r\nCONFIG_SLOB=y\r\nCONFIG_B=y\r\n", "6.2",
