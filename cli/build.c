@@ -131,7 +131,7 @@ int build_args_finish(struct build_args *b)
 	b->o.cflags = getenv("CFLAGS");
 	env = getenv("CROSS_COMPILE");
 	b->o.cross_compile = env && *env ? env : NULL;
-	if (b->tty) {
+	if (b->tty && st_out.verbosity >= 0) {
 		b->o.progress = progress;
 		b->o.progress_ctx = b;
 	}
@@ -249,6 +249,7 @@ static void print_text(const struct st_build_result *r, const char *builddir)
 const struct st_opt st_build_opts[] = {
 	BUILD_OPT_ROWS,
 	ST_OPT_ROW_JSON,
+	ST_OPT_ROW_QUIET,
 	ST_OPT_END,
 };
 

@@ -55,6 +55,7 @@ const struct st_opt st_footprint_opts[] = {
 	{ "busybox", 0, OPT_BUSYBOX, "FILE", "with --boot: pack this static busybox and its applet links" },
 	{ "jobs", 'j', 'j', "N", "with --boot: make -j N" },
 	ST_OPT_ROW_JSON,
+	ST_OPT_ROW_QUIET,
 	ST_OPT_END,
 };
 
@@ -347,7 +348,7 @@ static int do_boot(struct fp_args *a)
 			.nvariants = a->nr_variants,
 			.builddir = a->builddir,
 			.jobs = a->jobs,
-			.progress = boot_progress,
+			.progress = st_out.verbosity >= 0 ? boot_progress : NULL,
 		},
 		.mem_mb = a->mem,
 		.cpus = a->cpus,

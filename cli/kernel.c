@@ -50,6 +50,7 @@ const struct st_opt st_kernel_opts[] = {
 	{ "markdown", 0, OPT_MARKDOWN, NULL, "print Markdown tables" },
 	{ "html", 0, OPT_HTML, "FILE", "also write a self-contained HTML page" },
 	ST_OPT_ROW_JSON,
+	ST_OPT_ROW_QUIET,
 	ST_OPT_END,
 };
 
@@ -237,7 +238,8 @@ int cmd_kernel(int argc, char **argv)
 	ka.o.cc = env_or_null("CC");
 	ka.o.hostcc = env_or_null("HOSTCC");
 	ka.o.python = env_or_null("SLUBTINY_PYTHON");
-	ka.o.progress = progress;
+	/* -q: the errors only, not a line per build step */
+	ka.o.progress = st_out.verbosity >= 0 ? progress : NULL;
 	ret = st_kernel_run(&ka.o, &k, &e);
 	if (!ret)
 		ret = st_kernel_report(&r, k, &e);

@@ -35,6 +35,7 @@ const struct st_opt st_report_opts[] = {
 	{ "mixed-arch", 0, OPT_MIXED, NULL, "with --objects: compare files of different machines" },
 	{ "merge", 0, OPT_MERGE, NULL, "merge the SHARD.json files of 'slubtiny kernel --shard' into one report" },
 	ST_OPT_ROW_JSON,
+	ST_OPT_ROW_QUIET,
 	ST_OPT_END,
 };
 

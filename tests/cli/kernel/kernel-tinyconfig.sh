@@ -53,6 +53,10 @@ for v in 6.1 6.12; do
 	n=$(grep -c ': cached (' "$work/$v-again.err")
 	[ "$n" = "$(jq '.results | length' "$work/$v.out")" ] || err "$v: $n items cached"
 done
+# -q: the same document and nothing at all on stderr.
+run 6.12-quiet "$src612" $tiny -q
+cmp -s "$work/6.12.out" "$work/6.12-quiet.out" || err "-q: other JSON"
+[ ! -s "$work/6.12-quiet.err" ] || { err "-q: stderr not empty:"; head -3 "$work/6.12-quiet.err"; }
 
 # Sharded (2) and merged equals the unsharded run byte for byte, in JSON
 # and in text.
