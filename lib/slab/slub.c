@@ -858,6 +858,13 @@ static noinline void free_to_partial_list(struct kmem_cache *s,
 		discard_slab(s, slab);
 }
 
+/* What a free fast path did: freed, or what the caller must do instead. */
+enum free_fast {
+	FREE_DONE,		/* pushed to the CPU freelist */
+	FREE_REMOTE,		/* not the CPU slab's: __slab_free() */
+	FREE_SLOW,		/* anything else: slab_free() */
+};
+
 #ifndef CONFIG_SLUB_TINY
 /* ------------------------------------------------------------------ */
 /* Per-CPU slabs                                                       */
@@ -1259,6 +1266,151 @@ load:
 	return obj;
 }
 
+#ifdef ST_SLAB_RSEQ
+/*
+ * The rseq fast paths: the whole pop or push is one critical section on
+ * the CPU whose cpu_slab[] entry it picks (read inside the section, so a
+ * migration aborts it), with no atomic instruction and no tid to bump:
+ * nothing else on that CPU can run between its loads and its commit, and
+ * a slow path on another CPU first marks the entry owned (odd tid) and
+ * fences the CPU (cpu_claim_rseq()). Any failure (no rseq area, owned,
+ * empty, another slab, an abort) sends the caller to the slow path.
+ */
+#define RSEQ_CS_BEGIN(tmp, off)						\
+	".pushsection __rseq_cs, \"aw\"\n\t"				\
+	".balign 32\n\t"						\
+	"3:\n\t"							\
+	".long 0x0, 0x0\n\t"		/* version, flags */		\
+	".quad 1f, (2f - 1f), 4f\n\t"	/* start, length, abort */	\
+	".popsection\n\t"						\
+	"leaq 3b(%%rip), %" tmp "\n\t"					\
+	"movq %" tmp ", %%fs:8(%" off ")\n\t"	/* rseq->rseq_cs */	\
+	"1:\n\t"
+#define RSEQ_CS_END(fail)						\
+	"2:\n\t"							\
+	".pushsection __rseq_failure, \"ax\"\n\t"			\
+	".byte 0x0f, 0xb9, 0x3d\n\t"	/* ud1 with ... */		\
+	".long 0x53053053\n\t"		/* ... RSEQ_SIG */		\
+	"4:\n\t"							\
+	"jmp %l[" fail "]\n\t"						\
+	".popsection\n\t"
+/* c = &s->cpu_slab[rseq->cpu_id], or fail if it is not a valid CPU */
+#define RSEQ_CPU_SLAB							\
+	"movl %%fs:4(%[off]), %k[c]\n\t"				\
+	"cmpl %[ncpu], %k[c]\n\t"					\
+	"jae %l[fail]\n\t"						\
+	"imulq %[csize], %[c], %[c]\n\t"				\
+	"addq %[s], %[c]\n\t"						\
+	"testb $1, %c[tid](%[c])\n\t"	/* owned by a slow path */	\
+	"jnz %l[fail]\n\t"
+
+#define RSEQ_CONSTS							\
+	[ncpu] "i"(CONFIG_NR_CPUS),					\
+	[csize] "i"(sizeof(struct kmem_cache_cpu)),			\
+	[tid] "i"(offsetof(struct kmem_cache_cpu, ft.second)),		\
+	[first] "i"(offsetof(struct kmem_cache_cpu, ft.first)),		\
+	[cslab] "i"(offsetof(struct kmem_cache_cpu, slab)),		\
+	[offset] "i"(offsetof(struct kmem_cache, offset))
+
+#ifdef CONFIG_SLAB_FREELIST_HARDENED
+#define RSEQ_HARDENED_CONSTS ,						\
+	[random] "i"(offsetof(struct kmem_cache, random)),		\
+	[mask] "i"(offsetof(struct kmem_cache, block_mask))
+#else
+#define RSEQ_HARDENED_CONSTS
+#endif
+
+/* Pop this CPU's freelist; NULL for the slow path. */
+static __always_inline void *slab_alloc_rseq(struct kmem_cache *s)
+{
+	unsigned long c, tmp;
+	void *obj, *next;
+
+	__asm__ __volatile__ goto(
+		RSEQ_CS_BEGIN("[tmp]", "[off]")
+		RSEQ_CPU_SLAB
+		"movq %c[first](%[c]), %[obj]\n\t"
+		"testq %[obj], %[obj]\n\t"
+		"jz %l[fail]\n\t"
+		"movl %c[offset](%[s]), %k[tmp]\n\t"
+		"addq %[obj], %[tmp]\n\t"
+		"movq (%[tmp]), %[next]\n\t"
+#ifdef CONFIG_SLAB_FREELIST_HARDENED
+		/* decode, and check it stays in the slab's block: the
+		 * slow path then looks closer and reports */
+		"bswapq %[tmp]\n\t"
+		"xorq %[tmp], %[next]\n\t"
+		"xorq %c[random](%[s]), %[next]\n\t"
+		"jz 5f\n\t"
+		"movq %[next], %[tmp]\n\t"
+		"xorq %[obj], %[tmp]\n\t"
+		"testq %c[mask](%[s]), %[tmp]\n\t"
+		"jnz %l[fail]\n\t"
+		"5:\n\t"
+#endif
+		"movq %[next], %c[first](%[c])\n\t"	/* the commit */
+		RSEQ_CS_END("fail")
+		: [obj] "=&r"(obj), [next] "=&r"(next), [c] "=&r"(c),
+		  [tmp] "=&r"(tmp)
+		: [off] "r"(__rseq_offset), [s] "r"(s), RSEQ_CONSTS
+		  RSEQ_HARDENED_CONSTS
+		: "memory", "cc"
+		: fail);
+	/* the next allocation reads next's free pointer: fetch it now */
+	__builtin_prefetch((char *)next + s->offset, 1);
+	stat(s, ALLOC_FASTPATH);
+	return obj;
+fail:
+	return NULL;
+}
+
+/*
+ * Push @obj to this CPU's freelist if @slab is the CPU's slab; else say
+ * which slow path to take (FREE_SLOW also when @obj heads the freelist:
+ * a double free, which slab_free() reports).
+ */
+static __always_inline enum free_fast slab_free_rseq(struct kmem_cache *s,
+						     struct slab *slab,
+						     void *obj)
+{
+	unsigned long c, tmp, fpa, key;
+
+	__asm__ __volatile__ goto(
+		"movl %c[offset](%[s]), %k[fpa]\n\t"
+		"addq %[obj], %[fpa]\n\t"
+#ifdef CONFIG_SLAB_FREELIST_HARDENED
+		"movq %[fpa], %[key]\n\t"
+		"bswapq %[key]\n\t"
+		"xorq %c[random](%[s]), %[key]\n\t"
+#endif
+		RSEQ_CS_BEGIN("[tmp]", "[off]")
+		RSEQ_CPU_SLAB
+		"cmpq %[slab], %c[cslab](%[c])\n\t"
+		"jne %l[remote]\n\t"
+		"movq %c[first](%[c]), %[tmp]\n\t"
+#ifdef CONFIG_SLAB_FREELIST_HARDENED
+		"cmpq %[tmp], %[obj]\n\t"
+		"je %l[fail]\n\t"
+		"xorq %[key], %[tmp]\n\t"
+#endif
+		"movq %[tmp], (%[fpa])\n\t"
+		"movq %[obj], %c[first](%[c])\n\t"	/* the commit */
+		RSEQ_CS_END("fail")
+		: [c] "=&r"(c), [tmp] "=&r"(tmp), [fpa] "=&r"(fpa),
+		  [key] "=&r"(key)
+		: [off] "r"(__rseq_offset), [s] "r"(s), [slab] "r"(slab),
+		  [obj] "r"(obj), RSEQ_CONSTS RSEQ_HARDENED_CONSTS
+		: "memory", "cc"
+		: fail, remote);
+	stat(s, FREE_FASTPATH);
+	return FREE_DONE;
+remote:
+	return FREE_REMOTE;
+fail:
+	return FREE_SLOW;
+}
+#endif
+
 #ifdef CONFIG_SLAB_FREELIST_HARDENED
 /*
  * A corrupt free pointer seen by the fast path: report it and pop @obj
@@ -1283,7 +1435,7 @@ static noinline void *alloc_fast_corrupt(struct kmem_cache *s,
  * empty freelist, a slow path owns the CPU); it makes no call, so that
  * its callers need no stack frame.
  */
-static __always_inline void *slab_alloc_fast(struct kmem_cache *s)
+static __always_inline void *slab_alloc_fast_cmpxchg(struct kmem_cache *s)
 {
 	struct kmem_cache_cpu *c;
 	unsigned long tid, *fpa;
@@ -1292,7 +1444,7 @@ static __always_inline void *slab_alloc_fast(struct kmem_cache *s)
 redo:
 	c = this_cpu_slab_fast(s);
 	if (unlikely(!c))
-		return NULL;	/* no rseq area, or no CPU yet */
+		return NULL;	/* no CPU yet */
 	tid = READ_ONCE(c->ft.second);
 	obj = READ_ONCE(c->ft.first);
 	if (unlikely((tid & TID_OWNED) || !obj || !READ_ONCE(c->slab)))
@@ -1324,6 +1476,29 @@ redo:
 		__builtin_prefetch((char *)next + s->offset, 1);
 	stat(s, ALLOC_FASTPATH);
 	return obj;
+}
+
+#ifdef ST_SLAB_RSEQ
+/* Out of line, so that the rseq fast path around it needs no stack frame. */
+static noinline void *slab_alloc_fast_nonrseq(struct kmem_cache *s)
+{
+	return slab_alloc_fast_cmpxchg(s);
+}
+#endif
+
+/*
+ * The lockless fast path: the rseq critical section where the library
+ * uses rseq, else one cmpxchg; NULL when the slow path must run.
+ */
+static __always_inline void *slab_alloc_fast(struct kmem_cache *s)
+{
+#ifdef ST_SLAB_RSEQ
+	if (likely(st_slab_rseq))
+		return slab_alloc_rseq(s);
+	return slab_alloc_fast_nonrseq(s);
+#else
+	return slab_alloc_fast_cmpxchg(s);
+#endif
 }
 
 static __fastpath_inline void *slab_alloc(struct kmem_cache *s, gfp_t flags,
@@ -1414,8 +1589,8 @@ static noinline void __slab_free(struct kmem_cache *s, struct slab *slab,
  * path owns the CPU, or @obj heads the freelist: a double free, which
  * slab_free() reports); like slab_alloc_fast(), it makes no call.
  */
-static __always_inline bool slab_free_fast(struct kmem_cache *s,
-					   struct slab *slab, void *obj)
+static __always_inline enum free_fast
+slab_free_fast_cmpxchg(struct kmem_cache *s, struct slab *slab, void *obj)
 {
 	struct kmem_cache_cpu *c;
 	unsigned long tid;
@@ -1424,14 +1599,16 @@ static __always_inline bool slab_free_fast(struct kmem_cache *s,
 redo:
 	c = this_cpu_slab_fast(s);
 	if (unlikely(!c))
-		return false;	/* no rseq area, or no CPU yet */
+		return FREE_SLOW;	/* no CPU yet */
 	tid = READ_ONCE(c->ft.second);
-	if (unlikely((tid & TID_OWNED) || slab != READ_ONCE(c->slab)))
-		return false;
+	if (unlikely(tid & TID_OWNED))
+		return FREE_SLOW;
+	if (slab != READ_ONCE(c->slab))
+		return FREE_REMOTE;
 	fl = READ_ONCE(c->ft.first);
 #ifdef CONFIG_SLAB_FREELIST_HARDENED
 	if (unlikely(obj == fl))
-		return false;
+		return FREE_SLOW;
 #endif
 	set_freepointer(s, obj, fl);
 	if (unlikely(!cpu_ft_commit(c, fl, tid, obj, tid + TID_STEP))) {
@@ -1439,7 +1616,28 @@ redo:
 		goto redo;
 	}
 	stat(s, FREE_FASTPATH);
-	return true;
+	return FREE_DONE;
+}
+
+#ifdef ST_SLAB_RSEQ
+static noinline enum free_fast
+slab_free_fast_nonrseq(struct kmem_cache *s, struct slab *slab, void *obj)
+{
+	return slab_free_fast_cmpxchg(s, slab, obj);
+}
+#endif
+
+/* As slab_alloc_fast(): rseq, else the cmpxchg, out of line. */
+static __always_inline enum free_fast
+slab_free_fast(struct kmem_cache *s, struct slab *slab, void *obj)
+{
+#ifdef ST_SLAB_RSEQ
+	if (likely(st_slab_rseq))
+		return slab_free_rseq(s, slab, obj);
+	return slab_free_fast_nonrseq(s, slab, obj);
+#else
+	return slab_free_fast_cmpxchg(s, slab, obj);
+#endif
 }
 
 static __fastpath_inline void slab_free(struct kmem_cache *s,
@@ -1501,13 +1699,19 @@ static __always_inline void *slab_alloc_fast(struct kmem_cache *s)
 	return NULL;
 }
 
-static __always_inline bool slab_free_fast(struct kmem_cache *s,
-					   struct slab *slab, void *obj)
+static __always_inline enum free_fast
+slab_free_fast(struct kmem_cache *s, struct slab *slab, void *obj)
 {
 	(void)s;
 	(void)slab;
 	(void)obj;
-	return false;
+	return FREE_SLOW;
+}
+
+static inline void __slab_free(struct kmem_cache *s, struct slab *slab,
+			       void *obj, unsigned long addr)
+{
+	free_to_partial_list(s, slab, obj, addr);
 }
 #endif /* CONFIG_SLUB_TINY */
 
@@ -1532,6 +1736,27 @@ void *kmem_cache_alloc(struct kmem_cache *s, gfp_t flags)
 	return slab_alloc_node(s, flags,
 			       (unsigned long)__builtin_return_address(0),
 			       s->object_size);
+}
+
+static noinline void slab_free_slow(struct kmem_cache *s, struct slab *slab,
+				    void *obj, unsigned long caller)
+{
+	slab_free(s, slab, obj, caller);
+}
+
+/* Free @obj of @slab: the fast path inline, the slow paths out of line. */
+static __always_inline void slab_free_any(struct kmem_cache *s,
+					  struct slab *slab, void *obj,
+					  unsigned long caller)
+{
+	enum free_fast r = slab_free_fast(s, slab, obj);
+
+	if (likely(r == FREE_DONE))
+		return;
+	if (r == FREE_REMOTE)
+		__slab_free(s, slab, obj, caller);
+	else
+		slab_free_slow(s, slab, obj, caller);
 }
 
 /* The cache @obj really belongs to; complain if the caller said another. */
@@ -1562,9 +1787,10 @@ void kmem_cache_free(struct kmem_cache *s, void *obj)
 	if (unlikely(!obj))
 		return;
 	slab = cache_from_obj(s, obj, &real);
-	if (likely(slab))
-		slab_free(real, slab, obj,
-			  (unsigned long)__builtin_return_address(0));
+	if (unlikely(!slab))
+		return;
+	slab_free_any(real, slab, obj,
+		      (unsigned long)__builtin_return_address(0));
 }
 
 static void *kmalloc_large(size_t size, gfp_t flags)
@@ -1619,12 +1845,6 @@ void *st_kmalloc_node(size_t size, gfp_t flags, unsigned long caller)
 	return kmalloc_slow(size, flags, caller);
 }
 
-static noinline void slab_free_slow(struct kmem_cache *s, struct slab *slab,
-				    void *obj, unsigned long caller)
-{
-	slab_free(s, slab, obj, caller);
-}
-
 static noinline void kfree_slow(const void *obj, unsigned long caller)
 {
 	struct slab *slab = st_virt_to_slab(obj);
@@ -1651,10 +1871,8 @@ void st_kfree_caller(const void *obj, unsigned long caller)
 	struct slab *slab = st_virt_to_slab(obj);
 
 	if (likely(slab && (slab->flags & PG_slab))) {
-		if (likely(slab_free_fast(slab->slab_cache, slab, (void *)obj)))
-			return;
 		/* another slab's object, most often: no second lookup */
-		slab_free_slow(slab->slab_cache, slab, (void *)obj, caller);
+		slab_free_any(slab->slab_cache, slab, (void *)obj, caller);
 		return;
 	}
 	kfree_slow(obj, caller);
@@ -1864,6 +2082,7 @@ static int kmem_cache_open(struct kmem_cache *s, const char *name,
 	set_cpu_partial(s);
 #ifdef CONFIG_SLAB_FREELIST_HARDENED
 	s->random = st_slab_random();
+	s->block_mask = ~((ST_PAGE_SIZE << s->order) - 1);
 #endif
 	init_cache_random_seq(s);
 	INIT_LIST_HEAD(&s->node.partial);

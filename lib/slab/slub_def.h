@@ -77,6 +77,7 @@ struct kmem_cache {
 	/* what the fast paths read, in one cache line */
 #ifdef CONFIG_SLAB_FREELIST_HARDENED
 	unsigned long random;
+	unsigned long block_mask;	/* ~(bytes in a slab of s->order - 1) */
 #endif
 	slab_flags_t flags;
 	unsigned long min_partial;

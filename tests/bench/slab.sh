@@ -7,10 +7,13 @@
 # SLUB runs twice: with its default fast path (rseq where the library
 # supports it) and with ST_SLAB_RSEQ=0 (the double-word cmpxchg).
 #   slab.sh GLIBC_BENCH VARIANT_BENCH...     (OPS=pairs per thread,
-#                                             ROUNDS=runs, best kept)
+#                                             ROUNDS=runs, median kept)
+# Wall-time ratios depend on what else the machine runs; the CPU-time
+# ratios (CPU time per pair summed over the threads) much less, so both
+# are printed.
 set -eu
 ops=${OPS:-2000000}
-rounds=${ROUNDS:-3}
+rounds=${ROUNDS:-7}
 glibc=$1
 shift
 
@@ -31,8 +34,8 @@ slub-cmpxchg $exe ST_SLAB_RSEQ=0"
 	fi
 done
 
-# Best (highest Mops, lowest ns/op) of $rounds runs, the rows interleaved
-# so that a change of the machine's load hits every row alike.
+# $rounds runs of each row, the rows interleaved so that a change of the
+# machine's load hits every row alike; the medians are kept.
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 r=0
@@ -50,18 +53,25 @@ while [ $r -lt "$rounds" ]; do
 	done
 	r=$((r + 1))
 done
-best() { # name threads column: max Mops (2) or min ns/op (3), or fastpath (4)
+median() { # file field
+	cut -d' ' -f"$2" "$1" | sort -g |
+		awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+best() { # name threads column: median Mops (2) or ns/op (3), or fastpath (4)
 	case $3 in
-	2) sort -k1,1gr "$tmp/$1.$2" | head -1 | cut -d' ' -f1 ;;
-	3) sort -k2,2g "$tmp/$1.$2" | head -1 | cut -d' ' -f2 ;;
+	2) median "$tmp/$1.$2" 1 ;;
+	3) median "$tmp/$1.$2" 2 ;;
 	4) head -1 "$tmp/$1.$2" | cut -d' ' -f3 ;;
 	esac
 }
 ratio() { echo "$1 $2" | awk '{ printf "%.2f", $1 / $2 }'; }
+# 2T/1T from CPU time: what two threads on two idle CPUs would reach,
+# 2 x (CPU time per pair, 1 thread) / (CPU time per pair, 2 threads)
+cpu_scaling() { echo "$1 $2" | awk '{ printf "%.2f", 2 * $1 / $2 }'; }
 
-fmt='%-13s %-8s %8s %8s %6s %7s %7s %8s %8s %5s %5s %5s %7s\n'
+fmt='%-13s %-8s %8s %8s %6s %7s %7s %8s %8s %7s %5s %5s %5s %7s\n'
 printf "$fmt" variant fastpath 1T-Mops 2T-Mops 2T/1T 1T/libc 2T/libc 1T-ns/op \
-	2T-ns/op boot full half slab-kB
+	2T-ns/op cpu2/1 boot full half slab-kB
 g1=$(best glibc 1 2)
 g2=$(best glibc 2 2)
 echo "$rows" | while read -r name exe env; do
@@ -74,7 +84,9 @@ echo "$rows" | while read -r name exe env; do
 	fi
 	printf "$fmt" "$name" "$(best "$name" 1 4)" "$m1" "$m2" "$(ratio "$m2" "$m1")" \
 		"$(ratio "$m1" "$g1")" "$(ratio "$m2" "$g2")" \
-		"$(best "$name" 1 3)" "$(best "$name" 2 3)" "$b" "$f" "$h" "$k"
+		"$(best "$name" 1 3)" "$(best "$name" 2 3)" \
+		"$(cpu_scaling "$(best "$name" 1 3)" "$(best "$name" 2 3)")" \
+		"$b" "$f" "$h" "$k"
 done
 if [ -f "$tmp/slub.1" ] && [ -f "$tmp/slub_tiny.1" ]; then
 	s1=$(best slub 1 2) s2=$(best slub 2 2)
@@ -82,15 +94,20 @@ if [ -f "$tmp/slub.1" ] && [ -f "$tmp/slub_tiny.1" ]; then
 	echo "slub/slub_tiny, 1 thread: $(ratio "$s1" "$t1")x ops/s," \
 		"$(ratio "$(best slub_tiny 1 3)" "$(best slub 1 3)")x ops per CPU-second" \
 		"(issue 12 expects >= 1.2)"
-	echo "2T/1T scaling: slub $(ratio "$s2" "$s1"), slub_tiny $(ratio "$t2" "$t1")" \
+	echo "slub/slub_tiny, 2 threads: $(ratio "$s2" "$t2")x ops/s," \
+		"$(ratio "$(best slub_tiny 2 3)" "$(best slub 2 3)")x ops per CPU-second"
+	echo "2T/1T scaling, wall: slub $(ratio "$s2" "$s1"), slub_tiny $(ratio "$t2" "$t1");" \
+		"CPU time: slub $(cpu_scaling "$(best slub 1 3)" "$(best slub 2 3)")," \
+		"slub_tiny $(cpu_scaling "$(best slub_tiny 1 3)" "$(best slub_tiny 2 3)")" \
 		"(issue 12 expects slub's to be higher)"
 fi
 echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo ?)," \
 	"CPUs: $(getconf _NPROCESSORS_ONLN 2>/dev/null || echo ?)"
 echo "Mops: million kmalloc+kfree pairs per second of wall time (all threads),"
-echo "best of $rounds; 2T/1T: how the variant scales from one thread to two;"
+echo "median of $rounds; 2T/1T: how the variant scales from one thread to two;"
 echo "ns/op: CPU time per pair summed over threads (robust on a loaded machine,"
-echo "and it includes spinning on contended locks); fastpath: SLUB's per-CPU"
-echo "fast path (st_slab_fastpath()); pages: 4 KiB pages held after"
+echo "and it includes spinning on contended locks), median of $rounds; cpu2/1:"
+echo "2 x 1T-ns/op / 2T-ns/op, the scaling two idle CPUs would give; fastpath:"
+echo "SLUB's per-CPU fast path (st_slab_fastpath()); pages: 4 KiB pages held after"
 echo "st_slab_init (boot), after the fixed workload (full), after freeing half of"
 echo "it (half); slab-kB: what /proc/meminfo's Slab: would say at half"

@@ -644,11 +644,14 @@ static void test_model(void)
 /* Multi-threaded stress: own and remote frees across emulated CPUs.   */
 
 #define STRESS_THREADS	4
+#define STRESS_MANY	24	/* stress-many: far more threads than CPUs */
 #define STRESS_SLOTS	512
 #define STRESS_OPS	150000
 
 static struct kmem_cache *stress_cache;
-static void *volatile handoff[STRESS_THREADS][64];
+static void *volatile handoff[STRESS_MANY][64];
+static long stress_threads = STRESS_THREADS;
+static int stress_ops = STRESS_OPS;
 
 /* Free a slot: cache objects go to another thread sometimes (a remote
  * free); SLUB may kfree() cache objects, SLOB must not. */
@@ -661,7 +664,7 @@ static void stress_free(long id, void *p, bool cached, uint64_t r)
 		return;
 	}
 	if ((r >> 30) % 4 == 0) {
-		p = __atomic_exchange_n(&handoff[(id + 1) % STRESS_THREADS][h], p,
+		p = __atomic_exchange_n(&handoff[(id + 1) % stress_threads][h], p,
 					__ATOMIC_ACQ_REL);
 		if (p)
 			kmem_cache_free(stress_cache, p);
@@ -684,7 +687,7 @@ static void *stress_thread(void *arg)
 	uint64_t r = 0x9e3779b97f4a7c15ULL * (uint64_t)(id + 1);
 	int op, bad = 0;
 
-	for (op = 0; op < STRESS_OPS; op++) {
+	for (op = 0; op < stress_ops; op++) {
 		unsigned int s;
 
 		r ^= r << 13;
@@ -717,12 +720,12 @@ static void *stress_thread(void *arg)
 
 static void test_stress(void)
 {
-	pthread_t t[STRESS_THREADS];
+	pthread_t t[STRESS_MANY];
 	long i, j;
 	void *ret;
 
 #ifdef CONFIG_SMP
-	long nr = STRESS_THREADS;
+	long nr = stress_threads;
 #else
 	long nr = 1;	/* without SMP the allocator is single-threaded */
 #endif
@@ -745,11 +748,25 @@ static void test_stress(void)
 		pthread_join(t[i], &ret);
 		CHECK_EQ((long)ret, 0);
 	}
-	for (i = 0; i < STRESS_THREADS; i++)
-		for (j = 0; j < 64; j++)
+	for (i = 0; i < STRESS_MANY; i++)
+		for (j = 0; j < 64; j++) {
 			kmem_cache_free(stress_cache, handoff[i][j]);
+			handoff[i][j] = NULL;
+		}
 	kmem_cache_destroy(stress_cache);
 	CHECK_EQ(new_reports(), 0);
+}
+
+/*
+ * The same with many more threads than CPUs, the same work in all: the
+ * threads are preempted and migrated inside SLUB's per-CPU critical
+ * sections (rseq aborts and restarts them) and inside its slow paths.
+ */
+static void test_stress_many(void)
+{
+	stress_threads = STRESS_MANY;
+	stress_ops = STRESS_OPS * STRESS_THREADS / STRESS_MANY;
+	test_stress();
 }
 
 /* ------------------------------------------------------------------ */
@@ -1537,6 +1554,7 @@ static const struct test_case cases[] = {
 	{ "kfree-cache-object", test_kfree_cache_object, NULL },
 	{ "model", test_model, NULL },
 	{ "stress", test_stress, NULL },
+	{ "stress-many", test_stress_many, NULL },
 	{ "concurrent", test_concurrent, NULL },
 	{ "tiny-cpu-slab", test_tiny_cpu_slab, "slub" },
 	{ "tiny-cpu-partial", test_tiny_cpu_partial, "slub" },
