@@ -1584,6 +1584,41 @@ static noinline void __slab_free(struct kmem_cache *s, struct slab *slab,
 }
 
 /*
+ * The common free to another slab, the one the kernel's __slab_free()
+ * also does without a lock: the slab stays where it is (it is frozen, or
+ * keeps a free object and an object in use), so one cmpxchg of its
+ * freelist and counters does it. Out of line with a small frame; the
+ * rest (list changes, debug caches, a double free to report) goes on to
+ * __slab_free().
+ */
+static noinline void slab_free_remote(struct kmem_cache *s, struct slab *slab,
+				      void *obj, unsigned long addr)
+{
+	unsigned long c;
+	void *prior;
+
+	if (kmem_cache_debug(s))
+		goto slow;
+	prior = READ_ONCE(slab_freelist(slab));
+	c = READ_ONCE(slab_counters(slab));
+	/* frozen: its objects, the CPU's included, count as in use */
+	if (unlikely(!CNT_FROZEN(c) && (!prior || CNT_INUSE(c) == 1)))
+		goto slow;
+	if (unlikely(obj == prior))
+		goto slow;	/* a double free: reported there */
+	set_freepointer(s, obj, prior);
+	/* inuse is the low field and at least 1: c - 1 drops it by one */
+	if (unlikely(!pair_cmpxchg(&slab->fc, &slab->lock, prior, c, obj, c - 1)))
+		goto slow;
+	stat(s, FREE_SLOWPATH);
+	if (CNT_FROZEN(c))
+		stat(s, FREE_FROZEN);
+	return;
+slow:
+	__slab_free(s, slab, obj, addr);
+}
+
+/*
  * The lockless fast path: push @obj to the CPU freelist if @slab is the
  * CPU's slab. False when the slow path must run (another slab, a slow
  * path owns the CPU, or @obj heads the freelist: a double free, which
@@ -1708,8 +1743,8 @@ slab_free_fast(struct kmem_cache *s, struct slab *slab, void *obj)
 	return FREE_SLOW;
 }
 
-static inline void __slab_free(struct kmem_cache *s, struct slab *slab,
-			       void *obj, unsigned long addr)
+static inline void slab_free_remote(struct kmem_cache *s, struct slab *slab,
+				    void *obj, unsigned long addr)
 {
 	free_to_partial_list(s, slab, obj, addr);
 }
@@ -1754,7 +1789,7 @@ static __always_inline void slab_free_any(struct kmem_cache *s,
 	if (likely(r == FREE_DONE))
 		return;
 	if (r == FREE_REMOTE)
-		__slab_free(s, slab, obj, caller);
+		slab_free_remote(s, slab, obj, caller);
 	else
 		slab_free_slow(s, slab, obj, caller);
 }
