@@ -386,14 +386,13 @@ extern struct st_pagemap st_pagemap;
 /* The head page of the block @addr is in, or NULL if none is allocated. */
 static __always_inline struct slab *st_virt_to_slab(const void *addr)
 {
-	const char *p = addr;
+	/* below the arena, this wraps around to a huge page number */
+	uintptr_t pfn = ((uintptr_t)addr - (uintptr_t)st_pagemap.base) >> ST_PAGE_SHIFT;
 	struct slab *slab;
 
-	if (unlikely(p < st_pagemap.base ||
-		     p >= st_pagemap.base + (st_pagemap.nr << ST_PAGE_SHIFT)))
+	if (unlikely(pfn >= st_pagemap.nr))
 		return NULL;
-	slab = &st_pagemap.memmap[(unsigned long)(p - st_pagemap.base) >>
-				  ST_PAGE_SHIFT];
+	slab = &st_pagemap.memmap[pfn];
 	if (slab->flags & PG_tail)
 		slab = slab->head;
 	if (unlikely(!(slab->flags & PG_head)))

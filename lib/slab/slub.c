@@ -1276,15 +1276,19 @@ load:
  * fences the CPU (cpu_claim_rseq()). Any failure (no rseq area, owned,
  * empty, another slab, an abort) sends the caller to the slow path.
  */
-#define RSEQ_CS_BEGIN(tmp, off)						\
+/* [c] = glibc's __rseq_offset (the rseq area's offset from %fs), then
+ * the descriptor of the section goes to rseq->rseq_cs */
+#define RSEQ_CS_BEGIN							\
 	".pushsection __rseq_cs, \"aw\"\n\t"				\
 	".balign 32\n\t"						\
 	"3:\n\t"							\
 	".long 0x0, 0x0\n\t"		/* version, flags */		\
 	".quad 1f, (2f - 1f), 4f\n\t"	/* start, length, abort */	\
 	".popsection\n\t"						\
-	"leaq 3b(%%rip), %" tmp "\n\t"					\
-	"movq %" tmp ", %%fs:8(%" off ")\n\t"	/* rseq->rseq_cs */	\
+	"movq __rseq_offset@GOTPCREL(%%rip), %[c]\n\t"			\
+	"movq (%[c]), %[c]\n\t"					\
+	"leaq 3b(%%rip), %[tmp]\n\t"					\
+	"movq %[tmp], %%fs:8(%[c])\n\t"	/* rseq->rseq_cs */	\
 	"1:\n\t"
 #define RSEQ_CS_END(fail)						\
 	"2:\n\t"							\
@@ -1294,12 +1298,13 @@ load:
 	"4:\n\t"							\
 	"jmp %l[" fail "]\n\t"						\
 	".popsection\n\t"
-/* c = &s->cpu_slab[rseq->cpu_id], or fail if it is not a valid CPU */
+/* c = &s->cpu_slab[rseq->cpu_id], or fail if it is not a valid CPU
+ * (negative: this thread has no rseq area) */
 #define RSEQ_CPU_SLAB							\
-	"movl %%fs:4(%[off]), %k[c]\n\t"				\
-	"cmpl %[ncpu], %k[c]\n\t"					\
+	"movl %%fs:4(%[c]), %k[tmp]\n\t"				\
+	"cmpl %[ncpu], %k[tmp]\n\t"					\
 	"jae %l[fail]\n\t"						\
-	"imulq %[csize], %[c], %[c]\n\t"				\
+	"imulq %[csize], %[tmp], %[c]\n\t"				\
 	"addq %[s], %[c]\n\t"						\
 	"testb $1, %c[tid](%[c])\n\t"	/* owned by a slow path */	\
 	"jnz %l[fail]\n\t"
@@ -1327,7 +1332,7 @@ static __always_inline void *slab_alloc_rseq(struct kmem_cache *s)
 	void *obj, *next;
 
 	__asm__ __volatile__ goto(
-		RSEQ_CS_BEGIN("[tmp]", "[off]")
+		RSEQ_CS_BEGIN
 		RSEQ_CPU_SLAB
 		"movq %c[first](%[c]), %[obj]\n\t"
 		"testq %[obj], %[obj]\n\t"
@@ -1352,7 +1357,7 @@ static __always_inline void *slab_alloc_rseq(struct kmem_cache *s)
 		RSEQ_CS_END("fail")
 		: [obj] "=&r"(obj), [next] "=&r"(next), [c] "=&r"(c),
 		  [tmp] "=&r"(tmp)
-		: [off] "r"(__rseq_offset), [s] "r"(s), RSEQ_CONSTS
+		: [s] "r"(s), RSEQ_CONSTS
 		  RSEQ_HARDENED_CONSTS
 		: "memory", "cc"
 		: fail);
@@ -1383,7 +1388,7 @@ static __always_inline enum free_fast slab_free_rseq(struct kmem_cache *s,
 		"bswapq %[key]\n\t"
 		"xorq %c[random](%[s]), %[key]\n\t"
 #endif
-		RSEQ_CS_BEGIN("[tmp]", "[off]")
+		RSEQ_CS_BEGIN
 		RSEQ_CPU_SLAB
 		"cmpq %[slab], %c[cslab](%[c])\n\t"
 		"jne %l[remote]\n\t"
@@ -1398,7 +1403,7 @@ static __always_inline enum free_fast slab_free_rseq(struct kmem_cache *s,
 		RSEQ_CS_END("fail")
 		: [c] "=&r"(c), [tmp] "=&r"(tmp), [fpa] "=&r"(fpa),
 		  [key] "=&r"(key)
-		: [off] "r"(__rseq_offset), [s] "r"(s), [slab] "r"(slab),
+		: [s] "r"(s), [slab] "r"(slab),
 		  [obj] "r"(obj), RSEQ_CONSTS RSEQ_HARDENED_CONSTS
 		: "memory", "cc"
 		: fail, remote);
@@ -1794,6 +1799,29 @@ static __always_inline void slab_free_any(struct kmem_cache *s,
 		slab_free_slow(s, slab, obj, caller);
 }
 
+#ifdef ST_SLAB_RSEQ
+/* slab_free_any() without rseq, out of line: see kmalloc_nonrseq(). */
+static noinline void slab_free_nonrseq(struct kmem_cache *s, struct slab *slab,
+				       void *obj, unsigned long caller)
+{
+	slab_free_any(s, slab, obj, caller);
+}
+#endif
+
+/* The entry points' free: rseq inline, else a tail call. */
+static __always_inline void slab_free_entry(struct kmem_cache *s,
+					    struct slab *slab, void *obj,
+					    unsigned long caller)
+{
+#ifdef ST_SLAB_RSEQ
+	if (unlikely(!st_slab_rseq)) {
+		slab_free_nonrseq(s, slab, obj, caller);
+		return;
+	}
+#endif
+	slab_free_any(s, slab, obj, caller);
+}
+
 /* The cache @obj really belongs to; complain if the caller said another. */
 static struct slab *cache_from_obj(struct kmem_cache *s, const void *obj,
 				   struct kmem_cache **real)
@@ -1824,8 +1852,8 @@ void kmem_cache_free(struct kmem_cache *s, void *obj)
 	slab = cache_from_obj(s, obj, &real);
 	if (unlikely(!slab))
 		return;
-	slab_free_any(real, slab, obj,
-		      (unsigned long)__builtin_return_address(0));
+	slab_free_entry(real, slab, obj,
+			(unsigned long)__builtin_return_address(0));
 }
 
 static void *kmalloc_large(size_t size, gfp_t flags)
@@ -1866,14 +1894,34 @@ static noinline void *kmalloc_slow(size_t size, gfp_t flags,
  * kmalloc(): the per-CPU fast path inline, with no stack frame; anything
  * else (zeroing, large sizes, an empty CPU freelist) out of line.
  */
+#ifdef ST_SLAB_RSEQ
+/* kmalloc() without rseq: the cmpxchg fast path, then the slow path. */
+static noinline void *kmalloc_nonrseq(struct kmem_cache *s, size_t size,
+				      gfp_t flags, unsigned long caller)
+{
+	void *obj = slab_alloc_fast_cmpxchg(s);
+
+	if (likely(obj))
+		return obj;
+	return kmalloc_slow(size, flags, caller);
+}
+#endif
+
 void *st_kmalloc_node(size_t size, gfp_t flags, unsigned long caller)
 {
+	struct kmem_cache *s;
 	void *obj;
 
 	if (likely(size - 1 < KMALLOC_MAX_CACHE_SIZE && !(flags & __GFP_ZERO))) {
-		obj = slab_alloc_fast(kmalloc_caches[(flags & __GFP_RECLAIMABLE) ?
-						     KMALLOC_RECLAIM : KMALLOC_NORMAL]
-						    [st_kmalloc_index(size)]);
+		s = kmalloc_caches[(flags & __GFP_RECLAIMABLE) ? KMALLOC_RECLAIM :
+								  KMALLOC_NORMAL]
+				  [st_kmalloc_index(size)];
+#ifdef ST_SLAB_RSEQ
+		/* a tail call: nothing stays live across a call, no frame */
+		if (unlikely(!st_slab_rseq))
+			return kmalloc_nonrseq(s, size, flags, caller);
+#endif
+		obj = slab_alloc_fast(s);
 		if (likely(obj))
 			return obj;
 	}
@@ -1907,7 +1955,7 @@ void st_kfree_caller(const void *obj, unsigned long caller)
 
 	if (likely(slab && (slab->flags & PG_slab))) {
 		/* another slab's object, most often: no second lookup */
-		slab_free_any(slab->slab_cache, slab, (void *)obj, caller);
+		slab_free_entry(slab->slab_cache, slab, (void *)obj, caller);
 		return;
 	}
 	kfree_slow(obj, caller);
