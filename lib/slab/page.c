@@ -43,6 +43,7 @@ static struct {
 
 unsigned long st_slab_event_clock;
 struct st_pagemap st_pagemap;
+static void *memmap_raw;		/* what st_pagemap.memmap was carved from */
 
 static void arena_unmap(void)
 {
@@ -126,11 +127,13 @@ int st_page_init(void)
 	zone.raw = raw;
 	st_pagemap.base = (char *)ALIGN((uintptr_t)raw, ARENA_ALIGN);
 #endif
-	st_pagemap.memmap = calloc(npages, sizeof(*st_pagemap.memmap));
-	if (!st_pagemap.memmap) {
+	/* one cache line per descriptor: aligned by hand (newlib too) */
+	memmap_raw = calloc(npages + 1, sizeof(*st_pagemap.memmap));
+	if (!memmap_raw) {
 		arena_unmap();
 		return -ENOMEM;
 	}
+	st_pagemap.memmap = (struct slab *)ALIGN((uintptr_t)memmap_raw, ST_CACHE_LINE);
 	st_pagemap.nr = npages;
 	for (o = 0; o <= ST_MAX_ORDER; o++)
 		INIT_LIST_HEAD(&zone.free_area[o]);
@@ -155,7 +158,8 @@ void st_page_exit(void)
 	if (!zone.ready)
 		return;
 	zone.ready = false;
-	free(st_pagemap.memmap);
+	free(memmap_raw);
+	memmap_raw = NULL;
 	st_pagemap.memmap = NULL;
 	arena_unmap();
 	memset(&zone.st, 0, sizeof(zone.st));

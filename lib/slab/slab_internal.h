@@ -315,14 +315,20 @@ struct slab {
 	unsigned char on_list;		/* SLUB node partial / SLOB free list */
 	st_spinlock_t lock;		/* emulated cmpxchg of fc */
 	struct slab *head;		/* for tail pages: the first page */
-	struct list_head slab_list;	/* buddy, partial or SLOB list */
+	/* a block is on one list at most, and a large kmalloc on none */
+	union {
+		struct list_head slab_list;	/* buddy, partial or SLOB list */
+		struct {
+			struct slab *next;	/* SLUB per-CPU partial chain */
+			unsigned int slabs;	/* slabs in it from here */
+		};
+		size_t large_size;	/* large kmalloc: requested size */
+	};
 	struct kmem_cache *slab_cache;
-	struct st_pair fc;		/* freelist + counters */
-	struct slab *next;		/* SLUB per-CPU partial chain */
-	unsigned int slabs;		/* slabs in that chain from here */
 	int units;			/* SLOB: free units in the page */
-	size_t large_size;		/* large kmalloc: requested size */
-};
+	struct st_pair fc;		/* freelist + counters */
+} __attribute__((aligned(ST_CACHE_LINE)));	/* one line, as the kernel's */
+_Static_assert(sizeof(struct slab) == ST_CACHE_LINE, "struct slab: one cache line");
 
 #define slab_freelist(sl)	((sl)->fc.first)
 #define slab_counters(sl)	((sl)->fc.second)
