@@ -986,15 +986,24 @@ static void *cpu_claim(struct kmem_cache_cpu *c)
 	return fl;
 }
 
-/* Leave the slow path publishing a new freelist and a new even tid. */
+/*
+ * Leave the slow path publishing a new freelist and a new even tid. The
+ * fast paths leave an owned entry alone and read the tid before the
+ * freelist, so two ordered stores do, unless the pair's cmpxchg is
+ * emulated with pair_lock.
+ */
 static void cpu_release(struct kmem_cache_cpu *c, void *freelist)
 {
 	unsigned long tid = READ_ONCE(c->ft.second);
 
+#if !defined(ST_HAVE_CMPXCHG_DOUBLE)
 	spin_lock(&c->pair_lock);
+#endif
 	WRITE_ONCE(c->ft.first, freelist);
 	WRITE_ONCE(c->ft.second, (tid | TID_OWNED) + 1);
+#if !defined(ST_HAVE_CMPXCHG_DOUBLE)
 	spin_unlock(&c->pair_lock);
+#endif
 	spin_unlock(&c->lock);
 }
 
