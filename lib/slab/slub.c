@@ -1780,12 +1780,35 @@ static __fastpath_inline void *slab_alloc_node(struct kmem_cache *s,
 	return obj;
 }
 
+#ifdef ST_SLAB_RSEQ
+/* Everything but kmem_cache_alloc()'s rseq fast path, out of line. */
+static noinline void *kmem_cache_alloc_slow(struct kmem_cache *s, gfp_t flags,
+					    unsigned long caller)
+{
+	return slab_alloc_node(s, flags, caller, s->object_size);
+}
+
+/* With rseq, the fast path and a tail call: no stack frame. */
+void *kmem_cache_alloc(struct kmem_cache *s, gfp_t flags)
+{
+	void *obj;
+
+	if (likely(st_slab_rseq && !(flags & __GFP_ZERO))) {
+		obj = slab_alloc_rseq(s);
+		if (likely(obj))
+			return obj;
+	}
+	return kmem_cache_alloc_slow(s, flags,
+				     (unsigned long)__builtin_return_address(0));
+}
+#else
 void *kmem_cache_alloc(struct kmem_cache *s, gfp_t flags)
 {
 	return slab_alloc_node(s, flags,
 			       (unsigned long)__builtin_return_address(0),
 			       s->object_size);
 }
+#endif
 
 static noinline void slab_free_slow(struct kmem_cache *s, struct slab *slab,
 				    void *obj, unsigned long caller)
@@ -1851,7 +1874,9 @@ static struct slab *cache_from_obj(struct kmem_cache *s, const void *obj,
 	return slab;
 }
 
-void kmem_cache_free(struct kmem_cache *s, void *obj)
+/* kmem_cache_free() of anything unusual: NULL, not @s's, not a slab's. */
+static noinline void kmem_cache_free_checked(struct kmem_cache *s, void *obj,
+					     unsigned long caller)
 {
 	struct kmem_cache *real;
 	struct slab *slab;
@@ -1861,8 +1886,20 @@ void kmem_cache_free(struct kmem_cache *s, void *obj)
 	slab = cache_from_obj(s, obj, &real);
 	if (unlikely(!slab))
 		return;
-	slab_free_entry(real, slab, obj,
-			(unsigned long)__builtin_return_address(0));
+	slab_free_entry(real, slab, obj, caller);
+}
+
+void kmem_cache_free(struct kmem_cache *s, void *obj)
+{
+	unsigned long caller = (unsigned long)__builtin_return_address(0);
+	struct slab *slab = st_virt_to_slab(obj);
+
+	/* the usual case inline, with no call to keep registers across */
+	if (likely(slab && (slab->flags & PG_slab) && slab->slab_cache == s)) {
+		slab_free_entry(s, slab, obj, caller);
+		return;
+	}
+	kmem_cache_free_checked(s, obj, caller);
 }
 
 static void *kmalloc_large(size_t size, gfp_t flags)
