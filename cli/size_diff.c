@@ -31,7 +31,7 @@ static void *scan(void *arg)
 {
 	struct side *s = arg;
 
-	s->ret = st_elf_scan(&s->f, s->path, 0, feed, s, &s->e);
+	s->ret = st_elf_scan(&s->f, s->path, ST_ELF_SIZED_ONLY, feed, s, &s->e);
 	return NULL;
 }
 

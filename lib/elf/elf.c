@@ -7,9 +7,16 @@
  * bounded pieces: its ELF header, its section header table, the section
  * name table, the string table of its symbols and the symbol table itself
  * (in fixed-size chunks). libelf's elf32/elf64_xlatetom() turn the file's
- * class and byte order into GElf structures. So memory follows the number
- * of sections and symbols (the names are kept, nothing else), not the size
- * of the file.
+ * class and byte order into GElf structures; ELF64 in the host's byte
+ * order is read straight into place. So memory follows the number of
+ * sections and symbols (the names are kept, nothing else), not the size of
+ * the file. (Mapping the tables instead of reading them was measured: on
+ * a page-cache-hot 260 MB archive the page faults and unmaps cost what the
+ * copies do.)
+ *
+ * st_elf_scan() hands each object over and forgets it: its arrays and
+ * string tables are scratch space reused from object to object, and with
+ * ST_ELF_SIZED_ONLY only the symbols nm --size-sort lists are kept.
  *
  * What binutils (BFD) refuses as "file format not recognized" is refused
  * here too, with the reason; a member of an archive that is not ELF at all
@@ -48,6 +55,14 @@
 /* Symbols translated per read: bounds the buffers whatever the table size. */
 #define SYM_CHUNK	4096
 
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define HOST_DATA	ELFDATA2LSB
+#elif defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define HOST_DATA	ELFDATA2MSB
+#else
+#define HOST_DATA	ELFDATANONE
+#endif
+
 struct priv {
 	char **keep;		/* names and tables the results point into */
 	size_t nkeep, keep_cap;
@@ -67,6 +82,11 @@ struct priv {
 	size_t shdrs_cap;
 	void *chunk_raw;	/* SYM_CHUNK raw symbols */
 	GElf_Sym *chunk;	/* SYM_CHUNK translated symbols */
+	/* st_elf_scan(): the current object's arrays */
+	struct st_sym *syms;
+	size_t syms_cap;
+	struct st_section *secs;
+	size_t secs_cap;
 };
 
 /* Grow *@buf to hold @n bytes; its contents are not kept. */
@@ -278,6 +298,12 @@ static size_t fsize(const struct reader *r, Elf_Type type)
 				      elf32_fsize(type, 1, EV_CURRENT);
 }
 
+/* ELF64 in the host's byte order: the file's records are GElf's as they are. */
+static bool native64(const struct reader *r)
+{
+	return r->cls == ELFCLASS64 && r->data == HOST_DATA;
+}
+
 /* Report a failed src_read of @what. */
 static int read_err(const struct reader *r, int ret, const char *what)
 {
@@ -350,6 +376,13 @@ static int read_shdrs(struct reader *r, size_t first, size_t n, GElf_Shdr *out)
 	void *raw;
 	int ret;
 
+	if (!range_ok(r->eh.e_shoff + first * ent, n * ent, r->src.len))
+		return st_err(r->e, EINVAL, r->name, "section header table past the end of the file");
+	if (native64(r)) {
+		/* the file's layout is GElf's: read straight into place */
+		ret = src_read(&r->src, r->eh.e_shoff + first * ent, out, n * ent);
+		return ret ? read_err(r, ret, "the section headers") : 0;
+	}
 	raw = scratch(&r->p->shdr_buf, &r->p->shdr_cap, n * sizeof(GElf_Shdr));	/* >= n * ent */
 	if (!raw)
 		return st_err(r->e, ENOMEM, r->name, "out of memory");
@@ -510,7 +543,14 @@ static int read_sections(struct reader *r, struct st_elf_obj *o)
 	if (r->shnum > r->src.len / ent || !range_ok(r->eh.e_shoff, (uint64_t)r->shnum * ent, r->src.len))
 		return st_err(r->e, EINVAL, r->name, "section header table past the end of the file");
 	r->shdrs = scratch((void **)&r->p->shdrs, &r->p->shdrs_cap, r->shnum * sizeof(*r->shdrs));
-	o->secs = calloc(r->shnum, sizeof(*o->secs));
+	if (r->p->fn) {
+		/* every field of every entry is set below and by st_nm_classify_sections() */
+		o->secs = scratch((void **)&r->p->secs, &r->p->secs_cap, r->shnum * sizeof(*o->secs));
+		if (o->secs)
+			memset(o->secs, 0, sizeof(*o->secs));
+	} else {
+		o->secs = calloc(r->shnum, sizeof(*o->secs));
+	}
 	if (!r->shdrs || !o->secs)
 		return st_err(r->e, ENOMEM, r->name, "out of memory");
 	o->nsecs = r->shnum;
@@ -598,14 +638,27 @@ static int xlate_syms(struct reader *r, GElf_Sym *out, void *raw, size_t n)
 	return 0;
 }
 
+/*
+ * Could nm --size-sort list @s? False only for symbols it never lists
+ * (undefined, unsized, section and file symbols, LTO IR): the rest is
+ * decided by st_nm_classify_symbols().
+ */
+static bool maybe_sized(const struct st_elf_obj *o, const struct st_sym *s)
+{
+	return s->size && s->shndx != SHN_UNDEF && s->stt != STT_SECTION && s->stt != STT_FILE &&
+	       !o->lto_ir;
+}
+
 static int read_symbols(struct reader *r, struct st_elf_obj *o, size_t symtab)
 {
 	const GElf_Shdr *sh = &r->shdrs[symtab];
 	size_t entsize = fsize(r, ELF_T_SYM);
+	bool sized_only = r->p->flags & ST_ELF_SIZED_ONLY;
+	bool native = native64(r);
 	uint32_t *xndx = NULL;
 	struct strtab str;
-	GElf_Sym *syms = NULL;
-	void *raw = NULL;
+	GElf_Sym *syms = NULL, one;
+	const unsigned char *raw = NULL;
 	size_t i, n, done;
 	int ret = 0;
 
@@ -619,33 +672,47 @@ static int read_symbols(struct reader *r, struct st_elf_obj *o, size_t symtab)
 			  r->p->fn ? &r->p->symstr : NULL, &r->p->symstr_cap);
 	if (ret)
 		return ret;
-	o->syms = malloc((n - 1) * sizeof(*o->syms));
+	if (r->p->fn)
+		o->syms = scratch((void **)&r->p->syms, &r->p->syms_cap, (n - 1) * sizeof(*o->syms));
+	else
+		o->syms = malloc((n - 1) * sizeof(*o->syms));
 	if (!r->p->chunk_raw)
 		r->p->chunk_raw = malloc(SYM_CHUNK * sizeof(GElf_Sym));
-	if (!r->p->chunk)
+	if (!native && !r->p->chunk)
 		r->p->chunk = malloc(SYM_CHUNK * sizeof(GElf_Sym));
-	raw = r->p->chunk_raw;
 	syms = r->p->chunk;
-	if (!o->syms || !raw || !syms) {
+	raw = r->p->chunk_raw;
+	if (!o->syms || !raw || (!native && !syms)) {
 		ret = st_err(r->e, ENOMEM, r->name, "out of memory");
 		goto out;
 	}
 	for (done = 1; done < n; done += SYM_CHUNK) {
 		size_t k = n - done < SYM_CHUNK ? n - done : SYM_CHUNK;
 
-		ret = src_read(&r->src, sh->sh_offset + done * entsize, raw, k * entsize);
+		ret = src_read(&r->src, sh->sh_offset + done * entsize, r->p->chunk_raw,
+				k * entsize);
 		if (ret) {
 			ret = read_err(r, ret, "the symbol table");
 			goto out;
 		}
-		if (xlate_syms(r, syms, raw, k)) {
-			ret = st_err(r->e, EINVAL, r->name, "cannot read the symbol table: %s", elf_errmsg(-1));
-			goto out;
+		if (!native) {
+			if (xlate_syms(r, syms, r->p->chunk_raw, k)) {
+				ret = st_err(r->e, EINVAL, r->name, "cannot read the symbol table: %s",
+					     elf_errmsg(-1));
+				goto out;
+			}
 		}
 		for (i = 0; i < k; i++) {
 			struct st_sym *s = &o->syms[o->nsyms];
-			const GElf_Sym *sym = &syms[i];
+			const GElf_Sym *sym;
 
+			if (native) {
+				/* ELF64 in the host's order: GElf's layout as it is */
+				memcpy(&one, raw + i * sizeof(one), sizeof(one));
+				sym = &one;
+			} else {
+				sym = &syms[i];
+			}
 			s->name = strtab_get(&str, sym->st_name);
 			if (!s->name) {
 				ret = st_err(r->e, EINVAL, r->name,
@@ -667,7 +734,8 @@ static int read_symbols(struct reader *r, struct st_elf_obj *o, size_t symtab)
 				}
 				s->shndx = xndx[done + i];
 			}
-			o->nsyms++;
+			if (!sized_only || maybe_sized(o, s))
+				o->nsyms++;
 		}
 	}
 out:
@@ -753,17 +821,24 @@ static int read_object(struct st_elf_file *f, const struct src *src, const unsig
 		ret = read_symbols(&r, o, symtab);
 	if (!ret)
 		st_nm_classify_symbols(o);
-	if (!ret && r.p->fn) {
+	if (!ret && (r.p->flags & ST_ELF_SIZED_ONLY)) {
+		size_t n = 0;
+
+		for (i = 0; i < o->nsyms; i++)
+			if (o->syms[i].flags & ST_SYM_SIZED)
+				o->syms[n++] = o->syms[i];
+		o->nsyms = n;
+	}
+	if (!ret && r.p->fn)
 		ret = r.p->fn(f, o, r.p->ctx);
-		/* handed over: keep only the object's name and kind */
-		free(o->syms);
-		free(o->secs);
+out:
+	if (r.p->fn) {
+		/* handed over (the arrays are scratch space): keep only the name and kind */
 		o->syms = NULL;
 		o->secs = NULL;
 		o->nsyms = 0;
 		o->nsecs = 0;
 	}
-out:
 	return ret;
 }
 
@@ -1135,8 +1210,8 @@ int st_elf_open(struct st_elf_file **out, const char *path, struct st_error *e)
 	return open_path(out, path, 0, NULL, NULL, e);
 }
 
-int st_elf_open_mem(struct st_elf_file **out, const void *buf, size_t len,
-		    const char *name, struct st_error *e)
+static int open_mem(struct st_elf_file **out, const void *buf, size_t len, const char *name,
+		    unsigned int flags, st_elf_obj_fn fn, void *ctx, struct st_error *e)
 {
 	struct src s = { .fd = -1, .mem = buf, .len = len };
 	struct st_elf_file *f;
@@ -1146,10 +1221,12 @@ int st_elf_open_mem(struct st_elf_file **out, const void *buf, size_t len,
 	ret = elf_init(e, name);
 	if (ret)
 		return ret;
-	f = new_file(name, 0);
+	f = new_file(name, flags);
 	if (!f)
 		return st_err(e, ENOMEM, name, "out of memory");
 	((struct priv *)f->priv)->mem = true;
+	((struct priv *)f->priv)->fn = fn;
+	((struct priv *)f->priv)->ctx = ctx;
 	ret = open_src(f, &s, e);
 	if (ret) {
 		st_elf_close(f);
@@ -1157,6 +1234,18 @@ int st_elf_open_mem(struct st_elf_file **out, const void *buf, size_t len,
 	}
 	*out = f;
 	return 0;
+}
+
+int st_elf_open_mem(struct st_elf_file **out, const void *buf, size_t len,
+		    const char *name, struct st_error *e)
+{
+	return open_mem(out, buf, len, name, 0, NULL, NULL, e);
+}
+
+int st_elf_scan_mem(struct st_elf_file **out, const void *buf, size_t len, const char *name,
+		    unsigned int flags, st_elf_obj_fn fn, void *ctx, struct st_error *e)
+{
+	return open_mem(out, buf, len, name, flags, fn, ctx, e);
 }
 
 void st_elf_close(struct st_elf_file *f)
@@ -1180,6 +1269,8 @@ void st_elf_close(struct st_elf_file *f)
 		free(p->shdrs);
 		free(p->chunk_raw);
 		free(p->chunk);
+		free(p->syms);
+		free(p->secs);
 		for (i = 0; i < p->nkeep; i++)
 			free(p->keep[i]);
 		free(p->keep);

@@ -95,6 +95,8 @@ struct st_elf_file {
 int st_elf_open(struct st_elf_file **out, const char *path, struct st_error *e);
 /* Sections only: no symbols are read (`size` needs none). */
 #define ST_ELF_NO_SYMBOLS	0x1
+/* Only the symbols `nm --size-sort` lists (ST_SYM_SIZED), in file order. */
+#define ST_ELF_SIZED_ONLY	0x2
 int st_elf_open_flags(struct st_elf_file **out, const char *path, unsigned int flags,
 		      struct st_error *e);
 /*
@@ -111,6 +113,8 @@ int st_elf_scan(struct st_elf_file **out, const char *path, unsigned int flags,
 /* Same, over a caller-owned buffer (the fuzz target). @name is for messages. */
 int st_elf_open_mem(struct st_elf_file **out, const void *buf, size_t len,
 		    const char *name, struct st_error *e);
+int st_elf_scan_mem(struct st_elf_file **out, const void *buf, size_t len, const char *name,
+		    unsigned int flags, st_elf_obj_fn fn, void *ctx, struct st_error *e);
 /* Frees everything; NULL is fine. */
 void st_elf_close(struct st_elf_file *f);
 
