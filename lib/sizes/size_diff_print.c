@@ -79,9 +79,24 @@ static void print_table(FILE *f, const struct st_sd_table *t)
 	fprintf(f, " %7s %7s %7s\n", "old", "new", "delta");
 	for (i = 0; i < t->nrows; i++) {
 		const struct st_sd_row *r = &t->rows[i];
-		char line[160], *p = line;
+		char line[320], *p = line;
+		size_t len;
 
-		put_padded(f, r->name, 40);
+		/* the rows are in delta order, their names anywhere in memory */
+		if (i + 8 < t->nrows)
+			__builtin_prefetch(t->rows[i + 8].name);
+		len = strlen(r->name);
+		if (len <= 160) {
+			/* the whole line in one buffer, one fwrite() */
+			size_t w = len < 160 ? text_width(r->name, len) : 40;
+
+			memcpy(p, r->name, len);
+			p += len;
+			for (; w < 40; w++)
+				*p++ = ' ';
+		} else {
+			put_padded(f, r->name, 40);
+		}
 		p = col7(p, r->in_old, r->old_size, false);
 		p = col7(p, r->in_new, r->new_size, false);
 		p = col7(p, true, r->delta, true);
