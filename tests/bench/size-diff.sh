@@ -7,13 +7,17 @@
 #      llvm-15-dev (about 255 and 277 MB, thousands of members; installed
 #      here when missing and running as root, else this pair is skipped);
 #   2. a generated pair of objects with $NSYMS sized symbols each.
-# Each command runs at least $RUNS times and until it has run for at least
-# $MIN_NS nanoseconds in all (wall time from a nanosecond clock, CPU time
-# and peak RSS from /usr/bin/time); times are per run, the mean. A ratio
-# whose divisor is below the clock's useful resolution (1 ms of wall time,
-# 10 ms of CPU time summed over the runs) is printed as "below resolution",
-# never as a number; a pair where nm lists no sized symbol is reported as
-# "nothing to compare" with no ratios at all.
+# The three commands run in turn, $RUNS rounds (so that a change of the
+# machine's load falls on all three alike); slubtiny, being fast, runs
+# $ST_REPS times in a row per round and counts as their mean, so that its
+# CPU time is well above the 10 ms resolution of /usr/bin/time. Each
+# command's time is the median over the rounds, of wall time (a nanosecond
+# clock) and of CPU time (user + system, from /usr/bin/time) separately;
+# peak RSS is the largest seen. A ratio whose divisor is below the clock's
+# useful resolution (1 ms of wall time, 10 ms of CPU time summed over a
+# round) is printed as "below resolution", never as a number; a pair where
+# nm lists no sized symbol is reported as "nothing to compare" with no
+# ratios at all. The load average is printed before and after.
 # Targets on the large pair: >= 20x faster than bloat-o-meter, faster than
 # the single nm, peak RSS <= 0.5x bloat-o-meter's.
 # Exit 1 only when slubtiny's output differs from bloat-o-meter's.
@@ -21,8 +25,8 @@ set -u
 : "${SLUBTINY:?}" "${ST_BUILDDIR:?}" "${ST_SRCDIR:?}"
 here=$(cd "$(dirname "$0")" && pwd)
 work=$ST_BUILDDIR/tests/bench/size-diff
-RUNS=${RUNS:-3}
-MIN_NS=${MIN_NS:-1000000000}
+RUNS=${RUNS:-5}
+ST_REPS=${ST_REPS:-5}
 NSYMS=${NSYMS:-250000}
 mkdir -p "$work"
 export LC_ALL=C
@@ -71,69 +75,91 @@ merge_llvm() { # version
 
 now_ns() { date +%s%N; }
 
-# measure NAME command...: per-run mean wall and CPU time, max RSS, runs
-measure() {
-	name=$1; shift
-	runs=0 wall=0 cpu=0 rss=0
-	while [ $runs -lt "$RUNS" ] || [ "$wall" -lt "$MIN_NS" ]; do
-		t0=$(now_ns)
+# once NAME REPS command...: one round of NAME, REPS runs in a row; appends
+# "wall-ns cpu-s" (means over the runs) to $work/t.NAME, keeps the max RSS
+once() {
+	name=$1 reps=$2
+	shift 2
+	i=0 cpu=0
+	t0=$(now_ns)
+	while [ $i -lt "$reps" ]; do
 		/usr/bin/time -f '%U %S %M' -o "$work/time" "$@" >"$work/out.$name" 2>"$work/err.$name"
-		t1=$(now_ns)
 		read -r u s m <"$work/time"
-		wall=$((wall + t1 - t0))
 		cpu=$(awk -v c="$cpu" -v u="$u" -v s="$s" 'BEGIN { printf "%.2f", c + u + s }')
-		[ "$m" -gt "$rss" ] && rss=$m
-		runs=$((runs + 1))
+		eval "[ \"\$m\" -gt \"\${m_$name:-0}\" ] && m_$name=\$m"
+		i=$((i + 1))
 	done
-	eval "w_$name=$wall c_$name=$cpu m_$name=$rss r_$name=$runs"
+	t1=$(now_ns)
+	echo "$(((t1 - t0) / reps)) $(awk -v c="$cpu" -v n="$reps" 'BEGIN { printf "%.4f", c / n }') $cpu" \
+		>>"$work/t.$name"
 }
 
-# per-run seconds of a total (ns or s) over runs
-per_run_ns() { awk -v t="$1" -v n="$2" 'BEGIN { printf "%.4f", t / n / 1e9 }'; }
-per_run_s() { awk -v t="$1" -v n="$2" 'BEGIN { printf "%.4f", t / n }'; }
+# median of column C of a file of numbers
+median() { # file column
+	sort -g -k"$2,$2" "$1" | awk -v c="$2" '{ v[NR] = $c } END {
+		if (NR % 2) print v[(NR + 1) / 2]; else printf "%.4f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
 
-# ratio A-per-run B-per-run B-total RESOLUTION: A/B, or "below resolution"
-# when B's total over all its runs is under ten ticks of its clock
+# per-run seconds of a time in ns
+ns_s() { awk -v t="$1" 'BEGIN { printf "%.4f", t / 1e9 }'; }
+
+# ratio A B B-TOTAL RESOLUTION: A/B, or "below resolution" when B's total
+# over a round is under ten ticks of its clock
 ratio() {
 	awk -v a="$1" -v b="$2" -v tot="$3" -v res="$4" 'BEGIN {
 		if (b <= 0 || tot < 10 * res) print "below resolution"
 		else printf "%.1fx", a / b }'
 }
 
+load() { cut -d' ' -f1-3 /proc/loadavg 2>/dev/null; }
+
 status=0
 bench() { # label old new
 	label=$1 old=$2 new=$3
-	measure st "$SLUBTINY" size-diff "$old" "$new"
-	measure bom "${ST_PYTHON:-python3}" "$bom" "$old" "$new"
-	measure nm nm --size-sort "$new"
+	rm -f "$work"/t.st "$work"/t.bom "$work"/t.nm
+	m_st=0 m_bom=0 m_nm=0
+	load0=$(load)
+	r=0
+	while [ $r -lt "$RUNS" ]; do
+		once st "$ST_REPS" "$SLUBTINY" size-diff "$old" "$new"
+		once bom 1 "${ST_PYTHON:-python3}" "$bom" "$old" "$new"
+		once nm 1 nm --size-sort "$new"
+		r=$((r + 1))
+	done
 	nsym=$(grep -c '^[0-9a-f]* [a-zA-Z] ' "$work/out.nm")
 	same=identical
 	cmp -s "$work/out.st" "$work/out.bom" || { same=DIFFERENT; status=1; }
 	[ -s "$work/err.st" ] && { same="$same, but slubtiny wrote to stderr"; status=1; }
 	printf '\n%s: %s sized symbols in nm --size-sort of the new file; output %s\n' \
 		"$label" "$nsym" "$same"
+	printf '  load average %s before, %s after\n' "$load0" "$(load)"
 	if [ "$nsym" = 0 ]; then
 		echo "  nothing to compare (no sized symbols): no ratios"
 		return
 	fi
 	printf '  %-24s %6s %10s %10s %10s\n' "" runs "wall s/run" "cpu s/run" "peak RSS"
-	for t in st:"slubtiny size-diff" bom:bloat-o-meter nm:"nm --size-sort NEW"; do
-		n=${t%%:*}
-		eval "w=\$w_$n c=\$c_$n m=\$m_$n r=\$r_$n"
-		printf '  %-24s %6s %10s %10s %7s MB\n' "${t#*:}" "$r" "$(per_run_ns "$w" "$r")" \
-			"$(per_run_s "$c" "$r")" $((m / 1024))
+	for t in st:"slubtiny size-diff":$ST_REPS bom:bloat-o-meter:1 nm:"nm --size-sort NEW":1; do
+		n=${t%%:*} reps=${t##*:} lbl=${t#*:}
+		lbl=${lbl%:*}
+		eval "w_$n=\$(median \"\$work/t.$n\" 1) c_$n=\$(median \"\$work/t.$n\" 2)"
+		eval "ct_$n=\$(sort -g \"\$work/t.$n\" | head -1 | cut -d' ' -f3)"
+		eval "w=\$w_$n c=\$c_$n m=\$m_$n"
+		printf '  %-24s %6s %10s %10s %7s MB\n' "$lbl" "$((RUNS * reps))" "$(ns_s "$w")" \
+			"$c" $((m / 1024))
 	done
-	st_w=$(per_run_ns "$w_st" "$r_st") st_c=$(per_run_s "$c_st" "$r_st")
-	sp=$(ratio "$(per_run_ns "$w_bom" "$r_bom")" "$st_w" "$(per_run_ns "$w_st" 1)" 0.001)
-	spc=$(ratio "$(per_run_s "$c_bom" "$r_bom")" "$st_c" "$c_st" 0.01)
-	nmr=$(ratio "$(per_run_ns "$w_nm" "$r_nm")" "$st_w" "$(per_run_ns "$w_st" 1)" 0.001)
-	nmc=$(ratio "$(per_run_s "$c_nm" "$r_nm")" "$st_c" "$c_st" 0.01)
+	printf '  (median of %s rounds; slubtiny: mean of %s runs per round)\n' "$RUNS" "$ST_REPS"
+	stw=$(ns_s "$w_st")
+	sp=$(ratio "$(ns_s "$w_bom")" "$stw" "$(ns_s $((${w_st%.*} * ST_REPS)))" 0.001)
+	spc=$(ratio "$c_bom" "$c_st" "$ct_st" 0.01)
+	nmr=$(ratio "$(ns_s "$w_nm")" "$stw" "$(ns_s $((${w_st%.*} * ST_REPS)))" 0.001)
+	nmc=$(ratio "$c_nm" "$c_st" "$ct_st" 0.01)
 	mem=$(awk -v a="$m_st" -v b="$m_bom" 'BEGIN { printf "%.2f", a / b }')
 	met() { # ratio-string minimum
 		case $1 in *x) awk -v r="${1%x}" -v m="$2" 'BEGIN { print (r >= m ? "met" : "NOT met") }' ;;
 		*) echo "not measurable" ;; esac
 	}
-	printf '  speed vs bloat-o-meter: %s wall, %s cpu (target >= 20x: %s)\n' "$sp" "$spc" "$(met "$sp" 20)"
+	printf '  speed vs bloat-o-meter: %s wall, %s cpu (target >= 20x: wall %s, cpu %s)\n' "$sp" "$spc" \
+		"$(met "$sp" 20)" "$(met "$spc" 20)"
 	printf '  speed vs one nm:        %s wall, %s cpu (target > 1x: %s)\n' "$nmr" "$nmc" "$(met "$nmr" 1.0001)"
 	printf '  peak RSS / bloat-o-meter: %s (target <= 0.5: %s)\n' "$mem" \
 		"$(awk -v r="$mem" 'BEGIN { print (r <= 0.5 ? "met" : "NOT met") }')"
