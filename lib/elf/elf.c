@@ -528,16 +528,18 @@ static int read_sections(struct reader *r, struct st_elf_obj *o)
 	}
 	if (r->eh.e_shentsize != ent)
 		return not_recognized(r, "section header size %u", r->eh.e_shentsize);
-	/* extended numbering: the real counts live in section 0 */
-	ret = read_shdrs(r, 0, 1, &sh0);
-	if (ret)
-		return ret;
-	if (!r->eh.e_shnum)
-		r->shnum = sh0.sh_size;
-	if (r->eh.e_shstrndx == SHN_XINDEX)
-		r->shstrndx = sh0.sh_link;
-	if (r->eh.e_phnum == PN_XNUM && sh0.sh_info < PN_XNUM)
-		return not_recognized(r, "extended program header count %u", sh0.sh_info);
+	/* extended numbering: the real counts live in section 0, read only then */
+	if (!r->eh.e_shnum || r->eh.e_shstrndx == SHN_XINDEX || r->eh.e_phnum == PN_XNUM) {
+		ret = read_shdrs(r, 0, 1, &sh0);
+		if (ret)
+			return ret;
+		if (!r->eh.e_shnum)
+			r->shnum = sh0.sh_size;
+		if (r->eh.e_shstrndx == SHN_XINDEX)
+			r->shstrndx = sh0.sh_link;
+		if (r->eh.e_phnum == PN_XNUM && sh0.sh_info < PN_XNUM)
+			return not_recognized(r, "extended program header count %u", sh0.sh_info);
+	}
 	if (!r->shnum)
 		return st_err(r->e, EINVAL, r->name, "section header table with no sections");
 	if (r->shnum > r->src.len / ent || !range_ok(r->eh.e_shoff, (uint64_t)r->shnum * ent, r->src.len))
@@ -879,8 +881,13 @@ static int peek(const struct src *s, unsigned char *buf, size_t *n)
 	return src_read(s, 0, buf, *n);
 }
 
+/*
+ * Open the member of @size bytes at @off of the archive; @pre holds its
+ * first @prelen bytes when they were read with its header (else 0).
+ */
 static int open_member(struct st_elf_file *f, const struct src *asrc, uint64_t off,
-		       uint64_t size, const char *mname, struct st_error *e)
+		       uint64_t size, const char *mname, const unsigned char *pre,
+		       size_t prelen, struct st_error *e)
 {
 	struct priv *p = f->priv;
 	struct src s = { .fd = asrc->fd, .mem = asrc->mem, .base = asrc->base + off, .len = size };
@@ -910,7 +917,13 @@ static int open_member(struct st_elf_file *f, const struct src *asrc, uint64_t o
 		goto out;
 	}
 	sprintf(msg, "%s(%s)", f->path, name);
-	ret = peek(&s, id, &idlen);
+	idlen = s.len < sizeof(id) ? s.len : sizeof(id);
+	if (!f->thin && prelen >= idlen) {
+		memcpy(id, pre, idlen);
+		ret = 0;
+	} else {
+		ret = peek(&s, id, &idlen);
+	}
 	if (ret) {
 		ret = st_err(e, -ret, msg, "cannot read: %s", strerror(-ret));
 		goto out;
@@ -983,7 +996,10 @@ static int read_archive(struct st_elf_file *f, const struct src *s, struct st_er
 	int ret = 0;
 
 	while (off < s->len) {
-		char h[60], name[4096];
+		/* a member header and the first bytes of its member, in one read */
+		unsigned char hb[60 + sizeof(Elf64_Ehdr)];
+		char *h = (char *)hb, name[4096];
+		size_t hlen, prelen = 0;
 		uint64_t size, dlen, data, lo, bl;
 		size_t nlen = 0;
 		const char *nstart = h;
@@ -996,7 +1012,8 @@ static int read_archive(struct st_elf_file *f, const struct src *s, struct st_er
 			if (!src_read(s, off, &c, 1) && c == '\n')
 				break;
 		}
-		ret = src_read(s, off, h, sizeof(h));
+		hlen = s->len - off < sizeof(hb) ? (size_t)(s->len - off) : sizeof(hb);
+		ret = hlen < 60 ? -EINVAL : src_read(s, off, hb, hlen);
 		if (ret == -EINVAL || (!ret && memcmp(h + 58, "`\n", 2))) {
 			ret = st_err(e, EINVAL, f->path, "corrupt archive member header at offset %llu",
 				     (unsigned long long)off);
@@ -1012,6 +1029,7 @@ static int read_archive(struct st_elf_file *f, const struct src *s, struct st_er
 			break;
 		}
 		data = off + 60;
+		prelen = hlen - 60;
 		if (h[0] == '/' && (h[1] == ' ' || !memcmp(h, "/SYM64/ ", 8))) {
 			member = false;	/* symbol index */
 		} else if (h[0] == '/' && h[1] == '/' && h[2] == ' ') {
@@ -1064,6 +1082,7 @@ static int read_archive(struct st_elf_file *f, const struct src *s, struct st_er
 			nlen = strnlen(name, bl);
 			data += bl;
 			size -= bl;
+			prelen = 0;	/* the member starts after its name */
 		} else {
 			/* SysV names end at '/' (and may hold spaces), else at ' ' */
 			const char *end = memchr(h, '\0', 16);
@@ -1094,7 +1113,7 @@ static int read_archive(struct st_elf_file *f, const struct src *s, struct st_er
 				ret = st_err(e, ENOMEM, f->path, "out of memory");
 				break;
 			}
-			ret = open_member(f, s, data, size, copy, e);
+			ret = open_member(f, s, data, size, copy, hb + 60, prelen, e);
 			if (ret)
 				break;
 		}
