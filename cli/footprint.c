@@ -7,8 +7,9 @@
  *		  [--time-ms MS] [--builddir DIR] [--json] [--svg FILE]
  *	footprint --boot --srctree DIR [--defconfig FILE|TARGET] [--arch A]
  *		  [--variant V]... [--mem MB] [--cpus N] [--timeout S]
- *		  [--accel kvm|tcg] [--busybox FILE] [-j N] [--builddir DIR]
- *		  [--json] [--svg FILE]
+ *		  [--accel kvm|tcg] [--busybox FILE] [--boot-config minimal|kvm-guest]
+ *		  [--config FRAGMENT]...
+ *		  [--cmdline ARGS] [-j N] [--builddir DIR] [--json] [--svg FILE]
  */
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -34,7 +35,7 @@ static bool parse_uint(const char *s, unsigned long min, unsigned long max, unsi
 
 enum { OPT_BINARY = ST_OPT_ID, OPT_SEED, OPT_SCALE, OPT_VARIANT, OPT_TRACE, OPT_THREADS,
        OPT_TIME_MS, OPT_SVG, OPT_BOOT, OPT_SRCTREE, OPT_DEFCONFIG, OPT_ARCH, OPT_CROSS,
-       OPT_BUILDDIR, OPT_MEM, OPT_CPUS, OPT_TIMEOUT, OPT_ACCEL, OPT_BUSYBOX };
+       OPT_BUILDDIR, OPT_MEM, OPT_CPUS, OPT_TIMEOUT, OPT_ACCEL, OPT_BUSYBOX, OPT_CONFIG, OPT_CMDLINE, OPT_BOOT_CONFIG };
 
 const struct st_opt st_footprint_opts[] = {
 	{ "variant", 0, OPT_VARIANT, "V", "replay on this variant only; repeatable (default: all)" },
@@ -46,12 +47,15 @@ const struct st_opt st_footprint_opts[] = {
 	{ "boot", 0, OPT_BOOT, NULL, "build and boot each variant of a kernel tree in QEMU" },
 	{ "srctree", 0, OPT_SRCTREE, "DIR", "with --boot: the kernel tree (never written)" },
 	{ "defconfig", 0, OPT_DEFCONFIG, "FILE|TARGET", "with --boot: a defconfig file or make target (default: defconfig)" },
-	{ "arch", 0, OPT_ARCH, "A", "with --boot: the ARCH to boot (x86_64)" },
+	{ "arch", 0, OPT_ARCH, "A", "with --boot: the ARCH to boot: x86_64 (default), arm, riscv" },
+	{ "boot-config", 0, OPT_BOOT_CONFIG, "minimal|kvm-guest", "with --boot: add only what a boot needs (default), or first the tree's kvm_guest.config" },
+	{ "config", 0, OPT_CONFIG, "FRAGMENT", "with --boot: merge this config fragment into every variant (as merge_config.sh); repeatable" },
 	{ "cross-compile", 0, OPT_CROSS, "[A=]PREFIX", "with --boot: CROSS_COMPILE; repeatable" },
 	{ "mem", 0, OPT_MEM, "MB", "with --boot: QEMU -m (default 32)" },
 	{ "cpus", 0, OPT_CPUS, "N", "with --boot: QEMU -smp (default 1)" },
 	{ "timeout", 0, OPT_TIMEOUT, "S", "with --boot: time limit per boot (default 300)" },
 	{ "accel", 0, OPT_ACCEL, "kvm|tcg", "with --boot: accelerator (default: kvm when it starts the kernel)" },
+	{ "cmdline", 0, OPT_CMDLINE, "ARGS", "with --boot: add ARGS to the kernel command line (slub_max_order=1, ...)" },
 	{ "busybox", 0, OPT_BUSYBOX, "FILE", "with --boot: pack this static busybox and its applet links" },
 	{ "jobs", 'j', 'j', "N", "with --boot: make -j N" },
 	ST_OPT_ROW_JSON,
@@ -121,13 +125,13 @@ bad:
 }
 
 struct fp_args {
-	char **variants, **traces, **cross;
-	size_t nr_variants, nr_traces, nr_cross;
+	char **variants, **traces, **cross, **fragments;
+	size_t nr_variants, nr_traces, nr_cross, nr_fragments;
 	unsigned long threads, time_ms;
 	const char *svg;
 	/* --boot */
 	bool boot;
-	const char *srctree, *defconfig, *arch, *builddir, *accel, *busybox;
+	const char *srctree, *defconfig, *arch, *builddir, *accel, *busybox, *cmdline, *profile;
 	unsigned long mem, cpus, timeout, jobs;
 };
 
@@ -185,6 +189,10 @@ static int parse_args(int argc, char **argv, struct fp_args *a)
 			if (push(&a->cross, &a->nr_cross, optarg))
 				return -ENOMEM;
 			break;
+		case OPT_CONFIG:
+			if (push(&a->fragments, &a->nr_fragments, optarg))
+				return -ENOMEM;
+			break;
 		case OPT_BUILDDIR:
 			a->builddir = optarg;
 			break;
@@ -210,6 +218,17 @@ static int parse_args(int argc, char **argv, struct fp_args *a)
 		case OPT_BUSYBOX:
 			a->busybox = optarg;
 			break;
+		case OPT_CMDLINE:
+			a->cmdline = optarg;
+			break;
+		case OPT_BOOT_CONFIG:
+			if (strcmp(optarg, "minimal") && strcmp(optarg, "kvm-guest")) {
+				p_err("footprint: --boot-config is minimal or kvm-guest, not '%s'",
+				      optarg);
+				return -EINVAL;
+			}
+			a->profile = optarg;
+			break;
 		case 'j':
 			if (!parse_uint(optarg, 1, 4096, &a->jobs))
 				goto bad;
@@ -225,8 +244,9 @@ static int parse_args(int argc, char **argv, struct fp_args *a)
 		      argv[optind]);
 		return -EINVAL;
 	}
-	if (!a->boot && (a->srctree || a->defconfig || a->arch || a->nr_cross || a->mem ||
-			 a->cpus || a->timeout || a->accel || a->jobs || a->busybox)) {
+	if (!a->boot && (a->srctree || a->defconfig || a->arch || a->nr_cross || a->nr_fragments || a->mem ||
+			 a->cpus || a->timeout || a->accel || a->jobs || a->busybox ||
+			 a->cmdline || a->profile)) {
 		p_err("footprint: the kernel options need --boot");
 		return -EINVAL;
 	}
@@ -292,8 +312,10 @@ static int use_booted(struct st_fp_report *r, const char *builddir)
 		return err;
 	}
 	for (i = 0; !err && i < n; i++) {
-		if (asprintf(&from, "booted %s %s %s, %u MB, %u CPU", l[i].tree, l[i].arch,
-			     l[i].defconfig, l[i].mem_mb, l[i].cpus) < 0) {
+		if (asprintf(&from, "booted %s %s %s%s%s, %u MB, %u CPU%s%s", l[i].tree, l[i].arch,
+			     l[i].defconfig, strcmp(l[i].profile, "minimal") ? " + " : "",
+			     strcmp(l[i].profile, "minimal") ? l[i].profile : "", l[i].mem_mb,
+			     l[i].cpus, *l[i].cmdline ? ", " : "", l[i].cmdline) < 0) {
 			err = -ENOMEM;
 			break;
 		}
@@ -344,6 +366,8 @@ static int do_boot(struct fp_args *a)
 			.narches = a->arch ? 1 : 0,
 			.cross = (const char *const *)a->cross,
 			.ncross = a->nr_cross,
+			.fragments = (const char *const *)a->fragments,
+			.nfragments = a->nr_fragments,
 			.variants = (const char *const *)a->variants,
 			.nvariants = a->nr_variants,
 			.builddir = a->builddir,
@@ -355,6 +379,8 @@ static int do_boot(struct fp_args *a)
 		.timeout_s = a->timeout,
 		.accel = a->accel,
 		.busybox = a->busybox,
+		.cmdline = a->cmdline,
+		.profile = a->profile,
 	};
 	const char *v, *names[8];
 	unsigned long peak[8];
@@ -458,5 +484,6 @@ out:
 	free(a.variants);
 	free(a.traces);
 	free(a.cross);
+	free(a.fragments);
 	return ret;
 }

@@ -34,6 +34,8 @@
 #define GRACE_MS 1000
 /* Without --accel: seconds for KVM to show the kernel's banner before TCG is used. */
 #define KVM_BANNER_S 20
+/* --cmdline: what fits in the generic COMMAND_LINE_SIZE (512) beside "console=... panic=-1". */
+#define CMDLINE_MAX 448
 
 /*
  * What a boot needs on top of tinyconfig: the kernel's messages and a
@@ -48,12 +50,49 @@ static const char *const x86_config[] = {
 	"CONFIG_SYSFS=y", "CONFIG_BINFMT_ELF=y", NULL,
 };
 
+/* QEMU's arm virt board: an ARMv7 multiplatform kernel with the PL011 console. */
+static const char *const arm_config[] = {
+	"CONFIG_ARCH_MULTI_V7=y", "CONFIG_ARCH_VIRT=y", "CONFIG_PRINTK=y", "CONFIG_TTY=y",
+	"CONFIG_SERIAL_AMBA_PL011=y", "CONFIG_SERIAL_AMBA_PL011_CONSOLE=y",
+	"CONFIG_BLK_DEV_INITRD=y", "CONFIG_PROC_FS=y", "CONFIG_SYSFS=y", "CONFIG_BINFMT_ELF=y",
+	NULL,
+};
+
+/*
+ * QEMU's riscv64 virt board under OpenSBI (QEMU's default firmware): an
+ * MMU kernel with the 8250 console found in the device tree. The board's
+ * symbol was SOC_VIRT before Linux 6.5 (see virt_sym()).
+ */
+static const char *const riscv_config[] = {
+	"CONFIG_ARCH_VIRT=y", "CONFIG_PRINTK=y", "CONFIG_TTY=y", "CONFIG_SERIAL_8250=y",
+	"CONFIG_SERIAL_8250_CONSOLE=y", "CONFIG_SERIAL_OF_PLATFORM=y", "CONFIG_BLK_DEV_INITRD=y",
+	"CONFIG_PROC_FS=y", "CONFIG_SYSFS=y", "CONFIG_BINFMT_ELF=y", NULL,
+};
+
 static const struct boot_arch {
-	const char *arch, *qemu, *target, *file, *console;
+	const char *arch, *qemu, *package, *machine, *target, *file, *console;
+	const char *cross;	/* Debian's cross compiler when no --cross-compile names one */
 	const char *const *config;
 } boot_arches[] = {
-	{ "x86_64", "qemu-system-x86_64", "bzImage", "arch/x86/boot/bzImage", "ttyS0",
-	  x86_config },
+	{ "x86_64", "qemu-system-x86_64", "qemu-system-x86", NULL, "bzImage",
+	  "arch/x86/boot/bzImage", "ttyS0", "x86_64-linux-gnu-", x86_config },
+	{ "arm", "qemu-system-arm", "qemu-system-arm", "virt", "zImage", "arch/arm/boot/zImage",
+	  "ttyAMA0", "arm-linux-gnueabi-", arm_config },
+	{ "riscv", "qemu-system-riscv64", "qemu-system-misc", "virt", "Image",
+	  "arch/riscv/boot/Image", "ttyS0", "riscv64-linux-gnu-", riscv_config },
+};
+
+/*
+ * The boot profiles: the configuration every variant starts from is the
+ * user's defconfig, then (kvm-guest) the tree's own kernel/configs fragment
+ * that `make tinyconfig kvm_guest.config` merges, then the arch's lines
+ * above. Each profile builds into its own tree (<variant>-<flavour>).
+ */
+static const struct boot_profile {
+	const char *name, *flavour, *fragment;
+} boot_profiles[] = {
+	{ "minimal", "boot", NULL },
+	{ "kvm-guest", "boot-kvm-guest", "kernel/configs/kvm_guest.config" },
 };
 
 static const struct boot_arch *boot_arch(const char *arch)
@@ -170,6 +209,35 @@ static char *read_file(const char *path, size_t *len)
 	if (len)
 		*len = n;
 	return buf;
+}
+
+static const struct boot_profile *boot_profile(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(boot_profiles) / sizeof(boot_profiles[0]); i++)
+		if (!strcmp(boot_profiles[i].name, name ? name : "minimal"))
+			return &boot_profiles[i];
+	return NULL;
+}
+
+/* Whether Kconfig file @file of @srctree defines @sym ("config SYM" on a line of its own). */
+static bool kconfig_defines(const char *srctree, const char *file, const char *sym)
+{
+	char path[PATH_MAX], want[128], *text, *p;
+	size_t wl;
+	bool found = false;
+
+	if (pathf(path, "%s/%s", srctree, file))
+		return false;
+	text = read_file(path, NULL);
+	if (!text)
+		return false;
+	wl = snprintf(want, sizeof(want), "config %s", sym);
+	for (p = text; !found && (p = strstr(p, want)); p += wl)
+		found = (p == text || p[-1] == '\n') && (p[wl] == '\n' || !p[wl]);
+	free(text);
+	return found;
 }
 
 /* ---- the console log ----------------------------------------------- */
@@ -545,11 +613,11 @@ static bool kvm_usable(void)
  * the time limit: then the process group is killed), keep the log.
  */
 static int boot_one(const struct boot_arch *a, struct st_boot_item *it, const char *initrd,
-		    unsigned int mem, unsigned int cpus, unsigned int timeout, bool kvm,
+		    const struct st_boot_result *r, unsigned int timeout, bool kvm,
 		    unsigned int banner_s)
 {
-	char mem_s[16], cpus_s[16], append[128], path[PATH_MAX];
-	char *argv[32], *log = NULL, *nl, *t;
+	char mem_s[16], cpus_s[16], path[PATH_MAX];
+	char *argv[32], *log = NULL, *nl, *t, *append;
 	size_t n = 0, len = 0, cap = 0;
 	double t0, deadline, seen_end = 0;
 	struct st_child c;
@@ -558,9 +626,12 @@ static int boot_one(const struct boot_arch *a, struct st_boot_item *it, const ch
 	int ret, status;
 
 	it->accel = kvm ? "kvm" : "tcg";
-	snprintf(mem_s, sizeof(mem_s), "%u", mem);
-	snprintf(cpus_s, sizeof(cpus_s), "%u", cpus);
-	snprintf(append, sizeof(append), "console=%s panic=-1", a->console);
+	snprintf(mem_s, sizeof(mem_s), "%u", r->mem_mb);
+	snprintf(cpus_s, sizeof(cpus_s), "%u", r->cpus);
+	append = xasprintf("console=%s panic=-1%s%s", a->console, *r->cmdline ? " " : "",
+			   r->cmdline);
+	if (!append)
+		return -ENOMEM;
 	argv[n++] = "sh";
 	argv[n++] = "-c";
 	argv[n++] = "exec \"$@\" </dev/null 2>&1";
@@ -568,6 +639,10 @@ static int boot_one(const struct boot_arch *a, struct st_boot_item *it, const ch
 	argv[n++] = (char *)a->qemu;
 	argv[n++] = "-nographic";
 	argv[n++] = "-no-reboot";
+	if (a->machine) {
+		argv[n++] = "-M";
+		argv[n++] = (char *)a->machine;
+	}
 	argv[n++] = "-m";
 	argv[n++] = mem_s;
 	argv[n++] = "-smp";
@@ -584,6 +659,7 @@ static int boot_one(const struct boot_arch *a, struct st_boot_item *it, const ch
 	t0 = now_s();
 	deadline = t0 + timeout;
 	ret = st_spawn(&c, argv, NULL, NULL, ST_SPAWN_STDOUT | ST_SPAWN_PGRP);
+	free(append);
 	if (ret) {
 		it->error = xasprintf("%s: cannot start %s: %s", it->name, a->qemu, strerror(-ret));
 		return ret;
@@ -592,7 +668,7 @@ static int boot_one(const struct boot_arch *a, struct st_boot_item *it, const ch
 	pfd.events = POLLIN;
 	for (;;) {
 		double left = (seen_end ? seen_end + GRACE_MS / 1e3 : deadline) - now_s();
-		ssize_t r;
+		ssize_t got;
 
 		/* A KVM that starts no kernel (seen nested): give up early, TCG is tried. */
 		if (banner_s && !seen_end && now_s() - t0 > banner_s &&
@@ -625,12 +701,12 @@ static int boot_one(const struct boot_arch *a, struct st_boot_item *it, const ch
 			}
 			log = nb;
 		}
-		r = read(c.out_fd, log + len, 4096);
-		if (r < 0 && errno == EINTR)
+		got = read(c.out_fd, log + len, 4096);
+		if (got < 0 && errno == EINTR)
 			continue;
-		if (r <= 0)
+		if (got <= 0)
 			break;
-		len += r;
+		len += got;
 		log[len] = 0;
 		if (!seen_end && (strstr(log, BOOT_END "\n") || strstr(log, BOOT_END "\r\n"))) {
 			seen_end = now_s();
@@ -709,6 +785,8 @@ static cJSON *item_json(const struct st_boot_result *r, const struct st_boot_ite
 	    !cJSON_AddStringToObject(o, "defconfig", r->defconfig) ||
 	    !cJSON_AddNumberToObject(o, "mem_mb", r->mem_mb) ||
 	    !cJSON_AddNumberToObject(o, "cpus", r->cpus) ||
+	    !cJSON_AddStringToObject(o, "cmdline", r->cmdline) ||
+	    !cJSON_AddStringToObject(o, "boot_config", r->profile) ||
 	    !cJSON_AddStringToObject(o, "image", it->image) ||
 	    !cJSON_AddStringToObject(o, "resolved", it->resolved ? it->resolved : "") ||
 	    !cJSON_AddStringToObject(o, "accel", it->accel ? it->accel : "") ||
@@ -739,6 +817,8 @@ cJSON *st_boot_render_json(const struct st_boot_result *r)
 	    !cJSON_AddStringToObject(root, "defconfig", r->defconfig) ||
 	    !cJSON_AddNumberToObject(root, "mem_mb", r->mem_mb) ||
 	    !cJSON_AddNumberToObject(root, "cpus", r->cpus) ||
+	    !cJSON_AddStringToObject(root, "cmdline", r->cmdline) ||
+	    !cJSON_AddStringToObject(root, "boot_config", r->profile) ||
 	    !(res = cJSON_AddArrayToObject(root, "results")) ||
 	    !(fail = cJSON_AddArrayToObject(root, "failures")) ||
 	    !(x = cJSON_AddArrayToObject(root, "ratios")))
@@ -834,6 +914,8 @@ void st_boot_latest_free(struct st_boot_latest *l, size_t n)
 		free(l[i].tree);
 		free(l[i].arch);
 		free(l[i].defconfig);
+		free(l[i].cmdline);
+		free(l[i].profile);
 	}
 	free(l);
 }
@@ -881,11 +963,16 @@ int st_boot_latest_parse(const char *text, struct st_boot_latest **out, size_t *
 		l[k].tree = jstr(x, "tree");
 		l[k].arch = jstr(x, "arch");
 		l[k].defconfig = jstr(x, "defconfig");
+		/* results kept before --cmdline existed have none */
+		l[k].cmdline = cJSON_GetObjectItem(x, "cmdline") ? jstr(x, "cmdline") : strdup("");
+		l[k].profile = cJSON_GetObjectItem(x, "boot_config") ? jstr(x, "boot_config") :
+								     strdup("minimal");
 		l[k].mem_mb = mem->valuedouble;
 		l[k].cpus = cpus->valuedouble;
 		l[k].slab_kb = slab->valuedouble;
 		k++;
-		if (!l[k - 1].variant || !l[k - 1].tree || !l[k - 1].arch || !l[k - 1].defconfig) {
+		if (!l[k - 1].variant || !l[k - 1].tree || !l[k - 1].arch || !l[k - 1].defconfig ||
+		    !l[k - 1].cmdline || !l[k - 1].profile) {
 			ret = -EINVAL;
 			break;
 		}
@@ -947,6 +1034,7 @@ void st_boot_result_free(struct st_boot_result *r)
 	free(r->items);
 	free(r->tree);
 	free(r->defconfig);
+	free(r->cmdline);
 	free(r);
 }
 
@@ -983,10 +1071,12 @@ int st_boot_run(const struct st_boot_opts *o, struct st_boot_result **out, struc
 	struct st_kernel_result *k = NULL;
 	struct st_boot_result *r;
 	const struct boot_arch *a;
-	const char *arch;
+	const struct boot_profile *prof = boot_profile(o->profile);
+	const char *arch, *extra[24], *frags[ST_BOOT_MAX_FRAGMENTS + 1], *cross[2];
 	unsigned int timeout = o->timeout_s ? o->timeout_s : 300;
 	bool kvm = o->accel ? !strcmp(o->accel, "kvm") : kvm_usable();
-	char builddir[PATH_MAX], tmp[PATH_MAX], initrd[PATH_MAX], *init = NULL;
+	char builddir[PATH_MAX], tmp[PATH_MAX], initrd[PATH_MAX], frag[PATH_MAX], *init = NULL;
+	char cross_arg[64];
 	size_t i, init_len = 0;
 	int ret;
 
@@ -996,13 +1086,53 @@ int st_boot_run(const struct st_boot_opts *o, struct st_boot_result **out, struc
 	a = boot_arch(arch);
 	if (!a)
 		return st_err(e, ENOTSUP, NULL, "footprint --boot: no QEMU machine for ARCH=%s "
-			      "(boots x86_64)", arch);
+			      "(boots x86_64, arm, riscv)", arch);
+	if (!prof)
+		return st_err(e, EINVAL, NULL, "footprint --boot: unknown --boot-config '%s' "
+			      "(minimal, kvm-guest)", o->profile);
+	if (strcmp(a->arch, "x86_64")) {
+		/* TCG only: QEMU emulates another arch */
+		if (o->accel && !strcmp(o->accel, "kvm"))
+			return st_err(e, EINVAL, NULL, "footprint --boot: no KVM for ARCH=%s on "
+				      "this machine; use --accel tcg", arch);
+		kvm = false;
+	}
 	ko.arches = &a->arch;
 	ko.narches = 1;
 	ko.image_target = a->target;
 	ko.image_file = a->file;
-	ko.extra = a->config;
-	ko.flavour = "boot";
+	for (i = 0; a->config[i] && i < sizeof(extra) / sizeof(extra[0]) - 1; i++) {
+		extra[i] = a->config[i];
+		/* riscv's virt board was SOC_VIRT before 6.5 */
+		if (!strcmp(a->arch, "riscv") && !strcmp(extra[i], "CONFIG_ARCH_VIRT=y") &&
+		    !kconfig_defines(o->k.srctree, "arch/riscv/Kconfig.socs", "ARCH_VIRT"))
+			extra[i] = "CONFIG_SOC_VIRT=y";
+	}
+	extra[i] = NULL;
+	ko.extra = extra;
+	ko.flavour = prof->flavour;
+	if (prof->fragment) {
+		if (o->k.nfragments > ST_BOOT_MAX_FRAGMENTS - 1)
+			return st_err(e, E2BIG, NULL, "footprint --boot: too many --config fragments");
+		if (pathf(frag, "%s/%s", o->k.srctree, prof->fragment))
+			return st_err(e, ENAMETOOLONG, o->k.srctree, "path too long");
+		if (access(frag, R_OK))
+			return st_err(e, errno, frag, "--boot-config %s: this tree has no %s: %s",
+				      prof->name, prof->fragment, strerror(errno));
+		frags[0] = frag;
+		for (i = 0; i < o->k.nfragments; i++)
+			frags[i + 1] = o->k.fragments[i];
+		ko.fragments = frags;
+		ko.nfragments = o->k.nfragments + 1;
+	}
+	/* Debian's cross compiler when none is named for this arch (and not building on it) */
+	if (!cross_of(&o->k, a->arch) && strcmp(a->arch, st_kernel_host_arch())) {
+		snprintf(cross_arg, sizeof(cross_arg), "%s", a->cross);
+		cross[0] = cross_arg;
+		cross[1] = NULL;
+		ko.cross = cross;
+		ko.ncross = 1;
+	}
 	ko.vmlinux = false;
 	ko.shard_n = 0;
 	if (ko.builddir)
@@ -1020,8 +1150,19 @@ int st_boot_run(const struct st_boot_opts *o, struct st_boot_result **out, struc
 		ret = st_run(argv, NULL, NULL, &ver, NULL, ST_SPAWN_QUIET);
 		free(ver);
 		if (ret)
-			return st_err(e, ENOENT, NULL, "%s not found (Debian package qemu-system-%s)",
-				      a->qemu, !strcmp(arch, "x86_64") ? "x86" : arch);
+			return st_err(e, ENOENT, NULL, "%s not found (Debian package %s)",
+				      a->qemu, a->package);
+	}
+	if (o->cmdline) {
+		const char *c;
+
+		for (c = o->cmdline; *c; c++)
+			if ((unsigned char)*c < ' ' || *c == 0x7f)
+				return st_err(e, EINVAL, NULL, "--cmdline: control character in '%s'",
+					      o->cmdline);
+		if (c - o->cmdline > CMDLINE_MAX)
+			return st_err(e, EINVAL, NULL, "--cmdline: longer than %d bytes",
+				      CMDLINE_MAX);
 	}
 	if (o->accel && strcmp(o->accel, "kvm") && strcmp(o->accel, "tcg"))
 		return st_err(e, EINVAL, NULL, "unknown accelerator '%s' (kvm, tcg)", o->accel);
@@ -1033,7 +1174,7 @@ int st_boot_run(const struct st_boot_opts *o, struct st_boot_result **out, struc
 	if (!mkdtemp(tmp))
 		return st_err(e, errno, tmp, "cannot create: %s", strerror(errno));
 	pathf(initrd, "%s/initramfs.cpio", tmp);
-	ret = compile_init(o, cross_of(&o->k, arch), tmp, &init, &init_len, e);
+	ret = compile_init(o, cross_of(&ko, a->arch), tmp, &init, &init_len, e);
 	if (!ret)
 		ret = make_initramfs(init, init_len, o->busybox, initrd, e);
 	free(init);
@@ -1049,10 +1190,12 @@ int st_boot_run(const struct st_boot_opts *o, struct st_boot_result **out, struc
 	*out = r;
 	r->tree = strdup(k->tree);
 	r->defconfig = strdup(o->k.defconfig ? o->k.defconfig : "defconfig");
+	r->cmdline = strdup(o->cmdline ? o->cmdline : "");
+	r->profile = prof->name;
 	r->mem_mb = o->mem_mb ? o->mem_mb : 32;
 	r->cpus = o->cpus ? o->cpus : 1;
 	r->items = calloc(k->nitems + 1, sizeof(*r->items));
-	if (!r->tree || !r->defconfig || !r->items)
+	if (!r->tree || !r->defconfig || !r->cmdline || !r->items)
 		goto nomem;
 	for (i = 0; i < k->nitems; i++) {
 		const struct st_kernel_item *ki = &k->items[i];
@@ -1080,13 +1223,12 @@ int st_boot_run(const struct st_boot_opts *o, struct st_boot_result **out, struc
 		p.step = "boot";
 		if (o->k.progress)
 			o->k.progress(o->k.progress_ctx, &p);
-		ret = boot_one(a, it, initrd, r->mem_mb, r->cpus, timeout, kvm,
-			       o->accel ? 0 : KVM_BANNER_S);
+		ret = boot_one(a, it, initrd, r, timeout, kvm, o->accel ? 0 : KVM_BANNER_S);
 		if (ret == -ETIME) {
 			/* KVM started nothing: TCG from now on. */
 			kvm = false;
 			it->kvm_failed = true;
-			ret = boot_one(a, it, initrd, r->mem_mb, r->cpus, timeout, false, 0);
+			ret = boot_one(a, it, initrd, r, timeout, false, 0);
 		}
 		if (ret == -ENOMEM && !it->error)
 			goto nomem;

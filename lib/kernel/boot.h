@@ -77,7 +77,22 @@ struct st_boot_opts {
 	 * only), the userspace of a small board; NULL: the init alone.
 	 */
 	const char *busybox;
+	/*
+	 * Appended to the kernel command line after slubtiny's own
+	 * "console=... panic=-1" (slub_max_order=1, ...); NULL: nothing.
+	 */
+	const char *cmdline;
+	/*
+	 * What the configuration starts from besides the user's defconfig:
+	 * "minimal" (NULL: only the arch's boot lines) or "kvm-guest" (the
+	 * tree's kernel/configs/kvm_guest.config first, as `make tinyconfig
+	 * kvm_guest.config`). The user's --config fragments follow it.
+	 */
+	const char *profile;
 };
+
+/* The most --config fragments a boot takes beside its profile's. */
+#define ST_BOOT_MAX_FRAGMENTS 32
 
 struct st_boot_item {
 	char *arch, *variant, *name;
@@ -101,6 +116,8 @@ struct st_boot_ratio {
 struct st_boot_result {
 	char *tree;
 	char *defconfig;
+	char *cmdline;		/* the user's part of the command line, "" for none */
+	const char *profile;	/* "minimal", "kvm-guest" (static) */
 	unsigned int mem_mb, cpus;
 	struct st_boot_item *items;
 	size_t nitems;
@@ -125,6 +142,8 @@ void st_boot_result_free(struct st_boot_result *r);
 /* The latest boot figure per variant, as kept in <builddir>/boot-latest.json. */
 struct st_boot_latest {
 	char *variant, *tree, *arch, *defconfig;
+	char *cmdline;		/* "" when the boot had none */
+	char *profile;		/* --boot-config; "minimal" for results older than it */
 	unsigned int mem_mb, cpus;
 	double slab_kb;
 };

@@ -440,6 +440,11 @@ static const char *host_arch(void)
 	return u.machine;
 }
 
+const char *st_kernel_host_arch(void)
+{
+	return host_arch();
+}
+
 /* argv of `make -C src O=dir ARCH=.. [CROSS_COMPILE=..] [CC=..] [-jN] targets...`. */
 static char **make_argv(struct item *it, const char *const *targets, bool jobs)
 {

@@ -94,6 +94,9 @@ struct st_kernel_result {
 	unsigned int nfailed, ncached;
 };
 
+/* The make ARCH of this machine ("x86_64", "arm64", "riscv", ...). */
+const char *st_kernel_host_arch(void);
+
 /* $XDG_CACHE_HOME/slubtiny/kernel (or ~/.cache/...) into @buf. */
 int st_kernel_default_dir(char *buf, size_t len);
 
