@@ -50,10 +50,13 @@ static const char *const x86_config[] = {
 	"CONFIG_SYSFS=y", "CONFIG_BINFMT_ELF=y", NULL,
 };
 
-/* QEMU's arm virt board: an ARMv7 multiplatform kernel with the PL011 console. */
+/*
+ * QEMU's arm virt board: an ARMv7 multiplatform kernel (tinyconfig has no
+ * MMU on arm) with the PL011 console.
+ */
 static const char *const arm_config[] = {
-	"CONFIG_ARCH_MULTI_V7=y", "CONFIG_ARCH_VIRT=y", "CONFIG_PRINTK=y", "CONFIG_TTY=y",
-	"CONFIG_SERIAL_AMBA_PL011=y", "CONFIG_SERIAL_AMBA_PL011_CONSOLE=y",
+	"CONFIG_MMU=y", "CONFIG_ARCH_MULTI_V7=y", "CONFIG_ARCH_VIRT=y", "CONFIG_PRINTK=y",
+	"CONFIG_TTY=y", "CONFIG_SERIAL_AMBA_PL011=y", "CONFIG_SERIAL_AMBA_PL011_CONSOLE=y",
 	"CONFIG_BLK_DEV_INITRD=y", "CONFIG_PROC_FS=y", "CONFIG_SYSFS=y", "CONFIG_BINFMT_ELF=y",
 	NULL,
 };
@@ -1158,8 +1161,8 @@ int st_boot_run(const struct st_boot_opts *o, struct st_boot_result **out, struc
 
 		for (c = o->cmdline; *c; c++)
 			if ((unsigned char)*c < ' ' || *c == 0x7f)
-				return st_err(e, EINVAL, NULL, "--cmdline: control character in '%s'",
-					      o->cmdline);
+				return st_err(e, EINVAL, NULL, "--cmdline: a control character "
+					      "at byte %zu", (size_t)(c - o->cmdline) + 1);
 		if (c - o->cmdline > CMDLINE_MAX)
 			return st_err(e, EINVAL, NULL, "--cmdline: longer than %d bytes",
 				      CMDLINE_MAX);

@@ -17,10 +17,11 @@ void st_boot_render_text(const struct st_boot_result *r, FILE *f)
 {
 	const struct st_boot_item *it;
 	size_t i, k;
+	bool plain = !strcmp(r->profile, "minimal");
 
-	fprintf(f, "%s %s booted, -m %u -smp %u%s%s%s: what the kernel reports (kB)\n",
-		r->tree, r->defconfig, r->mem_mb, r->cpus, *r->cmdline ? ", \"" : "", r->cmdline,
-		*r->cmdline ? "\"" : "");
+	fprintf(f, "%s %s%s%s booted, -m %u -smp %u%s%s%s: what the kernel reports (kB)\n",
+		r->tree, r->defconfig, plain ? "" : " + ", plain ? "" : r->profile, r->mem_mb,
+		r->cpus, *r->cmdline ? ", \"" : "", r->cmdline, *r->cmdline ? "\"" : "");
 	fprintf(f, "%-10s %-7s %8s %13s %11s %8s %8s %7s %s\n", "variant", "arch", "Slab",
 		"SReclaimable", "SUnreclaim", "MemFree", "MemTotal", "boot s", "");
 	for (i = 0; i < r->nitems; i++) {
