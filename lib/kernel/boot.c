@@ -64,7 +64,7 @@ static const char *const arm_config[] = {
 /*
  * QEMU's riscv64 virt board under OpenSBI (QEMU's default firmware): an
  * MMU kernel with the 8250 console found in the device tree. The board's
- * symbol was SOC_VIRT before Linux 6.5 (see virt_sym()).
+ * symbol is SOC_VIRT in older trees such as 6.1 (see st_boot_run()).
  */
 static const char *const riscv_config[] = {
 	"CONFIG_ARCH_VIRT=y", "CONFIG_PRINTK=y", "CONFIG_TTY=y", "CONFIG_SERIAL_8250=y",
