@@ -1242,20 +1242,20 @@ static int setup_tree(struct run *r, struct st_error *e)
 			return st_err(e, ENOMEM, NULL, "out of memory");
 	}
 	for (size_t i = 0; i < o->nfragments; i++) {
-		const char *f = o->fragments[i];
+		const char *frag = o->fragments[i];
 		struct st_defconfig *dc;
 
 		errno = 0;
-		r->frag_texts[i] = read_text(f);
+		r->frag_texts[i] = read_text(frag);
 		if (!r->frag_texts[i])
-			return st_err(e, errno ? errno : EIO, f, "cannot read: %s",
+			return st_err(e, errno ? errno : EIO, frag, "cannot read: %s",
 				      strerror(errno ? errno : EIO));
-		ret = st_defconfig_parse(&dc, r->frag_texts[i], strlen(r->frag_texts[i]), f, e);
+		ret = st_defconfig_parse(&dc, r->frag_texts[i], strlen(r->frag_texts[i]), frag, e);
 		if (ret)
 			return ret;
 		r->frags[i] = dc;
 		if (dc->nr_errors)
-			return st_err(e, EINVAL, f, "%s", dc->nr_diags ? dc->diags[0].msg :
+			return st_err(e, EINVAL, frag, "%s", dc->nr_diags ? dc->diags[0].msg :
 				      "not a config fragment");
 	}
 	return 0;
