@@ -38,37 +38,8 @@ head -c 8 "$old" | grep -q '!<thin>' || { echo "FAIL: $old is not a thin archive
 # the reason this test exists: member paths of exactly 15 characters
 long15=$(grep -a -c '^/[0-9]* */[0-9]' "$old" || true)
 
-pass=0 fail=0
-check() { # what: compare $out/ref with $out/our, exit status $st, stderr $out/err
-	if [ "$st" != 0 ] || [ -s "$out/err" ]; then
-		fail=$((fail + 1))
-		echo "FAIL [$arch] $1: exit $st, stderr: $(head -3 "$out/err")"
-	elif ! cmp -s "$out/ref" "$out/our"; then
-		fail=$((fail + 1))
-		echo "MISMATCH [$arch] $1"
-		diff "$out/ref" "$out/our" | head -10
-	else
-		pass=$((pass + 1))
-	fi
-}
-
-for pair in "$old $new" "$new $old"; do
-	set -- $pair
-	for m in "" -c -d -t; do
-		"$python" -S "$bom" $m "$1" "$2" >"$out/ref" 2>/dev/null
-		"$SLUBTINY" size-diff $m "$1" "$2" >"$out/our" 2>"$out/err"
-		st=$?
-		check "size-diff $m $1 $2"
-	done
-done
-for f in "$old" "$new"; do
-	for o in "" -A -t; do
-		size $o "$f" >"$out/ref" 2>/dev/null
-		"$SLUBTINY" size $o "$f" >"$out/our" 2>"$out/err"
-		st=$?
-		check "size $o $f"
-	done
-done
+. "$ST_SRCDIR/tests/diff/sizes/archive-cmp.sh"
+archive_cmp "$old" "$new" "$out" "$arch"
 echo "$arch: $long15 members with 15-character paths; $pass comparisons identical, $fail different"
 tail -1 "$out/ref"
 "$python" -S "$bom" "$old" "$new" | tail -1
