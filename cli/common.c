@@ -162,19 +162,30 @@ void st_usage(FILE *f, const char *name)
 struct st_progress {
 	pthread_mutex_t lock;
 	struct timespec start;
+	double delay;		/* seconds before the line appears */
 	const char *what;
 	int width;		/* of the line drawn, 0 when none */
 };
 
 struct st_progress *st_progress_new(const char *what)
 {
+	const char *env = getenv("SLUBTINY_PROGRESS_DELAY");
 	struct st_progress *p;
+	char *end;
 
 	if (!isatty(STDERR_FILENO) || st_out.verbosity < 0)
 		return NULL;
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return NULL;
+	/* A quick run draws nothing: only after a second, unless told otherwise. */
+	p->delay = 1.0;
+	if (env && *env) {
+		double d = strtod(env, &end);
+
+		if (!*end && d >= 0 && d <= 3600)
+			p->delay = d;
+	}
 	pthread_mutex_init(&p->lock, NULL);
 	clock_gettime(CLOCK_MONOTONIC, &p->start);
 	p->what = what;
@@ -190,7 +201,7 @@ void st_progress_update(void *progress, size_t done, size_t total, const char *i
 	if (!p)
 		return;
 	clock_gettime(CLOCK_MONOTONIC, &now);
-	if (now.tv_sec - p->start.tv_sec + (now.tv_nsec - p->start.tv_nsec) / 1e9 < 1.0)
+	if (now.tv_sec - p->start.tv_sec + (now.tv_nsec - p->start.tv_nsec) / 1e9 < p->delay)
 		return;
 	pthread_mutex_lock(&p->lock);
 	/* One terminal line: at most 79 columns, the file name cut at its start. */
