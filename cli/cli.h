@@ -50,6 +50,13 @@ void st_out_init(void);
 /* "slubtiny: msg" on stderr (printf-checked, lowercase, no trailing newline). */
 void p_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Print a library error: "slubtiny: FILE: msg" or strerror(-err). */
+/*
+ * An output file (--html, --svg): st_out_open() says why it cannot be
+ * opened and returns NULL; st_out_close() closes it, takes the renderer's
+ * result (0 or -errno) and says what failed: 0, or -1 once said.
+ */
+FILE *st_out_open(const char *path);
+int st_out_close(FILE *f, const char *path, int err);
 void p_lib_err(const struct st_error *e, const char *file, int err);
 /*
  * With --json, a command that fails before printing its document still puts

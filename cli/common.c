@@ -46,6 +46,26 @@ void st_out_init(void)
 		st_out.columns = ws.ws_col;
 }
 
+FILE *st_out_open(const char *path)
+{
+	FILE *f = fopen(path, "we");
+
+	if (!f)
+		p_err("%s: %s", path, strerror(errno));
+	return f;
+}
+
+int st_out_close(FILE *f, const char *path, int err)
+{
+	if (fclose(f) && !err)
+		err = -errno;
+	if (err) {
+		p_err("%s: write error: %s", path, strerror(-err));
+		return -1;
+	}
+	return 0;
+}
+
 /* The first error of the run, for st_json_error_document(). */
 static char first_err[1024], first_err_file[512];
 

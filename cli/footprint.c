@@ -266,21 +266,9 @@ bad:
 
 static int write_svg(const struct st_fp_report *r, const char *path)
 {
-	FILE *f = fopen(path, "w");
-	int err;
+	FILE *f = st_out_open(path);
 
-	if (!f) {
-		p_err("%s: %s", path, strerror(errno));
-		return ST_EXIT_ERROR;
-	}
-	err = st_fp_render_svg(r, f);
-	if (fclose(f) && !err)
-		err = -EIO;
-	if (err) {
-		p_err("%s: write error: %s", path, strerror(-err));
-		return ST_EXIT_ERROR;
-	}
-	return ST_EXIT_OK;
+	return f && !st_out_close(f, path, st_fp_render_svg(r, f)) ? ST_EXIT_OK : ST_EXIT_ERROR;
 }
 
 static int print_json(const struct st_fp_report *r)
@@ -338,21 +326,9 @@ static void boot_progress(void *ctx, const struct st_kernel_progress *p)
 
 static int boot_svg(const struct st_boot_result *r, const char *path)
 {
-	FILE *f = fopen(path, "w");
-	int err;
+	FILE *f = st_out_open(path);
 
-	if (!f) {
-		p_err("%s: %s", path, strerror(errno));
-		return ST_EXIT_ERROR;
-	}
-	err = st_boot_render_svg(r, f);
-	if (fclose(f) && !err)
-		err = -EIO;
-	if (err) {
-		p_err("%s: write error: %s", path, strerror(-err));
-		return ST_EXIT_ERROR;
-	}
-	return ST_EXIT_OK;
+	return f && !st_out_close(f, path, st_boot_render_svg(r, f)) ? ST_EXIT_OK : ST_EXIT_ERROR;
 }
 
 static int do_boot(struct fp_args *a)

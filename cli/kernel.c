@@ -165,21 +165,9 @@ static void progress(void *ctx, const struct st_kernel_progress *p)
 
 static int write_html(const struct st_report *r, const char *path)
 {
-	FILE *f = fopen(path, "we");
-	int ret;
+	FILE *f = st_out_open(path);
 
-	if (!f) {
-		p_err("%s: %s", path, strerror(errno));
-		return -1;
-	}
-	ret = st_report_print_html(f, r);
-	if (fclose(f) && !ret)
-		ret = -errno;
-	if (ret) {
-		p_err("%s: %s", path, strerror(-ret));
-		return -1;
-	}
-	return 0;
+	return f ? st_out_close(f, path, st_report_print_html(f, r)) : -1;
 }
 
 /* Print @r as asked; shared with `report --merge`. */

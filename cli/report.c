@@ -208,21 +208,10 @@ static int merge_report(struct st_report **r, int argc, char **argv, struct st_e
 
 static int write_html(const struct st_report *r, const char *path)
 {
-	FILE *f = fopen(path, "we");
-	int ret;
+	FILE *f = st_out_open(path);
 
-	if (!f) {
-		p_err("%s: %s", path, strerror(errno));
-		return ST_EXIT_ERROR;
-	}
-	ret = st_report_print_html(f, r);
-	if (fclose(f) && !ret)
-		ret = -errno;
-	if (ret) {
-		p_err("%s: %s", path, strerror(-ret));
-		return ST_EXIT_ERROR;
-	}
-	return ST_EXIT_OK;
+	return f && !st_out_close(f, path, st_report_print_html(f, r)) ? ST_EXIT_OK
+								 : ST_EXIT_ERROR;
 }
 
 static int render(const struct st_report *r, const struct report_args *ra)
