@@ -307,6 +307,8 @@ void st_page_stats_reset_peak(void)
 bool st_slab_rseq;
 
 #ifdef ST_SLAB_RSEQ
+long st_rseq_off;
+
 static long membarrier(int cmd, unsigned int flags, int cpu)
 {
 	return syscall(__NR_membarrier, cmd, flags, cpu);
@@ -345,6 +347,7 @@ void st_rseq_init(void)
 	const char *env = getenv("ST_SLAB_RSEQ");
 
 	st_slab_rseq = false;
+	st_rseq_off = __rseq_offset;
 	if ((env && !strcmp(env, "0")) || !__rseq_size || st_rseq_cpu_id() < 0)
 		return;
 	if (max_possible_cpu() < 0 || max_possible_cpu() >= CONFIG_NR_CPUS)

@@ -218,13 +218,19 @@ void st_rseq_init(void);
 #include <stddef.h>
 #include <sys/rseq.h>
 
+/*
+ * glibc's __rseq_offset, copied by st_rseq_init(): hidden, so that the
+ * fast paths load it directly and not through the GOT.
+ */
+extern long st_rseq_off __attribute__((visibility("hidden")));
+
 /* This thread's CPU as its rseq area says; negative if not registered. */
 static __always_inline int st_rseq_cpu_id(void)
 {
 	int cpu;
 
 	__asm__ __volatile__("movl %%fs:4(%1), %0"
-			     : "=r"(cpu) : "r"(__rseq_offset));
+			     : "=r"(cpu) : "r"(st_rseq_off));
 	return cpu;
 }
 
@@ -266,7 +272,7 @@ static __always_inline bool st_rseq_pair_commit(int cpu, struct st_pair *p,
 		"jmp %l[fail]\n\t"
 		".popsection\n\t"
 		:
-		: [off] "r"(__rseq_offset), [cpu] "r"(cpu),
+		: [off] "r"(st_rseq_off), [cpu] "r"(cpu),
 		  [first] "m"(p->first), [second] "m"(p->second),
 		  [o1] "r"(o1), [o2] "r"(o2), [n1] "r"(n1), [n2] "r"(n2)
 		: "memory", "cc", "rax"

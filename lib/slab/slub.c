@@ -1285,8 +1285,9 @@ load:
  * fences the CPU (cpu_claim_rseq()). Any failure (no rseq area, owned,
  * empty, another slab, an abort) sends the caller to the slow path.
  */
-/* [c] = glibc's __rseq_offset (the rseq area's offset from %fs), then
- * the descriptor of the section goes to rseq->rseq_cs */
+/* [c] = the rseq area's offset from %fs (st_rseq_off: one load, where
+ * glibc's __rseq_offset behind the GOT would be two on the critical
+ * path), then the descriptor of the section goes to rseq->rseq_cs */
 #define RSEQ_CS_BEGIN							\
 	".pushsection __rseq_cs, \"aw\"\n\t"				\
 	".balign 32\n\t"						\
@@ -1294,8 +1295,7 @@ load:
 	".long 0x0, 0x0\n\t"		/* version, flags */		\
 	".quad 1f, (2f - 1f), 4f\n\t"	/* start, length, abort */	\
 	".popsection\n\t"						\
-	"movq __rseq_offset@GOTPCREL(%%rip), %[c]\n\t"			\
-	"movq (%[c]), %[c]\n\t"					\
+	"movq st_rseq_off(%%rip), %[c]\n\t"				\
 	"leaq 3b(%%rip), %[tmp]\n\t"					\
 	"movq %[tmp], %%fs:8(%[c])\n\t"	/* rseq->rseq_cs */	\
 	"1:\n\t"
@@ -1307,13 +1307,20 @@ load:
 	"4:\n\t"							\
 	"jmp %l[" fail "]\n\t"						\
 	".popsection\n\t"
+#if defined(CONFIG_SLUB_STATS) || ST_CACHE_LINE != 64
+#define RSEQ_CPU_INDEX	"imulq %[csize], %[tmp], %[c]\n\t"
+#else
+/* one cache line each: a shift, not a multiply, on the critical path */
+_Static_assert(sizeof(struct kmem_cache_cpu) == 64, "kmem_cache_cpu is one line");
+#define RSEQ_CPU_INDEX	"movq %[tmp], %[c]\n\tshlq $6, %[c]\n\t"
+#endif
 /* c = &s->cpu_slab[rseq->cpu_id], or fail if it is not a valid CPU
  * (negative: this thread has no rseq area) */
 #define RSEQ_CPU_SLAB							\
 	"movl %%fs:4(%[c]), %k[tmp]\n\t"				\
 	"cmpl %[ncpu], %k[tmp]\n\t"					\
 	"jae %l[fail]\n\t"						\
-	"imulq %[csize], %[tmp], %[c]\n\t"				\
+	RSEQ_CPU_INDEX							\
 	"addq %[s], %[c]\n\t"						\
 	"testb $1, %c[tid](%[c])\n\t"	/* owned by a slow path */	\
 	"jnz %l[fail]\n\t"
