@@ -22,26 +22,10 @@ set -u
 kdir=$cache/kernel
 work=$ST_BUILDDIR/tests-kernel/boot
 
-for t in /usr/src/linux-source-6.1.tar.xz /usr/src/linux-source-6.12.tar.xz; do
-	[ -r "$t" ] || { echo "SKIP: $t missing"; exit 77; }
-done
-for p in make gcc flex bison bc jq python3 xz perl qemu-system-x86_64; do
-	command -v "$p" >/dev/null || { echo "SKIP: $p not installed"; exit 77; }
-done
-
-src61=$(extract 6.1) || { err "cannot extract linux-source-6.1"; exit 1; }
-src612=$(extract 6.12) || { err "cannot extract linux-source-6.12"; exit 1; }
+need_trees make gcc flex bison bc jq python3 xz perl qemu-system-x86_64
 rm -rf "$work"
 mkdir -p "$work"
 tiny="--defconfig tinyconfig --arch x86_64 --builddir $kdir -j2"
-
-# Stderr of a good run holds only progress lines.
-progress_only() { # stderr file
-	if grep -v '^slubtiny: footprint: \[[0-9]*/[0-9]*\] ' "$1" | grep -q .; then
-		err "unexpected stderr:"
-		cat "$1"
-	fi
-}
 
 boot() { # name src args...
 	name=$1 src=$2
@@ -53,7 +37,7 @@ boot() { # name src args...
 	ms=$((($(now) - t0) / 1000000))
 	echo "boot: $name: exit $st in $ms ms" >&2
 	[ $st = 0 ] || { err "$name: exit status $st"; cat "$work/$name.err"; }
-	progress_only "$work/$name.err"
+	only_progress "$work/$name.err" footprint
 	# each console log, before a later boot of the same image replaces it
 	jq -r '.results[] | "\(.variant) \(.image)"' "$work/$name.out" | while read -r v img; do
 		cp "${img%/arch/x86/boot/bzImage}/slubtiny-console.log" "$work/$name-$v.log"

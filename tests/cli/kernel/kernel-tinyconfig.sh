@@ -15,16 +15,7 @@ set -u
 kdir=$cache/kernel
 work=$ST_BUILDDIR/tests-kernel/tinyconfig
 
-# Prerequisites, checked before the tool runs.
-for t in /usr/src/linux-source-6.1.tar.xz /usr/src/linux-source-6.12.tar.xz; do
-	[ -r "$t" ] || { echo "SKIP: $t missing (apt-get install ${t##*/} without .tar.xz)"; exit 77; }
-done
-for p in make gcc flex bison bc ar size nm jq python3 xz perl; do
-	command -v "$p" >/dev/null || { echo "SKIP: $p not installed"; exit 77; }
-done
-
-src61=$(extract 6.1) || { err "cannot extract linux-source-6.1"; exit 1; }
-src612=$(extract 6.12) || { err "cannot extract linux-source-6.12"; exit 1; }
+need_trees make gcc flex bison bc ar size nm jq python3 xz perl
 bom=$src612/scripts/bloat-o-meter
 rm -rf "$work"
 mkdir -p "$work"

@@ -37,10 +37,23 @@ extract() { # version -> prints the tree
 
 now() { date +%s%N; }
 
-# Stderr of a good run holds only progress lines.
-only_progress() { # stderr file
-	if grep -v '^slubtiny: kernel: \[[0-9]*/[0-9]*\] ' "$1" | grep -q .; then
-		err "unexpected stderr:"
+# Skip (77) unless both Debian kernel tarballs and every tool are here;
+# then extract the trees into $src61 and $src612.
+need_trees() { # tools...
+	for t in /usr/src/linux-source-6.1.tar.xz /usr/src/linux-source-6.12.tar.xz; do
+		[ -r "$t" ] || { echo "SKIP: $t missing (apt-get install ${t##*/} without .tar.xz)"; exit 77; }
+	done
+	for p; do
+		command -v "$p" >/dev/null || { echo "SKIP: $p not installed"; exit 77; }
+	done
+	src61=$(extract 6.1) || { err "cannot extract linux-source-6.1"; exit 1; }
+	src612=$(extract 6.12) || { err "cannot extract linux-source-6.12"; exit 1; }
+}
+
+# Stderr of a good run holds only progress lines of COMMAND (default kernel).
+only_progress() { # stderr-file [command]
+	if grep -v "^slubtiny: ${2:-kernel}: \[[0-9]*/[0-9]*\] " "$1" | grep -q .; then
+		err "unexpected stderr in ${1##*/}:"
 		cat "$1"
 	fi
 }
