@@ -35,9 +35,9 @@ struct st_fp_run {
 	double peak_pages, final_pages, final_slab_pages, timed_peak_pages, leak_pages;
 	double slab_reports;		/* bugs the allocator reported: 0 */
 	double requested_bytes, usable_bytes, held_bytes;
-	double wall_ns, ops_per_s;	/* fastest pass, wall clock */
+	double wall_ns, ops_per_s;	/* median pass, wall clock */
 	double scaling;			/* ops_per_s / the 1-thread run's, or 0 */
-	double cpu_ns, ops_per_cpu_s;	/* least CPU time of a pass */
+	double cpu_ns, ops_per_cpu_s;	/* median CPU time of a pass */
 	struct st_fp_class *classes;	/* at the pages peak */
 	size_t nr_classes;
 	struct st_fp_cache *caches;	/* at the end of the trace */

@@ -101,7 +101,7 @@ static cJSON *result_json(const struct st_trace *t, const char *name, unsigned i
 			  unsigned long leak)
 {
 	long ps = sysconf(_SC_PAGESIZE);
-	double secs = tm->best_ns / 1e9;
+	double secs = tm->wall_ns / 1e9;
 	cJSON *o = cJSON_CreateObject();
 
 	if (!o)
@@ -121,12 +121,12 @@ static cJSON *result_json(const struct st_trace *t, const char *name, unsigned i
 	    !cJSON_AddNumberToObject(o, "usable_bytes", sum(m->at_peak, m->nr_classes, 1)) ||
 	    !cJSON_AddNumberToObject(o, "held_bytes", (double)m->peak_pages * ps) ||
 	    !cJSON_AddNumberToObject(o, "final_requested_bytes", sum(m->classes, m->nr_classes, 0)) ||
-	    !cJSON_AddNumberToObject(o, "wall_ns", tm->best_ns) ||
+	    !cJSON_AddNumberToObject(o, "wall_ns", tm->wall_ns) ||
 	    !cJSON_AddNumberToObject(o, "reps", tm->reps) ||
 	    !cJSON_AddNumberToObject(o, "ops_per_s", secs > 0 ? t->nr_ops / secs : 0) ||
-	    !cJSON_AddNumberToObject(o, "cpu_ns", tm->best_cpu_ns) ||
+	    !cJSON_AddNumberToObject(o, "cpu_ns", tm->cpu_ns) ||
 	    !cJSON_AddNumberToObject(o, "ops_per_cpu_s",
-				     tm->best_cpu_ns ? t->nr_ops / (tm->best_cpu_ns / 1e9) : 0) ||
+				     tm->cpu_ns ? t->nr_ops / (tm->cpu_ns / 1e9) : 0) ||
 	    !cJSON_AddNumberToObject(o, "timed_peak_pages", tm->timed_peak_pages) ||
 	    !cJSON_AddNumberToObject(o, "leak_pages", leak) ||
 	    !cJSON_AddNumberToObject(o, "slab_reports", rb_nr_reports()) ||

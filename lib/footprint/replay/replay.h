@@ -37,8 +37,8 @@ struct rp_result {
 	size_t nr_samples;
 	uint64_t measure_ns;
 	/* timed passes */
-	uint64_t best_ns;		/* wall time of the fastest pass */
-	uint64_t best_cpu_ns;		/* least CPU time of a pass */
+	uint64_t wall_ns;		/* wall time of the median pass */
+	uint64_t cpu_ns;		/* CPU time of the median pass */
 	unsigned int reps;
 	unsigned long timed_peak_pages;
 };
