@@ -194,25 +194,35 @@ static void free_obj(struct rp *r, uint32_t id)
 	r->objs[id] = NULL;
 }
 
+/* Create, destroy or shrink trace cache @cache. */
+static void cache_op(struct rp *r, int type, uint32_t cache)
+{
+	switch (type) {
+	case ST_OP_CACHE:
+		r->caches[cache] = rb_cache_create(&r->t->caches[cache]);
+		if (!r->caches[cache])
+			set_err(r, -ENOMEM);
+		break;
+	case ST_OP_DESTROY:
+		rb_cache_destroy(r->caches[cache]);
+		r->caches[cache] = NULL;
+		break;
+	default:
+		rb_cache_shrink(r->caches[cache]);
+		break;
+	}
+}
+
 static void exec_op(struct rp *r, size_t i)
 {
 	const struct st_trace_op *op = &r->t->ops[i];
-	struct rb_cache *c;
 	void *p;
 
 	switch (op->type) {
 	case ST_OP_CACHE:
-		c = rb_cache_create(&r->t->caches[op->cache]);
-		if (!c)
-			set_err(r, -ENOMEM);
-		r->caches[op->cache] = c;
-		break;
 	case ST_OP_DESTROY:
-		rb_cache_destroy(r->caches[op->cache]);
-		r->caches[op->cache] = NULL;
-		break;
 	case ST_OP_SHRINK:
-		rb_cache_shrink(r->caches[op->cache]);
+		cache_op(r, op->type, op->cache);
 		break;
 	case ST_OP_ALLOC:
 		do_alloc(r, op, rb_cache_alloc(r->caches[op->cache]),
@@ -248,16 +258,9 @@ static void exec_cop(struct rp *r, const struct cop *c)
 
 	switch (c->type) {
 	case ST_OP_CACHE:
-		r->caches[c->arg] = rb_cache_create(&r->t->caches[c->arg]);
-		if (!r->caches[c->arg])
-			set_err(r, -ENOMEM);
-		return;
 	case ST_OP_DESTROY:
-		rb_cache_destroy(r->caches[c->arg]);
-		r->caches[c->arg] = NULL;
-		return;
 	case ST_OP_SHRINK:
-		rb_cache_shrink(r->caches[c->arg]);
+		cache_op(r, c->type, c->arg);
 		return;
 	case ST_OP_ALLOC:
 		p = rb_cache_alloc(r->caches[c->arg]);

@@ -13,14 +13,7 @@ if [ -z "$gcc_trace" ]; then
 	echo "1..0 # SKIP no gcc at configure time: no recording of gcc to replay"
 	exit 0
 fi
-tmp=${ST_BUILDDIR:-/tmp}/footprint-cli.$$
-mkdir -p "$tmp" || exit 1
-trap 'rm -rf "$tmp"' EXIT
-n=0 fail=0
-t() { # description, status (0 = ok)
-	n=$((n + 1))
-	if [ "$2" = 0 ]; then echo "ok $n - $1"; else echo "not ok $n - $1"; fail=1; fi
-}
+. "$(dirname "$0")/tap.sh"
 
 "$SLUBTINY" footprint gen boot >"$tmp/boot.txt" 2>"$tmp/err"
 t "gen boot writes a text trace" $([ $? = 0 ] && [ ! -s "$tmp/err" ] &&

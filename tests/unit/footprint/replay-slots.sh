@@ -7,14 +7,7 @@
 # poisoning, free checks) and slub, every timed pass must free exactly
 # what the trace frees: no report, no page kept.
 set -u
-tmp=${ST_BUILDDIR:-/tmp}/replay-slots.$$
-mkdir -p "$tmp" || exit 1
-trap 'rm -rf "$tmp"' EXIT
-n=0 fail=0
-t() { # description, status (0 = ok)
-	n=$((n + 1))
-	if [ "$2" = 0 ]; then echo "ok $n - $1"; else echo "not ok $n - $1"; fail=1; fi
-}
+. "$(dirname "$0")/tap.sh"
 
 # Rounds of: each thread allocates 12 objects; thread 0 frees its first
 # six, thread 1 frees thread 0's last six (after their allocations, so
