@@ -530,76 +530,40 @@ out:
 #define SHARED		UINT8_MAX
 
 /*
- * Number the slots anew, each thread's together and from a cache line of
- * their own, so that two threads' stores to their slots do not share a
- * line. @home: the thread of each slot; @idx: room for the new numbers.
- */
-static int place_slots(struct rp *r, const uint8_t *home, uint32_t *idx)
-{
-	uint32_t base[ST_TRACE_MAX_THREADS] = { 0 }, n = 0, s;
-	const uint32_t line = 64 / sizeof(void *);
-	uint16_t *cache = NULL;
-	unsigned int th;
-	size_t i, k;
-
-	for (s = 0; s < r->nr_slots; s++)
-		base[home[s]]++;
-	for (th = 0; th < r->threads; th++) {
-		uint32_t count = base[th];
-
-		base[th] = n;
-		n += (count + line - 1) / line * line;
-	}
-	for (s = 0; s < r->nr_slots; s++)
-		idx[s] = base[home[s]]++;
-	r->slots = calloc(n + 1, sizeof(*r->slots));
-	cache = calloc(n + 1, sizeof(*cache));
-	if (!r->slots || !cache) {
-		free(cache);
-		return -ENOMEM;
-	}
-	for (s = 0; s < r->nr_slots; s++)
-		cache[idx[s]] = r->slot_cache[s];
-	free(r->slot_cache);
-	r->slot_cache = cache;
-	r->nr_slots = n;
-	for (th = 0; th < r->threads; th++) {
-		k = r->threads > 1 ? r->ntops[th] : r->t->nr_ops;
-		for (i = 0; i < k; i++) {
-			struct cop *c = &r->cops[th][i];
-
-			if (c->type != ST_OP_CACHE && c->type != ST_OP_DESTROY &&
-			    c->type != ST_OP_SHRINK)
-				c->slot = idx[c->slot];
-		}
-	}
-	return 0;
-}
-
-/*
- * The timed passes' ops (struct cop), each thread's in trace order. An
- * object gets the slot its thread freed last, if that thread allocated
- * the object and no other thread used it; an object two threads use
- * keeps its slot, so that reuse adds no ordering that the trace lacks.
+ * The timed passes' ops (struct cop), each thread's in trace order. Each
+ * thread's slots are a region of rp.slots of its own, from a cache line
+ * of its own, so that two threads' stores to their slots do not share a
+ * line. An object gets the slot its thread freed last, if that thread
+ * allocated the object and no other thread used it; an object two
+ * threads use keeps its slot, so that reuse adds no ordering that the
+ * trace lacks.
  */
 static int compile_cops(struct rp *r)
 {
 	const struct st_trace *t = r->t;
-	uint32_t *slot_of, *next_free, head[ST_TRACE_MAX_THREADS];
+	const uint32_t line = 64 / sizeof(void *);
+	uint32_t *slot_of, *next_free = NULL, head[ST_TRACE_MAX_THREADS];
+	uint32_t next[ST_TRACE_MAX_THREADS];
 	size_t i, k[ST_TRACE_MAX_THREADS] = { 0 };
-	uint8_t *owner, *home;
+	uint8_t *owner;
 	int err = -ENOMEM;
 
-	slot_of = malloc(t->nr_ids * sizeof(*slot_of) + 1);
-	owner = malloc(t->nr_ids + 1);
-	next_free = malloc(t->nr_ops * sizeof(*next_free) + 1);
-	home = malloc(t->nr_ops + 1);
-	r->slot_cache = calloc(t->nr_ops + 1, sizeof(*r->slot_cache));
-	r->cops = calloc(r->threads, sizeof(*r->cops));
-	if (!slot_of || !owner || !next_free || !home || !r->slot_cache || !r->cops)
-		goto out;
+	/* a thread has at most one slot per op of its own */
 	for (i = 0; i < r->threads; i++) {
 		head[i] = NO_SLOT;
+		next[i] = r->nr_slots;
+		r->nr_slots += ((r->threads > 1 ? r->ntops[i] : t->nr_ops) + line - 1) /
+			       line * line;
+	}
+	slot_of = malloc(t->nr_ids * sizeof(*slot_of) + 1);
+	owner = malloc(t->nr_ids + 1);
+	next_free = malloc(r->nr_slots * sizeof(*next_free) + 1);
+	r->slots = calloc(r->nr_slots + 1, sizeof(*r->slots));
+	r->slot_cache = calloc(r->nr_slots + 1, sizeof(*r->slot_cache));
+	r->cops = calloc(r->threads, sizeof(*r->cops));
+	if (!slot_of || !owner || !next_free || !r->slots || !r->slot_cache || !r->cops)
+		goto out;
+	for (i = 0; i < r->threads; i++) {
 		r->cops[i] = malloc((r->threads > 1 ? r->ntops[i] : t->nr_ops) *
 				    sizeof(struct cop) + 1);
 		if (!r->cops[i])
@@ -628,7 +592,7 @@ static int compile_cops(struct rp *r)
 			if (s != NO_SLOT)
 				head[th] = next_free[s];
 			else
-				home[s = r->nr_slots++] = th;
+				s = next[th]++;
 			slot_of[op->id] = s;
 			owner[op->id] = th;
 			r->slot_cache[s] = r->obj_cache[op->id];
@@ -637,7 +601,7 @@ static int compile_cops(struct rp *r)
 		default:			/* ST_OP_FREE */
 			s = slot_of[op->id];
 			if (s == NO_SLOT) {	/* not live: the parser rejects it */
-				home[s = r->nr_slots++] = th;
+				s = next[th]++;
 				break;
 			}
 			if (op->type == ST_OP_KREALLOC) {
@@ -656,12 +620,11 @@ static int compile_cops(struct rp *r)
 		}
 		c->slot = s;
 	}
-	err = place_slots(r, home, next_free);
+	err = 0;
 out:
 	free(slot_of);
 	free(owner);
 	free(next_free);
-	free(home);
 	return err;
 }
 
