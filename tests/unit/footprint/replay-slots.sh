@@ -69,7 +69,7 @@ cat >"$tmp/pc.py" <<'PY'
 import queue, threading
 q = queue.Queue(maxsize=64)
 def produce():
-    for i in range(20000):
+    for i in range(3000):
         q.put(b"x" * (600 + i * 37 % 2500))	# malloc'd, not pymalloc'd
     q.put(None)
 def consume():
