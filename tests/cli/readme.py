@@ -81,9 +81,15 @@ def kernel_tree():
     return r.stdout
 
 
+# A fresh machine has no git identity (the suite runs with none, see
+# tests/meson.build): every commit here names its own.
+IDENTITY = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.org",
+            "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.org"}
+
+
 def git(work, *args):
     subprocess.run(["git", "-C", work] + list(args), check=True, stdout=subprocess.DEVNULL,
-                   stderr=subprocess.DEVNULL)
+                   stderr=subprocess.DEVNULL, env=dict(os.environ, **IDENTITY))
 
 
 def setup(tmp, tree):
@@ -95,9 +101,7 @@ def setup(tmp, tree):
     os.makedirs(bindir)
     os.symlink(tree, os.path.join(home, "linux"))
     os.symlink(SLUBTINY, os.path.join(bindir, "slubtiny"))
-    env = dict(os.environ, HOME=home, PATH=bindir + ":" + os.environ["PATH"],
-               GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.org",
-               GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@example.org",
+    env = dict(os.environ, HOME=home, PATH=bindir + ":" + os.environ["PATH"], **IDENTITY,
                PRE_COMMIT_HOME=os.path.join(tmp, "pre-commit-cache"), LC_ALL="C.UTF-8")
     for k in ("COLUMNS", "NO_COLOR"):
         env.pop(k, None)
