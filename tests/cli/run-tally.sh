@@ -80,6 +80,7 @@ setup) exit 0 ;;
 introspect) cat "$FAKE_TESTS" ;;
 test)
 	mkdir -p "$3/meson-logs"
+	echo "$*" >"$3/test-args"
 	if [ "$FAKE_STATUS" = kill ]; then
 		head -1 "$FAKE_LOG" >"$3/meson-logs/testlog.json"
 		kill -KILL $$
@@ -106,6 +107,14 @@ run() { # want-status want-line fake-status -- log on stdin
 }
 # Two build dirs (plain, sanitizers), each given the same fake log.
 all OK OK | run 0 "6 passed, 0 failed, 0 skipped" 0
+# The sanitizer run is slower: its timeouts are stretched, the plain ones not.
+mult() { # build dir
+	sed -n 's/.*--timeout-multiplier \([0-9][0-9]*\).*/\1/p' "$w/$1/test-args" 2>/dev/null
+}
+m=$(mult build-san)
+[ "${m:-0}" -ge 3 ] || bad "build-san: timeout multiplier '${m}', want 3 or more"
+m=$(mult build)
+[ "${m:-1}" = 1 ] || bad "build: timeout multiplier '$m', want none or 1"
 all OK FAIL | run 1 "2 passed, 4 failed, 0 skipped" 1
 all OK OK | head -2 | run 1 "4 passed, 2 failed, 0 skipped" 0
 all OK OK | run 1 "2 passed, 4 failed, 0 skipped" kill
