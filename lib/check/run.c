@@ -91,7 +91,10 @@ static int load_baseline(const char *rev, const char *path, struct st_defconfig 
 	}
 	sprintf(spec, "%s^{commit}", rev);
 	verify[4] = spec;
-	ret = st_run(verify, NULL, dir, NULL, NULL, ST_SPAWN_QUIET);
+	/* rev-parse prints the hash: captured, or it lands in our output */
+	ret = st_run(verify, NULL, dir, &out, NULL, ST_SPAWN_QUIET);
+	free(out);
+	out = NULL;
 	if (ret) {
 		ret = st_err(err, ret < 0 ? -ret : EINVAL, path,
 			     "--baseline %s: not a git revision here", rev);
