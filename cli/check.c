@@ -17,7 +17,7 @@
 enum {
 	OPT_SRCTREE = ST_OPT_ID, OPT_ARCH, OPT_FORMAT, OPT_FIX, OPT_BUDGET, OPT_SELECT,
 	OPT_IGNORE, OPT_CONFIG, OPT_NO_CONFIG, OPT_BUILDDIR, OPT_LIST_RULES, OPT_BASELINE,
-	OPT_SHARD,
+	OPT_SHARD, OPT_ALLOW_EMPTY,
 };
 
 const struct st_opt st_check_opts[] = {
@@ -33,6 +33,7 @@ const struct st_opt st_check_opts[] = {
 	{ "config", 0, OPT_CONFIG, "FILE", "read options from FILE instead of .slubtiny.json" },
 	{ "no-config", 0, OPT_NO_CONFIG, NULL, "do not read .slubtiny.json" },
 	{ "shard", 0, OPT_SHARD, "K/N", ST_OPT_SHARD_HELP },
+	{ "allow-empty", 0, OPT_ALLOW_EMPTY, NULL, "a DIR without kernel configs is no error (exit 0)" },
 	{ "list-rules", 0, OPT_LIST_RULES, NULL, "print the rule ids with what each finds, then exit" },
 	ST_OPT_ROW_JSON,
 	ST_OPT_ROW_QUIET,
@@ -74,7 +75,7 @@ static void list_rules(void)
 
 struct args {
 	const char *srctree, *arch, *format, *budget, *builddir, *config, *baseline;
-	bool fix, no_config, has_select, list_rules;
+	bool fix, no_config, has_select, list_rules, allow_empty;
 	unsigned int shard_k, shard_n;
 	bool select[ST_RULE_COUNT], ignore[ST_RULE_COUNT];
 };
@@ -95,6 +96,7 @@ static int parse_args(struct args *a, int argc, char **argv)
 		case OPT_BUILDDIR: a->builddir = optarg; break;
 		case OPT_CONFIG: a->config = optarg; break;
 		case OPT_NO_CONFIG: a->no_config = true; break;
+		case OPT_ALLOW_EMPTY: a->allow_empty = true; break;
 		case OPT_BASELINE: a->baseline = optarg; break;
 		case OPT_SHARD:
 			if (st_parse_shard("check", optarg, &a->shard_k, &a->shard_n))
@@ -197,6 +199,7 @@ int cmd_check(int argc, char **argv)
 	merge_config(&o, &a, &cfg);
 	o.shard_k = a.shard_k;
 	o.shard_n = a.shard_n;
+	o.allow_empty = a.allow_empty;
 	for (ret = optind; a.fix && ret < argc; ret++) {
 		if (!strcmp(argv[ret], "-")) {
 			p_err("check: --fix cannot rewrite standard input (use 'slubtiny migrate --in-place -')");
@@ -218,7 +221,11 @@ int cmd_check(int argc, char **argv)
 	ret = st_check_run(&o, argv + optind, argc - optind, &r, &e);
 	st_progress_end(prog);
 	if (ret) {
-		p_lib_err(&e, NULL, ret);
+		/* about no one file (an empty DIR, ...): the command's prefix */
+		if (e.code && !e.file[0])
+			p_err("check: %s", e.msg);
+		else
+			p_lib_err(&e, NULL, ret);
 		st_check_render_error(stdout, fmt, e.code && e.file[0] ? e.file : NULL,
 				      e.code ? e.msg : strerror(-ret), st_out.pretty);
 		st_out.json_done = true;

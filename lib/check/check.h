@@ -301,6 +301,11 @@ struct st_check_run_opts {
 	 */
 	unsigned int shard_k, shard_n;
 	/*
+	 * A directory without a kernel config below it is fine (else an
+	 * error: a CI gate pointed at the wrong place must not pass).
+	 */
+	bool allow_empty;
+	/*
 	 * Called after each file with the number done, the total and the
 	 * file, from the worker threads (so it must be thread-safe), or NULL.
 	 */

@@ -8,6 +8,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "check/check.h"
@@ -422,16 +423,48 @@ static void free_items(struct work *w)
 	free(w->items);
 }
 
+/*
+ * The first directory of @paths that no file of @files (their expansion)
+ * is below, or NULL. The walk names each file DIR/NAME with DIR as given,
+ * so a prefix test suffices; a nested operand's files are its parent's too.
+ */
+static const char *empty_dir(char *const *paths, size_t n, char *const *files,
+			     size_t nr_files)
+{
+	struct stat st;
+	size_t i, j, len;
+
+	for (i = 0; i < n; i++) {
+		if (!strcmp(paths[i], "-") || stat(paths[i], &st) || !S_ISDIR(st.st_mode))
+			continue;
+		len = strlen(paths[i]);
+		for (j = 0; j < nr_files; j++)
+			if (!strncmp(files[j], paths[i], len) &&
+			    (paths[i][len - 1] == '/' || files[j][len] == '/'))
+				break;
+		if (j == nr_files)
+			return paths[i];
+	}
+	return NULL;
+}
+
 int st_check_run(const struct st_check_run_opts *o, char *const *paths, size_t n,
 		 struct st_check_result *r, struct st_error *err)
 {
 	char **files = NULL;
+	const char *empty;
 	size_t nr_files = 0;
 	int ret;
 
 	ret = st_mig_expand_paths(paths, n, &files, &nr_files, err);
 	if (ret)
 		return ret;
+	empty = o->allow_empty ? NULL : empty_dir(paths, n, files, nr_files);
+	if (empty) {
+		ret = st_err(err, ENOENT, NULL, "no kernel configs found under %s", empty);
+		st_mig_paths_free(files, nr_files);
+		return ret;
+	}
 	if (o->shard_n && st_mig_shard_paths(files, &nr_files, o->shard_k, o->shard_n)) {
 		st_mig_paths_free(files, nr_files);
 		return st_err(err, ENOMEM, NULL, "out of memory");

@@ -29,6 +29,13 @@ if ! git -C "$hooks" rev-parse --git-dir >/dev/null 2>&1; then
 		git -C "$hooks" commit -q -m hooks || { echo "FAIL: cannot make the hooks repo"; exit 1; }
 fi
 
+# A repository without kernel configs: the hook gets no files, which must
+# not fail (check on an empty DIR is an error; pre-commit passes files).
+mkdir -p "$t/noconf"
+(cd "$t/noconf" && git init -q && printf 'text\n' >README && git add README &&
+	git commit -q -m start && pre-commit try-repo "$hooks" slubtiny-check --all-files) >"$t/out" 2>&1 ||
+	{ echo "FAIL: the hook fails on a repository without kernel configs"; cat "$t/out"; fail=1; }
+
 repo="$t/repo"
 mkdir -p "$repo/arch/sh/configs" "$repo/arch/arm64/configs"
 cd "$repo" && git init -q || exit 1
