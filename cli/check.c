@@ -59,7 +59,11 @@ void st_check_more_help(FILE *f)
 	fputs("Rules (ids for --select, --ignore and '# slubtiny: ignore[RULE]';\n"
 	      "what each finds: 'slubtiny check --list-rules'):\n", f);
 	for (i = 0; i < ST_RULE_COUNT; i++)
-		fprintf(f, "  %-24s %s%s%s\n", st_check_rules[i].id, level[st_check_rules[i].level],
+		fprintf(f, "  %-24s %s%s%s%s%s%s\n", st_check_rules[i].id,
+			level[st_check_rules[i].level],
+			st_check_rules[i].error_when ? " (error: " : "",
+			st_check_rules[i].error_when ? st_check_rules[i].error_when : "",
+			st_check_rules[i].error_when ? ")" : "",
 			st_check_rules[i].needs_tree ? ", with --srctree" : "",
 			st_check_rules[i].fixable ? ", --fix repairs it" : "");
 }

@@ -43,11 +43,13 @@ enum st_rule {
 
 struct st_check_rule {
 	const char *id;			/* stable, kebab-case */
-	enum st_check_level level;
+	enum st_check_level level;	/* of its findings (but see @error_when) */
 	bool needs_tree;		/* only with --srctree */
 	bool fixable;			/* --fix can repair it */
 	const char *summary;		/* one sentence */
 	const char *help;		/* what to do about it */
+	const char *error_when;		/* NULL, or which of its findings are
+					 * errors instead ("binary data") */
 };
 
 extern const struct st_check_rule st_check_rules[ST_RULE_COUNT];

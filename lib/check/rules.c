@@ -18,9 +18,11 @@
 
 const struct st_check_rule st_check_rules[ST_RULE_COUNT] = {
 	[ST_RULE_SYNTAX] = {
-		"syntax", ST_LEVEL_ERROR, false, false,	/* warning for lines the parser keeps */
+		"syntax", ST_LEVEL_WARNING, false, false,
 		"A line that Kconfig cannot read as an assignment, an 'is not set' comment, a comment or a blank line.",
 		"Write it as CONFIG_NAME=value or '# CONFIG_NAME is not set'.",
+		/* the parser's errors: the file is not a defconfig at all */
+		"binary data or an over-long line",
 	},
 	[ST_RULE_REMOVED_ALLOCATOR] = {
 		"removed-allocator", ST_LEVEL_WARNING, false, true,
@@ -451,8 +453,8 @@ static void check_syntax(struct ctx *c)
 		nr = c->r->nr;
 		report(c, rule, &fake, d->sym[0] ? d->sym : NULL, hint, "%s", d->msg);
 		/* the parser knows which lines make the file unusable */
-		if (rule == ST_RULE_SYNTAX && c->r->nr > nr && d->sev != ST_DC_ERROR)
-			c->r->f[nr].level = ST_LEVEL_WARNING;
+		if (rule == ST_RULE_SYNTAX && c->r->nr > nr && d->sev == ST_DC_ERROR)
+			c->r->f[nr].level = ST_LEVEL_ERROR;
 	}
 }
 
