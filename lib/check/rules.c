@@ -15,6 +15,7 @@
 #include "check/check.h"
 #include "common/error.h"
 #include "defconfig/defconfig.h"
+#include "migrate/migrate.h"
 
 const struct st_check_rule st_check_rules[ST_RULE_COUNT] = {
 	[ST_RULE_SYNTAX] = {
@@ -27,7 +28,7 @@ const struct st_check_rule st_check_rules[ST_RULE_COUNT] = {
 	[ST_RULE_REMOVED_ALLOCATOR] = {
 		"removed-allocator", ST_LEVEL_WARNING, false, true,
 		"CONFIG_SLOB (removed in 6.4), CONFIG_SLAB (removed in 6.8) or their *_DEPRECATED names are enabled; current kernels ignore the line and build SLUB.",
-		"Run 'slubtiny check --fix' (or 'slubtiny migrate --in-place'): SLOB becomes CONFIG_SLUB=y + CONFIG_SLUB_TINY=y, SLAB becomes CONFIG_SLUB=y.",
+		"Run 'slubtiny check --fix' (or 'slubtiny migrate --fix-deps --in-place'): SLOB becomes CONFIG_SLUB_TINY=y, with CONFIG_EXPERT=y added where missing; a SLAB line is deleted (kernels 6.2 to 6.7 also get CONFIG_SLUB=y). The note of each finding says what its file gets.",
 	},
 	[ST_RULE_SLUB_TINY_DEPS] = {
 		"slub-tiny-deps", ST_LEVEL_WARNING, false, true,
@@ -458,34 +459,116 @@ static void check_syntax(struct ctx *c)
 	}
 }
 
+/* Append to @buf (of @size, holding @len bytes); returns the new length. */
+static size_t __attribute__((format(printf, 4, 5)))
+append(char *buf, size_t size, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (len >= size)
+		return len;
+	va_start(ap, fmt);
+	len += vsnprintf(buf + len, size - len, fmt, ap);
+	va_end(ap);
+	return len;
+}
+
+/*
+ * The fix hint of removed-allocator line @l: exactly what --fix writes
+ * without a tree. That is migrate's rewrite for the newest kernel it knows
+ * (@m), whose notes read "OLD -> NEW + NEW2" or "OLD removed[: why]", and
+ * CONFIG_EXPERT=y where SLUB_TINY needs it and the file lacks it.
+ */
+static void removed_hint(const struct ctx *c, const struct keys *k,
+			 const struct st_migration *m, const struct st_dc_line *l,
+			 char *hint, size_t size)
+{
+	const struct st_mig_change *own = NULL;
+	const char *to = NULL, *p;
+	bool expert;
+	size_t j, len = 0;
+
+	for (j = 0; j < m->nr_changes && !own; j++)
+		if (m->changes[j].line == l->lineno)
+			own = &m->changes[j];
+	if (own)
+		to = strstr(own->msg, " -> ");
+	if (to) {
+		/* "A + B" reads "A and B" */
+		p = strstr(to + 4, " + ");
+		len = append(hint, size, len, "replace with %.*s",
+			     (int)(p ? (size_t)(p - to - 4) : strlen(to + 4)), to + 4);
+		if (p)
+			len = append(hint, size, len, " and %s", p + 3);
+	} else {
+		len = append(hint, size, len, "delete the line");
+		if (own && (p = strstr(own->msg, " removed: ")))
+			len = append(hint, size, len, " (%s)", p + strlen(" removed: "));
+		else if (own && !strncmp(l->sym, "SLAB", 4))
+			len = append(hint, size, len, " (SLUB needs no line since Linux 6.8)");
+		else if (own)
+			len = append(hint, size, len, " (the file sets CONFIG_SLUB_TINY=y already)");
+	}
+	/* the lines that go with it: '# CONFIG_SLUB is not set' and the like */
+	for (j = 0; j < m->nr_changes; j++) {
+		const struct st_mig_change *ch = &m->changes[j];
+
+		if (strcmp(ch->rule, "slub-not-set") && strcmp(ch->rule, "slub-tiny-not-set"))
+			continue;
+		p = strstr(ch->msg, " removed");
+		if (p)
+			len = append(hint, size, len, "%s line %d ('%.*s')",
+				     to ? ", delete" : " and", ch->line, (int)(p - ch->msg), ch->msg);
+		else
+			len = append(hint, size, len, ", line %d: %s", ch->line, ch->msg);
+	}
+	expert = !line_enables(k->l[K_EXPERT]) &&
+		 (line_enables(k->l[K_SLUB_TINY]) || (to && strstr(to, "SLUB_TINY=y")));
+	if (expert)
+		len = append(hint, size, len, " and add CONFIG_EXPERT=y (SLUB_TINY depends on it)");
+	append(hint, size, len, "; 'slubtiny check --fix' does it%s",
+	       expert && !c->o->enabled[ST_RULE_SLUB_TINY_DEPS] ?
+	       " only with the slub-tiny-deps rule on" : "");
+}
+
 static void check_removed(struct ctx *c, const struct keys *k)
 {
 	static const struct {
 		int key;
 		const char *what;
-		const char *hint;
 	} removed[] = {
-		{ K_SLOB, "SLOB was removed in Linux 6.4",
-		  "replace with CONFIG_SLUB=y and CONFIG_SLUB_TINY=y (needs CONFIG_EXPERT=y); 'slubtiny check --fix' does it" },
-		{ K_SLOB_DEPRECATED, "SLOB was removed in Linux 6.4",
-		  "replace with CONFIG_SLUB=y and CONFIG_SLUB_TINY=y (needs CONFIG_EXPERT=y); 'slubtiny check --fix' does it" },
-		{ K_SLAB, "SLAB was removed in Linux 6.8",
-		  "replace with CONFIG_SLUB=y; 'slubtiny check --fix' does it" },
-		{ K_SLAB_DEPRECATED, "SLAB was removed in Linux 6.8",
-		  "replace with CONFIG_SLUB=y; 'slubtiny check --fix' does it" },
+		{ K_SLOB, "SLOB was removed in Linux 6.4" },
+		{ K_SLOB_DEPRECATED, "SLOB was removed in Linux 6.4" },
+		{ K_SLAB, "SLAB was removed in Linux 6.8" },
+		{ K_SLAB_DEPRECATED, "SLAB was removed in Linux 6.8" },
 	};
+	struct st_migration m = { 0 };
+	bool migrated = false;
+	char hint[768];
 	size_t i;
+	int ret;
 
 	for (i = 0; i < sizeof(removed) / sizeof(removed[0]); i++) {
 		const struct st_dc_line *l = k->l[removed[i].key];
 
-		if (!line_enables(l))
+		if (!line_enables(l) || !c->o->enabled[ST_RULE_REMOVED_ALLOCATOR])
 			continue;
-		report(c, ST_RULE_REMOVED_ALLOCATOR, l, key_names[removed[i].key],
-		       removed[i].hint,
+		if (!migrated) {
+			ret = st_migrate(c->dc, st_kver_newest, &m);
+			if (ret) {
+				if (!c->err)
+					c->err = ret;
+				return;
+			}
+			migrated = true;
+		}
+		removed_hint(c, k, &m, l, hint, sizeof(hint));
+		report(c, ST_RULE_REMOVED_ALLOCATOR, l, key_names[removed[i].key], hint,
 		       "CONFIG_%s=%s: %s; newer kernels ignore this line and build SLUB",
 		       key_names[removed[i].key], l->val, removed[i].what);
 	}
+	if (migrated)
+		st_migration_release(&m);
 }
 
 /* Is @path a config fragment (*.config), merged on top of other files? */

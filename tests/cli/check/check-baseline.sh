@@ -63,11 +63,14 @@ expect 1 "github" "$SLUBTINY" check --no-config --baseline HEAD --format github 
 no_hash "github" "$t/out"
 grep -v '^::' "$t/out" && { echo "FAIL: github: lines that are no workflow command"; fail=1; }
 
+# (the text findings: on stdout or stderr, wherever the printer puts them)
 expect 1 "text" "$SLUBTINY" check --no-config --baseline HEAD $d/old_defconfig
 no_hash "text" "$t/out"
-grep -q 'old_defconfig:3:1: warning: CONFIG_SLOB=y' "$t/out" ||
-	{ echo "FAIL: text: the new finding is missing:"; cat "$t/out"; fail=1; }
-grep -q 'old_defconfig:2:' "$t/out" && { echo "FAIL: text: the old finding is shown"; fail=1; }
+no_hash "text, stderr" "$t/err"
+cat "$t/out" "$t/err" >"$t/all"
+grep -q 'old_defconfig:3:1: warning: CONFIG_SLOB=y' "$t/all" ||
+	{ echo "FAIL: text: the new finding is missing:"; cat "$t/all"; fail=1; }
+grep -q 'old_defconfig:2:' "$t/all" && { echo "FAIL: text: the old finding is shown"; fail=1; }
 grep -q '^slubtiny: check: 1 finding not shown: the files had it at HEAD' "$t/err" ||
 	{ echo "FAIL: text: no word about the finding not shown:"; cat "$t/err"; fail=1; }
 

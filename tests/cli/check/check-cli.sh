@@ -31,7 +31,7 @@ expect 0 "clean file" "$SLUBTINY" check good_defconfig
 [ -s "$t/out" ] && { echo "FAIL: clean file printed something"; cat "$t/out"; fail=1; }
 expect 1 "slob" "$SLUBTINY" check slob_defconfig
 has "gcc format" '^slob_defconfig:2:1: warning: CONFIG_SLOB=y: SLOB was removed in Linux 6.4.* \[removed-allocator\]$' "$t/out"
-has "fix hint" '^slob_defconfig:2:1: note: fix: replace with CONFIG_SLUB=y and CONFIG_SLUB_TINY=y' "$t/out"
+has "fix hint" "^slob_defconfig:2:1: note: fix: replace with CONFIG_SLUB_TINY=y; 'slubtiny check --fix' does it\$" "$t/out"
 [ -s "$t/err" ] && { echo "FAIL: findings on stderr"; cat "$t/err"; fail=1; }
 
 expect 0 "a note alone exits 0" "$SLUBTINY" check notice_defconfig

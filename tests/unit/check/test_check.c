@@ -323,7 +323,7 @@ static void test_render(void)
 	s = render(&r, ST_FMT_TEXT);
 	ok(strstr(s, "dir, x/a%b_defconfig:3:1: warning: CONFIG_SLAB=y: SLAB was removed in Linux 6.8") &&
 	   strstr(s, " [removed-allocator]\n") &&
-	   strstr(s, "dir, x/a%b_defconfig:3:1: note: fix: replace with CONFIG_SLUB=y") &&
+	   strstr(s, "dir, x/a%b_defconfig:3:1: note: fix: delete the line (SLUB needs no line since Linux 6.8);") &&
 	   strstr(s, "dir, x/a%b_defconfig:2:1: note: CONFIG_SLUB_TINY=y turns off"),
 	   "text format");
 	if (nr_fail)
