@@ -133,6 +133,11 @@ void st_check_parse_suppression(struct st_supp *s, const char *text, size_t len)
 /* Which rules run, and the knobs of the rules. */
 struct st_check_opts {
 	bool enabled[ST_RULE_COUNT];
+	/*
+	 * The kernel --fix migrates for (a tree's Makefile version), which
+	 * the removed-allocator notes describe; 0.0: the newest migrate knows.
+	 */
+	int fix_major, fix_minor;
 };
 
 /* Every rule enabled. */

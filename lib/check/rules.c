@@ -474,9 +474,9 @@ append(char *buf, size_t size, size_t len, const char *fmt, ...)
 }
 
 /*
- * The fix hint of removed-allocator line @l: exactly what --fix writes
- * without a tree. That is migrate's rewrite for the newest kernel it knows
- * (@m), whose notes read "OLD -> NEW + NEW2" or "OLD removed[: why]", and
+ * The fix hint of removed-allocator line @l: exactly what --fix writes.
+ * That is migrate's rewrite for the tree's kernel or the newest migrate
+ * knows (@m), whose notes read "OLD -> NEW + NEW2" or "OLD removed[: why]", and
  * CONFIG_EXPERT=y where SLUB_TINY needs it and the file lacks it.
  */
 static void removed_hint(const struct ctx *c, const struct keys *k,
@@ -491,8 +491,13 @@ static void removed_hint(const struct ctx *c, const struct keys *k,
 	for (j = 0; j < m->nr_changes && !own; j++)
 		if (m->changes[j].line == l->lineno)
 			own = &m->changes[j];
-	if (own)
-		to = strstr(own->msg, " -> ");
+	if (!own) {
+		/* a tree whose kernel still has the allocator: --fix keeps it */
+		snprintf(hint, size, "Linux %d.%d (the tree's) still has it, so 'slubtiny check --fix' keeps the line; newer kernels need it migrated",
+			 c->o->fix_major, c->o->fix_minor);
+		return;
+	}
+	to = strstr(own->msg, " -> ");
 	if (to) {
 		/* "A + B" reads "A and B" */
 		p = strstr(to + 4, " + ");
@@ -502,11 +507,11 @@ static void removed_hint(const struct ctx *c, const struct keys *k,
 			len = append(hint, size, len, " and %s", p + 3);
 	} else {
 		len = append(hint, size, len, "delete the line");
-		if (own && (p = strstr(own->msg, " removed: ")))
+		if ((p = strstr(own->msg, " removed: ")))
 			len = append(hint, size, len, " (%s)", p + strlen(" removed: "));
-		else if (own && !strncmp(l->sym, "SLAB", 4))
+		else if (!strncmp(l->sym, "SLAB", 4))
 			len = append(hint, size, len, " (SLUB needs no line since Linux 6.8)");
-		else if (own)
+		else
 			len = append(hint, size, len, " (the file sets CONFIG_SLUB_TINY=y already)");
 	}
 	/* the lines that go with it: '# CONFIG_SLUB is not set' and the like */
@@ -542,6 +547,7 @@ static void check_removed(struct ctx *c, const struct keys *k)
 		{ K_SLAB, "SLAB was removed in Linux 6.8" },
 		{ K_SLAB_DEPRECATED, "SLAB was removed in Linux 6.8" },
 	};
+	struct st_kver target = { c->o->fix_major, c->o->fix_minor };
 	struct st_migration m = { 0 };
 	bool migrated = false;
 	char hint[768];
@@ -554,7 +560,9 @@ static void check_removed(struct ctx *c, const struct keys *k)
 		if (!line_enables(l) || !c->o->enabled[ST_RULE_REMOVED_ALLOCATOR])
 			continue;
 		if (!migrated) {
-			ret = st_migrate(c->dc, st_kver_newest, &m);
+			if (!target.major)
+				target = st_kver_newest;
+			ret = st_migrate(c->dc, target, &m);
 			if (ret) {
 				if (!c->err)
 					c->err = ret;

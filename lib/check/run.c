@@ -448,14 +448,28 @@ static const char *empty_dir(char *const *paths, size_t n, char *const *files,
 	return NULL;
 }
 
-int st_check_run(const struct st_check_run_opts *o, char *const *paths, size_t n,
+int st_check_run(const struct st_check_run_opts *opts, char *const *paths, size_t n,
 		 struct st_check_result *r, struct st_error *err)
 {
+	struct st_check_run_opts oc = *opts, *o = &oc;
 	char **files = NULL;
 	const char *empty;
 	size_t nr_files = 0;
 	int ret;
 
+	/*
+	 * --fix migrates for the tree's kernel: the notes say what it writes.
+	 * (No version: the tree's own check reports what is wrong with it.)
+	 */
+	if (o->srctree) {
+		struct st_error e = { 0 };
+		struct st_kver v;
+
+		if (!st_kver_of_tree(o->srctree, &v, &e)) {
+			oc.rules.fix_major = v.major;
+			oc.rules.fix_minor = v.minor;
+		}
+	}
 	ret = st_mig_expand_paths(paths, n, &files, &nr_files, err);
 	if (ret)
 		return ret;

@@ -393,6 +393,52 @@ static void test_resolve(void)
 	free(p);
 }
 
+/*
+ * The removed-allocator note for the kernel of a tree (--srctree): every
+ * line migrate's rewrite for that kernel writes is named, and a kernel
+ * that still has the allocator gets no rewrite promised.
+ */
+static void test_fix_note_target(void)
+{
+	static const struct { int major, minor; } kernels[] = { { 6, 1 }, { 6, 2 }, { 6, 12 } };
+	const char *text = "CONFIG_EXPERT=y\nCONFIG_SLOB=y\n";
+	struct st_defconfig *dc;
+	size_t i, j, k;
+
+	if (st_defconfig_parse(&dc, text, strlen(text), "a_defconfig", NULL))
+		abort();
+	for (i = 0; i < sizeof(kernels) / sizeof(kernels[0]); i++) {
+		struct st_kver v = { kernels[i].major, kernels[i].minor };
+		struct st_check_result r;
+		struct st_check_opts o;
+		struct st_migration m;
+		const char *hint = NULL;
+		bool good;
+
+		st_check_result_init(&r);
+		st_check_opts_init(&o);
+		o.fix_major = v.major;
+		o.fix_minor = v.minor;
+		if (st_check_defconfig(&r, dc, "a_defconfig", &o) || st_migrate(dc, v, &m))
+			abort();
+		for (j = 0; j < r.nr; j++)
+			if (r.f[j].rule == ST_RULE_REMOVED_ALLOCATOR)
+				hint = r.f[j].hint;
+		good = hint != NULL;
+		if (good && !m.changed)
+			good = strstr(hint, "keeps the line") != NULL;
+		for (k = 0; good && m.changed && k < m.after->nr_lines; k++)
+			if (m.after->lines[k].sym &&
+			    st_defconfig_find(dc, m.after->lines[k].sym) < 0)
+				good = strstr(hint, m.after->lines[k].text) != NULL;
+		ok(good, "removed-allocator note for Linux %d.%d: %s", v.major, v.minor,
+		   hint ? hint : "(none)");
+		st_migration_release(&m);
+		st_check_result_free(&r);
+	}
+	st_defconfig_free(dc);
+}
+
 int main(void)
 {
 	test_arch_of();
@@ -404,6 +450,7 @@ int main(void)
 	test_config();
 	test_budget();
 	test_render();
+	test_fix_note_target();
 	printf("1..%d\n", nr_test);
 	return nr_fail ? 1 : 0;
 }
