@@ -112,6 +112,7 @@ int main(int argc, char **argv)
 		      st_cmd_suggest(argv[1]) ? "'?)" : "");
 		return ST_EXIT_ERROR;
 	}
+	st_out.cmd = c->name;
 	if (!c->fn)
 		return finish_stdout(do_help(argc - 1, argv + 1));
 	ret = c->fn(argc - 1, argv + 1);

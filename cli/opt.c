@@ -135,9 +135,8 @@ static void bad_option(const char *cmd, const struct st_opt *opts, char *text, i
 				snprintf(msg + n, sizeof(msg) - n, " (did you mean '--%s'?)", s);
 		}
 	}
-	fflush(stdout);
-	fprintf(stderr, "slubtiny %s: %s; see 'slubtiny %s --help'\n", cmd, msg, cmd);
 	st_record_error(msg);
+	p_err("%s; see 'slubtiny %s --help'", msg, cmd);
 }
 
 int st_getopt(int argc, char **argv, const char *cmd, const struct st_opt *opts)
@@ -148,6 +147,7 @@ int st_getopt(int argc, char **argv, const char *cmd, const struct st_opt *opts)
 	if (built_for != opts)
 		build(opts);
 	opterr = 0;
+	st_out.cmd = cmd;
 	for (;;) {
 		prev = optind ? optind : 1;
 		c = getopt_long(argc, argv, shorts, longs, NULL);

@@ -46,9 +46,9 @@ enum {
  * gen"), parsed against @opts. -h/--help is always accepted. The common
  * options (--json, -q, -v) set st_out themselves when they are in @opts and
  * are not returned. Errors are printed in one style:
- *   slubtiny CMD: unknown option '--x'; did you mean '--y'? see 'slubtiny CMD --help'
+ *   slubtiny: CMD: unknown option '--x' (did you mean '--y'?); see 'slubtiny CMD --help'
  * optarg and optind as with getopt_long(). Start each parse with optind = 0
- * (done for you on the first call for a new @opts).
+ * (done for you on the first call for a new @opts). Sets st_out.cmd to @cmd.
  */
 int st_getopt(int argc, char **argv, const char *cmd, const struct st_opt *opts);
 
