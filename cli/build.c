@@ -41,10 +41,8 @@ int build_args_opt(struct build_args *b, int opt, const char *arg)
 		b->arches[b->o.narches++] = arg;
 		return 1;
 	case 'j':
-		if (st_parse_jobs(arg, &b->o.jobs)) {
-			p_err("-j: '%s' is not a job count (0-1024; 0 = all CPUs)", arg);
+		if (st_parse_jobs(arg, &b->o.jobs))
 			return -1;
-		}
 		return 1;
 	case OPT_BUILDDIR:
 		snprintf(b->builddir, sizeof(b->builddir), "%s", arg);

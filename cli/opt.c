@@ -115,7 +115,7 @@ static const char *arg_of(const struct st_opt *opts, int id)
 	return NULL;
 }
 
-static void bad_option(const char *cmd, const struct st_opt *opts, char *text, int missing)
+static void bad_option(const char *cmd, const struct st_opt *opts, const char *text, int missing)
 {
 	char word[64], msg[512];
 	const char *s, *eq, *arg = missing ? arg_of(opts, missing) : NULL;
@@ -139,10 +139,13 @@ static void bad_option(const char *cmd, const struct st_opt *opts, char *text, i
 	p_err("%s; see 'slubtiny %s --help'", msg, cmd);
 }
 
+/* The option being handled, as typed ("--threads", "-j"), for st_opt_number(). */
+static char cur_opt[64];
+
 int st_getopt(int argc, char **argv, const char *cmd, const struct st_opt *opts)
 {
 	char text[8];
-	int c, prev;
+	int c, prev, li;
 
 	if (built_for != opts)
 		build(opts);
@@ -150,7 +153,12 @@ int st_getopt(int argc, char **argv, const char *cmd, const struct st_opt *opts)
 	st_out.cmd = cmd;
 	for (;;) {
 		prev = optind ? optind : 1;
-		c = getopt_long(argc, argv, shorts, longs, NULL);
+		li = -1;
+		c = getopt_long(argc, argv, shorts, longs, &li);
+		if (li >= 0)
+			snprintf(cur_opt, sizeof(cur_opt), "--%s", longs[li].name);
+		else if (c > 0 && c < ST_OPT_ID)
+			snprintf(cur_opt, sizeof(cur_opt), "-%c", c);
 		switch (c) {
 		case -1:
 			return ST_OPT_DONE;
@@ -231,21 +239,38 @@ void st_opt_print_help(FILE *f, const struct st_opt *opts)
 	fprintf(f, "%-*s%s\n", HELP_COL, "  -h, --help", "show this help");
 }
 
-int st_parse_jobs(const char *s, unsigned int *out)
+/* Parse decimal @s in [@min, @max]; -1 (said, with @what after the range) if it is not one. */
+static int number(const char *s, unsigned long min, unsigned long max, unsigned long *out,
+		  const char *what)
 {
+	unsigned long v;
 	char *end;
-	long v;
 
 	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || *end || end == s || v < 0 || v > 1024)
+	v = strtoul(s, &end, 10);
+	if (*s < '0' || *s > '9' || *end || errno || v < min || v > max) {
+		p_err("%s '%s': not a number from %lu to %lu%s", cur_opt, s, min, max, what);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+int st_opt_number(const char *s, unsigned long min, unsigned long max, unsigned long *out)
+{
+	return number(s, min, max, out, "");
+}
+
+int st_parse_jobs(const char *s, unsigned int *out)
+{
+	unsigned long v;
+
+	if (number(s, 0, 1024, &v, " (0: all CPUs)"))
 		return -1;
 	if (!v) {
-		v = sysconf(_SC_NPROCESSORS_ONLN);
-		if (v < 1)
-			v = 1;
-		if (v > 1024)
-			v = 1024;
+		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+		v = cpus < 1 ? 1 : cpus > 1024 ? 1024 : (unsigned long)cpus;
 	}
 	*out = (unsigned int)v;
 	return 0;

@@ -58,7 +58,15 @@ void st_opt_print_help(FILE *f, const struct st_opt *opts);
 /* The long option of @opts closest to @word (for "did you mean"), or NULL. */
 const char *st_opt_suggest(const struct st_opt *opts, const char *word);
 
-/* Parse a job count: a number 1-1024, or 0 for all online CPUs. */
+/*
+ * The argument @s of the option just returned by st_getopt() as a decimal
+ * number in [@min, @max]. On error print one line naming the option and the
+ * range ("slubtiny: CMD: --threads '0': not a number from 1 to 64") and
+ * return -1.
+ */
+int st_opt_number(const char *s, unsigned long min, unsigned long max, unsigned long *out);
+
+/* Parse a job count: a number 1-1024, or 0 for all online CPUs (errors as above). */
 int st_parse_jobs(const char *s, unsigned int *out);
 
 /*

@@ -21,6 +21,26 @@ err() {
 	grep -q -- "$re" "$t/err" || bad "$what: stderr: $(head -3 "$t/err"), want $re"
 }
 
+# 1: a bad number names the option and the valid range, in every command.
+item_numbers() {
+	err 2 "footprint --threads 0" "^slubtiny: footprint: --threads '0': not a number from 1 to 64\$" \
+		"$S" footprint --threads 0
+	err 2 "footprint --threads=x" "^slubtiny: footprint: --threads 'x': not a number from 1 to 64\$" \
+		"$S" footprint --threads=x
+	err 2 "footprint --time-ms" "^slubtiny: footprint: --time-ms '0': not a number from 1 to 600000\$" \
+		"$S" footprint --time-ms 0
+	err 2 "footprint gen --scale" "^slubtiny: footprint gen: --scale '101': not a number from 1 to 100\$" \
+		"$S" footprint gen --scale 101 boot
+	err 2 "footprint --boot --mem" "^slubtiny: footprint: --mem '4': not a number from 8 to 65536\$" \
+		"$S" footprint --boot --mem 4
+	for c in build report kernel; do
+		err 2 "$c -j" "^slubtiny: $c: -j 'x': not a number from 0 to 1024 (0: all CPUs)\$" \
+			"$S" $c -j x
+		err 2 "$c --jobs" "^slubtiny: $c: --jobs '-1': not a number from 0 to 1024 (0: all CPUs)\$" \
+			"$S" $c --jobs -1
+	done
+}
+
 # 4: one prefix, "slubtiny: CMD: ", for the parser's, the commands' and the
 # library's errors alike.
 item_prefix() {
@@ -36,7 +56,7 @@ item_prefix() {
 		"$S" completion fish
 }
 
-items=${*:-prefix}
+items=${*:-numbers prefix}
 for i in $items; do
 	item_$i
 done
