@@ -66,6 +66,10 @@ static int do_help(int argc, char **argv)
 		usage(stdout);
 		return ST_EXIT_OK;
 	}
+	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		st_usage(stdout, "help");
+		return ST_EXIT_OK;
+	}
 	c = st_find_cmd(argv[1]);
 	if (!c) {
 		p_err("unknown command '%s'", argv[1]);

@@ -41,6 +41,15 @@ item_numbers() {
 	done
 }
 
+# 2: help --help is help's own usage.
+item_help() {
+	"$S" help --help >"$t/out" 2>"$t/err"; got=$?
+	[ $got = 0 ] || bad "help --help: exit $got: $(cat "$t/err")"
+	[ -s "$t/err" ] && bad "help --help: stderr: $(cat "$t/err")"
+	grep -q '^Usage: slubtiny help \[COMMAND\]$' "$t/out" || bad "help --help: stdout: $(cat "$t/out")"
+	"$S" help -h 2>&1 | cmp -s - "$t/out" || bad "help -h differs from help --help"
+}
+
 # 4: one prefix, "slubtiny: CMD: ", for the parser's, the commands' and the
 # library's errors alike.
 item_prefix() {
@@ -56,7 +65,7 @@ item_prefix() {
 		"$S" completion fish
 }
 
-items=${*:-numbers prefix}
+items=${*:-numbers help prefix}
 for i in $items; do
 	item_$i
 done
