@@ -50,6 +50,22 @@ item_help() {
 	"$S" help -h 2>&1 | cmp -s - "$t/out" || bad "help -h differs from help --help"
 }
 
+# 3: the closest option or command, git's "did you mean", one line, exit 2.
+item_suggest() {
+	err 2 "--versoin" "^slubtiny: unknown option '--versoin' (did you mean '--version'?); see 'slubtiny --help'\$" \
+		"$S" --versoin
+	err 2 "--hlep" "^slubtiny: unknown option '--hlep' (did you mean '--help'?); see 'slubtiny --help'\$" \
+		"$S" --hlep
+	err 2 "--frobnicate" "^slubtiny: unknown option '--frobnicate'; see 'slubtiny --help'\$" \
+		"$S" --frobnicate
+	err 2 "sizee" "^slubtiny: unknown command 'sizee' (did you mean 'size'?); see 'slubtiny --help'\$" \
+		"$S" sizee x
+	err 2 "help chek" "^slubtiny: help: unknown command 'chek' (did you mean 'check'?); see 'slubtiny --help'\$" \
+		"$S" help chek
+	err 2 "check --formt" "^slubtiny: check: unknown option '--formt' (did you mean '--format'?); see 'slubtiny check --help'\$" \
+		"$S" check --formt json x
+}
+
 # 4: one prefix, "slubtiny: CMD: ", for the parser's, the commands' and the
 # library's errors alike.
 item_prefix() {
@@ -65,7 +81,7 @@ item_prefix() {
 		"$S" completion fish
 }
 
-items=${*:-numbers help prefix}
+items=${*:-numbers help suggest prefix}
 for i in $items; do
 	item_$i
 done
