@@ -76,12 +76,12 @@ static size_t distance(const char *a, const char *b)
 	return d[la][lb];
 }
 
-/* How far @word is from option @name: 0 for a prefix of three letters or more. */
+/* How far @word is from option @name: 0 for a prefix of two letters or more. */
 static size_t how_far(const char *word, const char *name)
 {
 	size_t wl = strlen(word);
 
-	if (wl >= 3 && !strncmp(name, word, wl))
+	if (wl >= 2 && !strncmp(name, word, wl))
 		return 0;
 	return distance(word, name);
 }
@@ -142,10 +142,23 @@ static void bad_option(const char *cmd, const struct st_opt *opts, const char *t
 /* The option being handled, as typed ("--threads", "-j"), for st_opt_number(). */
 static char cur_opt[64];
 
+/*
+ * True when long option @name was given in full in @text ("--name" or
+ * "--name=..."). getopt_long() takes any unambiguous prefix; slubtiny does
+ * not, so that "--srctre" is an error and not a seven-minute build.
+ */
+static bool spelled_out(const char *text, const char *name)
+{
+	size_t l = strlen(name);
+
+	return text[0] == '-' && text[1] == '-' && !strncmp(text + 2, name, l) &&
+	       (text[2 + l] == '\0' || text[2 + l] == '=');
+}
+
 int st_getopt(int argc, char **argv, const char *cmd, const struct st_opt *opts)
 {
 	char text[8];
-	int c, prev, li;
+	int c, prev, li, at;
 
 	if (built_for != opts)
 		build(opts);
@@ -155,6 +168,14 @@ int st_getopt(int argc, char **argv, const char *cmd, const struct st_opt *opts)
 		prev = optind ? optind : 1;
 		li = -1;
 		c = getopt_long(argc, argv, shorts, longs, &li);
+		/* The element just read (operands before it are skipped, not read). */
+		at = optind - 1;
+		if (optarg && at > 1 && optarg == argv[at])
+			at--;
+		if (li >= 0 && !spelled_out(argv[at], longs[li].name)) {
+			bad_option(cmd, opts, argv[at], 0);
+			return ST_OPT_FAIL;
+		}
 		if (li >= 0)
 			snprintf(cur_opt, sizeof(cur_opt), "--%s", longs[li].name);
 		else if (c > 0 && c < ST_OPT_ID)
@@ -177,11 +198,11 @@ int st_getopt(int argc, char **argv, const char *cmd, const struct st_opt *opts)
 		case '?':
 		case ':':
 			/* A short letter inside a cluster (-Ax), or a whole argument. */
-			if (optopt && optopt < ST_OPT_ID && (prev == optind || argv[prev][1] != '-')) {
+			if (optopt && optopt < ST_OPT_ID && (prev == optind || argv[at][1] != '-')) {
 				snprintf(text, sizeof(text), "-%c", optopt);
 				bad_option(cmd, opts, text, c == ':' ? optopt : 0);
 			} else {
-				bad_option(cmd, opts, argv[prev], c == ':' ? optopt : 0);
+				bad_option(cmd, opts, argv[at], c == ':' ? optopt : 0);
 			}
 			return ST_OPT_FAIL;
 		default:

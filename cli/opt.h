@@ -45,7 +45,9 @@ enum {
  * Next option of @argv for command @cmd (a name in st_commands, or "footprint
  * gen"), parsed against @opts. -h/--help is always accepted. The common
  * options (--json, -q, -v) set st_out themselves when they are in @opts and
- * are not returned. Errors are printed in one style:
+ * are not returned. A long option must be spelled out: an abbreviation
+ * ("--srctre") is an unknown option, as a typo is. Errors are printed in one
+ * style:
  *   slubtiny: CMD: unknown option '--x' (did you mean '--y'?); see 'slubtiny CMD --help'
  * optarg and optind as with getopt_long(). Start each parse with optind = 0
  * (done for you on the first call for a new @opts). Sets st_out.cmd to @cmd.

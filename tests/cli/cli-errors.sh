@@ -81,7 +81,31 @@ item_prefix() {
 		"$S" completion fish
 }
 
-items=${*:-numbers help suggest prefix}
+# 9: no abbreviations of long options: "--srctre" is not "--srctree" (a
+# seven-minute build), in every command, with the suggestion of item 3.
+item_abbrev() {
+	err 2 "migrate --srctre" "^slubtiny: migrate: unknown option '--srctre' (did you mean '--srctree'?); see 'slubtiny migrate --help'\$" \
+		"$S" migrate --srctre "$t" x_defconfig
+	err 2 "kernel --srctre=" "^slubtiny: kernel: unknown option '--srctre=$t' (did you mean '--srctree'?); see 'slubtiny kernel --help'\$" \
+		"$S" kernel --srctre="$t"
+	err 2 "size --for=" "^slubtiny: size: unknown option '--for=sysv' (did you mean '--format'?)" \
+		"$S" size --for=sysv /bin/true
+	err 2 "check --js" "^slubtiny: check: unknown option '--js' (did you mean '--json'?)" \
+		"$S" check --js "$t"
+	err 2 "footprint gen --bin" "^slubtiny: footprint gen: unknown option '--bin' (did you mean '--binary'?)" \
+		"$S" footprint gen --bin boot
+	err 2 "build --hel" "^slubtiny: build: unknown option '--hel' (did you mean '--help'?)" \
+		"$S" build --hel
+	# after an operand: the option is named, not the operand
+	err 2 "footprint gen boot --bin" "^slubtiny: footprint gen: unknown option '--bin' (did you mean '--binary'?)" \
+		"$S" footprint gen boot --bin
+	err 2 "size FILE --radix" "^slubtiny: size: option '--radix' needs an argument" \
+		"$S" size /bin/true --radix
+	# spelled out, with = or apart, still fine
+	"$S" size --format=sysv --radix 16 /bin/true >/dev/null 2>"$t/err" || bad "size --format=sysv: $(cat "$t/err")"
+}
+
+items=${*:-numbers help suggest prefix abbrev}
 for i in $items; do
 	item_$i
 done
