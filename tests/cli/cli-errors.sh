@@ -105,7 +105,20 @@ item_abbrev() {
 	"$S" size --format=sysv --radix 16 /bin/true >/dev/null 2>"$t/err" || bad "size --format=sysv: $(cat "$t/err")"
 }
 
-items=${*:-numbers help suggest prefix abbrev}
+# 8: an unknown --variant lists the valid ones (those of defconfigs/).
+item_variant() {
+	for c in report build; do
+		err 2 "$c --variant nope" "^slubtiny: $c: nope: unknown variant (no .*); one of .*or a defconfig's path\$" \
+			"$S" $c --variant nope --builddir "$t/b"
+		for f in "${ST_SRCDIR:?}"/defconfigs/*_defconfig; do
+			v=${f##*/}; v=${v%_defconfig}
+			case $v in *_legacy) continue ;; esac
+			grep -q "one of .*\<$v, " "$t/err" || bad "$c --variant nope: $v not listed: $(cat "$t/err")"
+		done
+	done
+}
+
+items=${*:-numbers help suggest prefix abbrev variant}
 for i in $items; do
 	item_$i
 done
