@@ -118,7 +118,18 @@ item_variant() {
 	done
 }
 
-items=${*:-numbers help suggest prefix abbrev variant}
+# 5: a file that opens but does not read (a directory) says which and why,
+# with the reason the system gives (as cat(1) prints it).
+item_read() {
+	why=$(cat "$t" 2>&1 >/dev/null | sed 's/.*: //')
+	[ -n "$why" ] || { bad "cat $t: no error to compare with"; return; }
+	err 2 "footprint --trace DIR" "^slubtiny: footprint: $t: read error: $why\$" \
+		"$S" footprint --trace "$t"
+	err 2 "report --merge DIR" "^slubtiny: report: $t: read error: $why\$" \
+		"$S" report --merge "$t"
+}
+
+items=${*:-numbers help suggest prefix abbrev variant read}
 for i in $items; do
 	item_$i
 done
