@@ -331,7 +331,7 @@ static int do_boot(struct fp_args *a)
 	struct st_boot_opts o = {
 		.k = {
 			.srctree = a->srctree,
-			.defconfig = a->defconfig ? a->defconfig : "defconfig",
+			.defconfig = a->defconfig ? a->defconfig : ST_KERNEL_DEFCONFIG,
 			.arches = arches,
 			.narches = a->arch ? 1 : 0,
 			.cross = (const char *const *)a->cross,

@@ -206,7 +206,7 @@ static const char *env_or_null(const char *name)
 
 int cmd_kernel(int argc, char **argv)
 {
-	struct kernel_args ka = { .o = { .defconfig = "defconfig" } };
+	struct kernel_args ka = { .o = { .defconfig = ST_KERNEL_DEFCONFIG } };
 	struct st_kernel_result *k = NULL;
 	struct st_report *r = NULL;
 	struct st_error e = { 0 };
