@@ -41,16 +41,30 @@ int build_args_opt(struct build_args *b, int opt, const char *arg)
 		b->arches[b->o.narches++] = arg;
 		return 1;
 	case 'j':
-		if (st_parse_jobs(arg, &b->o.jobs)) {
-			p_err("-j: '%s' is not a job count (0-1024; 0 = all CPUs)", arg);
+		if (st_parse_jobs(arg, &b->o.jobs))
 			return -1;
-		}
 		return 1;
 	case OPT_BUILDDIR:
 		snprintf(b->builddir, sizeof(b->builddir), "%s", arg);
 		return 1;
 	}
 	return 0;
+}
+
+/* Say that variant @name is not one of @b's, and list those that are. */
+static void unknown_variant(struct build_args *b, const char *name, const char *defconfig)
+{
+	struct st_error e = { 0 };
+	struct st_variant *v = NULL;
+	char list[1024] = "";
+	size_t n = 0, i, l = 0;
+
+	if (!st_build_variants(b->datadir, &v, &n, &e))
+		for (i = 0; i < n && l < sizeof(list); i++)
+			l += snprintf(list + l, sizeof(list) - l, "%s, ", v[i].name);
+	st_build_variants_free(v, n);
+	p_err("%s: unknown variant (no %s); one of %sor a defconfig's path", name, defconfig,
+	      list);
 }
 
 /* --variant NAME is defconfigs/NAME_defconfig; a path names a defconfig file. */
@@ -65,7 +79,7 @@ static int resolve_variant(struct build_args *b, struct st_variant *v, const cha
 			     name) < 0)
 			v->defconfig = NULL;
 		if (v->defconfig && access(v->defconfig, R_OK)) {
-			p_err("%s: unknown variant (no %s)", name, v->defconfig);
+			unknown_variant(b, name, v->defconfig);
 			return -1;
 		}
 	} else {

@@ -42,14 +42,19 @@ struct st_out {
 	int verbosity;	/* -1 with -q, 0 by default, 1 and up with -v */
 	unsigned int columns;	/* text width: 80 on a TTY (or $COLUMNS), 0 = unlimited */
 	bool json_done;	/* the command's JSON document is on stdout */
+	const char *cmd;	/* the running command ("footprint gen"), or NULL */
 };
 extern struct st_out st_out;
 
 void st_out_init(void);
 
-/* "slubtiny: msg" on stderr (printf-checked, lowercase, no trailing newline). */
+/*
+ * The one error printer: "slubtiny: CMD: msg" on stderr, CMD being
+ * st_out.cmd (just "slubtiny: msg" before a command runs). Printf-checked,
+ * lowercase, no trailing newline. A message that already starts with the
+ * command's name ("check: ...") does not get it twice.
+ */
 void p_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Print a library error: "slubtiny: FILE: msg" or strerror(-err). */
 /*
  * An output file (--html, --svg): st_out_open() says why it cannot be
  * opened and returns NULL; st_out_close() closes it, takes the renderer's
@@ -57,6 +62,7 @@ void p_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  */
 FILE *st_out_open(const char *path);
 int st_out_close(FILE *f, const char *path, int err);
+/* Print a library error: "slubtiny: CMD: FILE: msg", or strerror(-err). */
 void p_lib_err(const struct st_error *e, const char *file, int err);
 /*
  * With --json, a command that fails before printing its document still puts

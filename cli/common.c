@@ -69,21 +69,35 @@ int st_out_close(FILE *f, const char *path, int err)
 /* The first error of the run, for st_json_error_document(). */
 static char first_err[1024], first_err_file[512];
 
+/* Whether @msg starts with the name of command @cmd and a ':' or ' '. */
+static bool names_cmd(const char *msg, const char *cmd)
+{
+	size_t l = strcspn(cmd, " ");
+
+	return !strncmp(msg, cmd, l) && (msg[l] == ':' || msg[l] == ' ');
+}
+
+/* "slubtiny: CMD: @msg"; the command left out when @msg may already name it (@named). */
+static void print_err(const char *msg, bool named)
+{
+	fflush(stdout);
+	if (st_out.cmd && !(named && names_cmd(msg, st_out.cmd)))
+		fprintf(stderr, "slubtiny: %s: %s\n", st_out.cmd, msg);
+	else
+		fprintf(stderr, "slubtiny: %s\n", msg);
+	if (!first_err[0])
+		snprintf(first_err, sizeof(first_err), "%s", msg);
+}
+
 void p_err(const char *fmt, ...)
 {
+	char msg[2048];
 	va_list ap;
 
-	fflush(stdout);
-	fputs("slubtiny: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
-	if (!first_err[0]) {
-		va_start(ap, fmt);
-		vsnprintf(first_err, sizeof(first_err), fmt, ap);
-		va_end(ap);
-	}
+	print_err(msg, true);
 }
 
 void st_record_error(const char *msg)
@@ -113,24 +127,26 @@ void st_json_error_document(void)
 void p_lib_err(const struct st_error *e, const char *file, int err)
 {
 	bool first = !first_err[0];
+	const char *why = strerror(err < 0 ? -err : err);
+	char msg[2048];
 
-	if (e && e->code) {
-		if (e->file[0])
-			p_err("%s: %s", e->file, e->msg);
-		else
-			p_err("%s", e->msg);
-	} else if (file) {
-		p_err("%s: %s", file, strerror(err < 0 ? -err : err));
-	} else {
-		p_err("%s", strerror(err < 0 ? -err : err));
-	}
+	if (e && e->code && e->file[0])
+		snprintf(msg, sizeof(msg), "%s: %s", e->file, e->msg);
+	else if (e && e->code)
+		snprintf(msg, sizeof(msg), "%s", e->msg);
+	else if (file)
+		snprintf(msg, sizeof(msg), "%s: %s", file, why);
+	else
+		snprintf(msg, sizeof(msg), "%s", why);
+	/* A file name that happens to be a command's is still printed after it. */
+	print_err(msg, false);
 	/* In the JSON error: the file on its own, the message without it. */
 	if (first && e && e->code && e->file[0]) {
 		snprintf(first_err_file, sizeof(first_err_file), "%s", e->file);
 		snprintf(first_err, sizeof(first_err), "%s", e->msg);
 	} else if (first && !(e && e->code) && file) {
 		snprintf(first_err_file, sizeof(first_err_file), "%s", file);
-		snprintf(first_err, sizeof(first_err), "%s", strerror(err < 0 ? -err : err));
+		snprintf(first_err, sizeof(first_err), "%s", why);
 	}
 }
 

@@ -23,14 +23,10 @@
 #include "footprint/footprint.h"
 #include "kernel/boot.h"
 
-/* Parse a decimal number in [min, max]; false if it is not one. */
+/* Parse a decimal number in [min, max]; false (said, naming the option) if it is not one. */
 static bool parse_uint(const char *s, unsigned long min, unsigned long max, unsigned long *v)
 {
-	char *end;
-
-	errno = 0;
-	*v = strtoul(s, &end, 10);
-	return *s >= '0' && *s <= '9' && !*end && !errno && *v >= min && *v <= max;
+	return !st_opt_number(s, min, max, v);
 }
 
 enum { OPT_BINARY = ST_OPT_ID, OPT_SEED, OPT_SCALE, OPT_VARIANT, OPT_TRACE, OPT_THREADS,
@@ -120,7 +116,6 @@ static int do_gen(int argc, char **argv)
 	}
 	return ST_EXIT_OK;
 bad:
-	p_err("footprint gen: bad number '%s'", optarg);
 	return ST_EXIT_ERROR;
 }
 
@@ -260,7 +255,6 @@ static int parse_args(int argc, char **argv, struct fp_args *a)
 	}
 	return 0;
 bad:
-	p_err("footprint: bad number '%s' for %s", optarg, argv[optind - 1]);
 	return -EINVAL;
 }
 
@@ -337,7 +331,7 @@ static int do_boot(struct fp_args *a)
 	struct st_boot_opts o = {
 		.k = {
 			.srctree = a->srctree,
-			.defconfig = a->defconfig ? a->defconfig : "defconfig",
+			.defconfig = a->defconfig ? a->defconfig : ST_KERNEL_DEFCONFIG,
 			.arches = arches,
 			.narches = a->arch ? 1 : 0,
 			.cross = (const char *const *)a->cross,

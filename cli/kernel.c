@@ -113,10 +113,8 @@ static int parse(struct kernel_args *ka, int argc, char **argv)
 			o->builddir = optarg;
 			break;
 		case 'j':
-			if (st_parse_jobs(optarg, &o->jobs)) {
-				p_err("kernel: -j: '%s' is not a job count (0-1024; 0 = all CPUs)", optarg);
+			if (st_parse_jobs(optarg, &o->jobs))
 				return -1;
-			}
 			break;
 		case OPT_MARKDOWN:
 			ka->markdown = true;
@@ -208,7 +206,7 @@ static const char *env_or_null(const char *name)
 
 int cmd_kernel(int argc, char **argv)
 {
-	struct kernel_args ka = { .o = { .defconfig = "defconfig" } };
+	struct kernel_args ka = { .o = { .defconfig = ST_KERNEL_DEFCONFIG } };
 	struct st_kernel_result *k = NULL;
 	struct st_report *r = NULL;
 	struct st_error e = { 0 };

@@ -58,6 +58,30 @@ static const char *st_cmd_suggest(const char *name)
 	return st_opt_suggest(rows, name);
 }
 
+/*
+ * "unknown command 'x' (did you mean 'y'?)", or for a word starting with '-'
+ * "unknown option '--x' (did you mean '--version'?)", and the --help hint.
+ */
+static int unknown(const char *word)
+{
+	static const struct st_opt top[] = {
+		{ "version", 'V', 'V', NULL, "" },
+		ST_OPT_END,
+	};
+	const char *s;
+
+	if (word[0] == '-') {
+		s = word[1] == '-' ? st_opt_suggest(top, word + 2) : NULL;
+		p_err("unknown option '%s'%s%s%s; see 'slubtiny --help'", word,
+		      s ? " (did you mean '--" : "", s ? s : "", s ? "'?)" : "");
+	} else {
+		s = st_cmd_suggest(word);
+		p_err("unknown command '%s'%s%s%s; see 'slubtiny --help'", word,
+		      s ? " (did you mean '" : "", s ? s : "", s ? "'?)" : "");
+	}
+	return ST_EXIT_ERROR;
+}
+
 static int do_help(int argc, char **argv)
 {
 	const struct cmd *c;
@@ -66,11 +90,13 @@ static int do_help(int argc, char **argv)
 		usage(stdout);
 		return ST_EXIT_OK;
 	}
-	c = st_find_cmd(argv[1]);
-	if (!c) {
-		p_err("unknown command '%s'", argv[1]);
-		return ST_EXIT_ERROR;
+	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		st_usage(stdout, "help");
+		return ST_EXIT_OK;
 	}
+	c = st_find_cmd(argv[1]);
+	if (!c)
+		return unknown(argv[1]);
 	st_usage(stdout, c->name);
 	return ST_EXIT_OK;
 }
@@ -105,13 +131,9 @@ int main(int argc, char **argv)
 		return finish_stdout(ST_EXIT_OK);
 	}
 	c = st_find_cmd(argv[1]);
-	if (!c) {
-		p_err("unknown command '%s'%s%s%s; see 'slubtiny --help'", argv[1],
-		      st_cmd_suggest(argv[1]) ? " (did you mean '" : "",
-		      st_cmd_suggest(argv[1]) ? st_cmd_suggest(argv[1]) : "",
-		      st_cmd_suggest(argv[1]) ? "'?)" : "");
-		return ST_EXIT_ERROR;
-	}
+	if (!c)
+		return unknown(argv[1]);
+	st_out.cmd = c->name;
 	if (!c->fn)
 		return finish_stdout(do_help(argc - 1, argv + 1));
 	ret = c->fn(argc - 1, argv + 1);

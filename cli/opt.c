@@ -76,12 +76,12 @@ static size_t distance(const char *a, const char *b)
 	return d[la][lb];
 }
 
-/* How far @word is from option @name: 0 for a prefix of three letters or more. */
+/* How far @word is from option @name: 0 for a prefix of two letters or more. */
 static size_t how_far(const char *word, const char *name)
 {
 	size_t wl = strlen(word);
 
-	if (wl >= 3 && !strncmp(name, word, wl))
+	if (wl >= 2 && !strncmp(name, word, wl))
 		return 0;
 	return distance(word, name);
 }
@@ -115,7 +115,7 @@ static const char *arg_of(const struct st_opt *opts, int id)
 	return NULL;
 }
 
-static void bad_option(const char *cmd, const struct st_opt *opts, char *text, int missing)
+static void bad_option(const char *cmd, const struct st_opt *opts, const char *text, int missing)
 {
 	char word[64], msg[512];
 	const char *s, *eq, *arg = missing ? arg_of(opts, missing) : NULL;
@@ -135,22 +135,51 @@ static void bad_option(const char *cmd, const struct st_opt *opts, char *text, i
 				snprintf(msg + n, sizeof(msg) - n, " (did you mean '--%s'?)", s);
 		}
 	}
-	fflush(stdout);
-	fprintf(stderr, "slubtiny %s: %s; see 'slubtiny %s --help'\n", cmd, msg, cmd);
 	st_record_error(msg);
+	p_err("%s; see 'slubtiny %s --help'", msg, cmd);
+}
+
+/* The option being handled, as typed ("--threads", "-j"), for st_opt_number(). */
+static char cur_opt[64];
+
+/*
+ * True when long option @name was given in full in @text ("--name" or
+ * "--name=..."). getopt_long() takes any unambiguous prefix; slubtiny does
+ * not, so that "--srctre" is an error and not a seven-minute build.
+ */
+static bool spelled_out(const char *text, const char *name)
+{
+	size_t l = strlen(name);
+
+	return text[0] == '-' && text[1] == '-' && !strncmp(text + 2, name, l) &&
+	       (text[2 + l] == '\0' || text[2 + l] == '=');
 }
 
 int st_getopt(int argc, char **argv, const char *cmd, const struct st_opt *opts)
 {
 	char text[8];
-	int c, prev;
+	int c, prev, li, at;
 
 	if (built_for != opts)
 		build(opts);
 	opterr = 0;
+	st_out.cmd = cmd;
 	for (;;) {
 		prev = optind ? optind : 1;
-		c = getopt_long(argc, argv, shorts, longs, NULL);
+		li = -1;
+		c = getopt_long(argc, argv, shorts, longs, &li);
+		/* The element just read (operands before it are skipped, not read). */
+		at = optind - 1;
+		if (optarg && at > 1 && optarg == argv[at])
+			at--;
+		if (li >= 0 && !spelled_out(argv[at], longs[li].name)) {
+			bad_option(cmd, opts, argv[at], 0);
+			return ST_OPT_FAIL;
+		}
+		if (li >= 0)
+			snprintf(cur_opt, sizeof(cur_opt), "--%s", longs[li].name);
+		else if (c > 0 && c < ST_OPT_ID)
+			snprintf(cur_opt, sizeof(cur_opt), "-%c", c);
 		switch (c) {
 		case -1:
 			return ST_OPT_DONE;
@@ -169,11 +198,11 @@ int st_getopt(int argc, char **argv, const char *cmd, const struct st_opt *opts)
 		case '?':
 		case ':':
 			/* A short letter inside a cluster (-Ax), or a whole argument. */
-			if (optopt && optopt < ST_OPT_ID && (prev == optind || argv[prev][1] != '-')) {
+			if (optopt && optopt < ST_OPT_ID && (prev == optind || argv[at][1] != '-')) {
 				snprintf(text, sizeof(text), "-%c", optopt);
 				bad_option(cmd, opts, text, c == ':' ? optopt : 0);
 			} else {
-				bad_option(cmd, opts, argv[prev], c == ':' ? optopt : 0);
+				bad_option(cmd, opts, argv[at], c == ':' ? optopt : 0);
 			}
 			return ST_OPT_FAIL;
 		default:
@@ -231,21 +260,38 @@ void st_opt_print_help(FILE *f, const struct st_opt *opts)
 	fprintf(f, "%-*s%s\n", HELP_COL, "  -h, --help", "show this help");
 }
 
-int st_parse_jobs(const char *s, unsigned int *out)
+/* Parse decimal @s in [@min, @max]; -1 (said, with @what after the range) if it is not one. */
+static int number(const char *s, unsigned long min, unsigned long max, unsigned long *out,
+		  const char *what)
 {
+	unsigned long v;
 	char *end;
-	long v;
 
 	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || *end || end == s || v < 0 || v > 1024)
+	v = strtoul(s, &end, 10);
+	if (*s < '0' || *s > '9' || *end || errno || v < min || v > max) {
+		p_err("%s '%s': not a number from %lu to %lu%s", cur_opt, s, min, max, what);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+int st_opt_number(const char *s, unsigned long min, unsigned long max, unsigned long *out)
+{
+	return number(s, min, max, out, "");
+}
+
+int st_parse_jobs(const char *s, unsigned int *out)
+{
+	unsigned long v;
+
+	if (number(s, 0, 1024, &v, " (0: all CPUs)"))
 		return -1;
 	if (!v) {
-		v = sysconf(_SC_NPROCESSORS_ONLN);
-		if (v < 1)
-			v = 1;
-		if (v > 1024)
-			v = 1024;
+		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+		v = cpus < 1 ? 1 : cpus > 1024 ? 1024 : (unsigned long)cpus;
 	}
 	*out = (unsigned int)v;
 	return 0;

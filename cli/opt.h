@@ -45,10 +45,12 @@ enum {
  * Next option of @argv for command @cmd (a name in st_commands, or "footprint
  * gen"), parsed against @opts. -h/--help is always accepted. The common
  * options (--json, -q, -v) set st_out themselves when they are in @opts and
- * are not returned. Errors are printed in one style:
- *   slubtiny CMD: unknown option '--x'; did you mean '--y'? see 'slubtiny CMD --help'
+ * are not returned. A long option must be spelled out: an abbreviation
+ * ("--srctre") is an unknown option, as a typo is. Errors are printed in one
+ * style:
+ *   slubtiny: CMD: unknown option '--x' (did you mean '--y'?); see 'slubtiny CMD --help'
  * optarg and optind as with getopt_long(). Start each parse with optind = 0
- * (done for you on the first call for a new @opts).
+ * (done for you on the first call for a new @opts). Sets st_out.cmd to @cmd.
  */
 int st_getopt(int argc, char **argv, const char *cmd, const struct st_opt *opts);
 
@@ -58,7 +60,15 @@ void st_opt_print_help(FILE *f, const struct st_opt *opts);
 /* The long option of @opts closest to @word (for "did you mean"), or NULL. */
 const char *st_opt_suggest(const struct st_opt *opts, const char *word);
 
-/* Parse a job count: a number 1-1024, or 0 for all online CPUs. */
+/*
+ * The argument @s of the option just returned by st_getopt() as a decimal
+ * number in [@min, @max]. On error print one line naming the option and the
+ * range ("slubtiny: CMD: --threads '0': not a number from 1 to 64") and
+ * return -1.
+ */
+int st_opt_number(const char *s, unsigned long min, unsigned long max, unsigned long *out);
+
+/* Parse a job count: a number 1-1024, or 0 for all online CPUs (errors as above). */
 int st_parse_jobs(const char *s, unsigned int *out);
 
 /*

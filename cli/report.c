@@ -188,11 +188,13 @@ static int merge_report(struct st_report **r, int argc, char **argv, struct st_e
 				}
 				texts[i] = nt;
 			}
+			errno = 0;
 			got = fread(texts[i] + len, 1, 65536, f);
 			len += got;
 		} while (got == 65536);
 		if (!ret && ferror(f))
-			ret = st_err(e, EIO, argv[optind + i], "read error");
+			ret = st_err(e, errno ? errno : EIO, argv[optind + i], "read error: %s",
+				     strerror(errno ? errno : EIO));
 		if (!ret)
 			texts[i][len] = 0;
 		fclose(f);

@@ -736,7 +736,7 @@ int st_trace_load(const char *path, struct st_trace **out, struct st_error *e)
 	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
 	char *buf = NULL, *nbuf;
 	size_t len = 0, cap = 0, n;
-	int err = 0;
+	int err = 0, why;
 
 	if (!f)
 		return st_err(e, errno, path, "%s", strerror(errno));
@@ -750,13 +750,16 @@ int st_trace_load(const char *path, struct st_trace **out, struct st_error *e)
 			}
 			buf = nbuf;
 		}
+		errno = 0;
 		n = fread(buf + len, 1, cap - len, f);
 		len += n;
 		if (n == 0)
 			break;
 	}
 	if (ferror(f)) {
-		err = st_err(e, EIO, path, "read error");
+		/* A directory opens; reading it fails with EISDIR: say so. */
+		why = errno ? errno : EIO;
+		err = st_err(e, why, path, "read error: %s", strerror(why));
 		goto out;
 	}
 	err = st_trace_parse(buf, len, path, out, e);

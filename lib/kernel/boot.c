@@ -115,6 +115,16 @@ const char *const *st_boot_config(const char *arch)
 	return a ? a->config : NULL;
 }
 
+const char *const *st_boot_arches(void)
+{
+	static const char *names[sizeof(boot_arches) / sizeof(boot_arches[0]) + 1];
+	size_t i;
+
+	for (i = 0; i + 1 < sizeof(names) / sizeof(names[0]); i++)
+		names[i] = boot_arches[i].arch;
+	return names;
+}
+
 static char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static char *xasprintf(const char *fmt, ...)
 {

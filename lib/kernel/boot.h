@@ -128,6 +128,8 @@ struct st_boot_result {
 
 /* The configuration lines a boot adds for @arch (NULL-terminated), or NULL. */
 const char *const *st_boot_config(const char *arch);
+/* The ARCHes footprint --boot boots, NULL-terminated (for completion). */
+const char *const *st_boot_arches(void);
 
 int st_boot_run(const struct st_boot_opts *o, struct st_boot_result **out, struct st_error *e);
 /*

@@ -58,6 +58,16 @@ static const struct kvariant {
 };
 #define NKVARIANTS (sizeof(kvariants) / sizeof(kvariants[0]))
 
+const char *const *st_kernel_variants(void)
+{
+	static const char *names[NKVARIANTS + 1];
+	size_t i;
+
+	for (i = 0; i < NKVARIANTS; i++)
+		names[i] = kvariants[i].name;
+	return names;
+}
+
 /* A path into a PATH_MAX buffer; a longer one is cut (and fails later to open). */
 static int pathf(char *buf, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int pathf(char *buf, const char *fmt, ...)

@@ -94,6 +94,12 @@ struct st_kernel_result {
 	unsigned int nfailed, ncached;
 };
 
+/* What --defconfig is when not given: the make target. */
+#define ST_KERNEL_DEFCONFIG "defconfig"
+
+/* The allocator names --variant takes ("slub", ...), NULL-terminated. */
+const char *const *st_kernel_variants(void);
+
 /* The make ARCH of this machine ("x86_64", "arm64", "riscv", ...). */
 const char *st_kernel_host_arch(void);
 

@@ -34,7 +34,7 @@ bad_opt() { # command, option, suggestion or ""
 	[ $got = 2 ] || { echo "FAIL: $1 $2: exit $got"; fail=1; }
 	[ -s /tmp/st-cli.$$ ] && { echo "FAIL: $1 $2: stdout"; fail=1; }
 	[ "$(wc -l </tmp/st-cli-err.$$)" = 1 ] || { echo "FAIL: $1 $2: not one line:"; cat /tmp/st-cli-err.$$; fail=1; }
-	want="^slubtiny $1: unknown option '$2'"
+	want="^slubtiny: $1: unknown option '$2'"
 	[ -n "$3" ] && want="$want (did you mean '$3'?)"
 	grep -q -- "$want; see 'slubtiny $1 --help'\$" /tmp/st-cli-err.$$ ||
 		{ echo "FAIL: $1 $2: message:"; cat /tmp/st-cli-err.$$; fail=1; }
@@ -50,9 +50,9 @@ bad_opt report --basline=x --baseline
 bad_opt size-diff --exit-cdoe --exit-code
 bad_opt footprint --treads --threads
 bad_opt build --hepl --help
-"$SLUBTINY" size -Az y 2>&1 >/dev/null | grep -q "^slubtiny size: unknown option '-z'; see" ||
+"$SLUBTINY" size -Az y 2>&1 >/dev/null | grep -q "^slubtiny: size: unknown option '-z'; see" ||
 	{ echo "FAIL: short option in a cluster"; fail=1; }
-"$SLUBTINY" migrate --srctree 2>&1 >/dev/null | grep -q "^slubtiny migrate: option '--srctree' needs an argument (DIR); see" ||
+"$SLUBTINY" migrate --srctree 2>&1 >/dev/null | grep -q "^slubtiny: migrate: option '--srctree' needs an argument (DIR); see" ||
 	{ echo "FAIL: missing argument message"; fail=1; }
 
 # --help: every option described, examples, 80 columns, nothing on stderr.

@@ -50,6 +50,46 @@ want "help topic" report slubtiny help rep
 mkdir "$tmp/dir_a"
 ( cd "$tmp" && complete_bash slubtiny migrate --srctree dir_ ) | grep -qx dir_a ||
 	{ echo "FAIL: bash: --srctree does not complete a directory"; fail=1; }
+# Option values from the code's tables, each compared with what --help (or
+# defconfigs/, or uname) says the option takes, not with a second list.
+wants() { # description, words expected, command line words...
+	what=$1 words=$2; shift 2
+	for w in $words; do
+		want "$what" "$w" "$@"
+	done
+}
+wants "build --arch" "$(uname -m) arm" slubtiny build --arch ""
+wants "report --arch" "$(uname -m) arm" slubtiny report --arch ""
+vs=$(for f in "$ST_SRCDIR"/defconfigs/*_defconfig; do
+	v=${f##*/}; v=${v%_defconfig}; case $v in *_legacy) ;; *) echo "$v" ;; esac; done)
+[ -n "$vs" ] || { echo "FAIL: no defconfigs/*_defconfig"; fail=1; }
+wants "build --variant" "$vs" slubtiny build --variant ""
+wants "report --variant" "$vs" slubtiny report --variant ""
+complete_bash slubtiny report --variant "" | grep -q _legacy && { echo "FAIL: bash: a _legacy variant offered"; fail=1; }
+wants "kernel --variant" "$("$SLUBTINY" kernel --help | sed -n 's/.*--variant V .*(\(.*\)).*/\1/p' | tr -d ,)" \
+	slubtiny kernel --variant ""
+wants "footprint --arch" "$("$SLUBTINY" footprint --help | sed -n '/--arch A/,/^      --/p' |
+	sed -n '1s/.*boot: //p; 2s/^ *//p' | sed 's/ (default)//; s/,/ /g')" slubtiny footprint --arch ""
+shapes=$("$SLUBTINY" footprint --help | sed -n 's/.* SHAPE (\(.*\))$/\1/p' | sed 's/,/ /g; s/ or / /')
+[ -n "$shapes" ] || { echo "FAIL: no shapes in footprint --help"; fail=1; }
+wants "footprint gen SHAPE" "$shapes" slubtiny footprint gen ""
+wants "footprint gen SHAPE after an option" "$shapes" slubtiny footprint gen --seed 7 ""
+want "footprint gen" gen slubtiny footprint g
+# From the --srctree of the line: its ARCHes and defconfigs, make targets.
+mkdir -p "$tmp/tree/arch/arm/configs" "$tmp/tree/arch/x86" "$tmp/tree/kernel/configs"
+: >"$tmp/tree/arch/arm/Kconfig"; : >"$tmp/tree/arch/x86/Kconfig"
+: >"$tmp/tree/arch/arm/configs/board_defconfig"; : >"$tmp/tree/kernel/configs/tiny.config"
+for c in kernel "footprint --boot"; do
+	wants "$c --defconfig" "defconfig board_defconfig tiny.config tinyconfig" \
+		slubtiny $c --srctree "$tmp/tree" --defconfig ""
+	wants "$c --defconfig (=)" "defconfig board_defconfig" \
+		slubtiny $c --srctree="$tmp/tree" --defconfig ""
+done
+want "kernel --defconfig, no tree" defconfig slubtiny kernel --defconfig ""
+for c in kernel migrate check; do
+	wants "$c --arch of the tree" "arm x86" slubtiny $c --srctree "$tmp/tree" --arch ""
+done
+
 # Every option of every command's --help is offered.
 for c in migrate check size-diff size build report footprint; do
 	for o in $("$SLUBTINY" $c --help | sed -n -e 's/^  -[A-Za-z], \(--[a-z][a-z-]*\).*/\1/p' \

@@ -73,7 +73,7 @@ elf=$(command -v ls)
 for c in migrate check; do
 	run 2 "$c ELF" "$S" $c "$elf"
 	[ "$(wc -l <"$t/err")" = 1 ] || bad "$c ELF: $(wc -l <"$t/err") lines on stderr"
-	grep -q "^slubtiny: $elf: not a defconfig" "$t/err" || bad "$c ELF: $(head -2 "$t/err")"
+	grep -q "^slubtiny: $c: $elf: not a defconfig" "$t/err" || bad "$c ELF: $(head -2 "$t/err")"
 	[ -s "$t/out" ] && bad "$c ELF: stdout"
 done
 run 2 "size text" "$S" size "$t/text"

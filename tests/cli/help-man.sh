@@ -63,5 +63,39 @@ envsect=$(awk '/^\.SH / { on = ($0 == ".SH ENVIRONMENT") ; next } on' "$man")
 for v in $envs; do
 	printf '%s\n' "$envsect" | grep -q "^\.B $v\$" || err "man page ENVIRONMENT lacks $v"
 done
+
+# The page formats without a single troff warning, as man(1) shows it on an
+# 80-column terminal and as groff does (a warning is a line that overflows
+# or a request gone wrong, on every user's screen).
+gen=$ST_BUILDDIR/doc/slubtiny.1
+[ -f "$gen" ] || err "no generated man page $gen"
+for page in "$man" "$gen"; do
+	if command -v man >/dev/null 2>&1; then
+		MANWIDTH=80 man --warnings -l "$page" 2>/tmp/st-hm.$$ >/dev/null ||
+			err "man -l $page fails"
+		[ -s /tmp/st-hm.$$ ] && err "man --warnings -l $page: $(cat /tmp/st-hm.$$)"
+	else
+		echo "SKIP: no man(1): not checked for warnings as man shows the page"
+	fi
+	if command -v groff >/dev/null 2>&1; then
+		groff -man -ww -Tutf8 -z "$page" 2>/tmp/st-hm.$$ || err "groff $page fails"
+		[ -s /tmp/st-hm.$$ ] && err "groff -ww $page: $(cat /tmp/st-hm.$$)"
+	else
+		echo "SKIP: no groff: not checked for troff warnings"
+	fi
+done
+
+# FILES names the data and completion directories of this build's prefix and
+# datadir (meson's own record of them), and of the default install in the
+# source page.
+dirs=$("$ST_PYTHON" -c 'import json, os, sys
+o = {x["name"]: x["value"] for x in json.load(open(sys.argv[1]))}
+print(os.path.join(o["prefix"], o["datadir"]))' "$ST_BUILDDIR/meson-info/intro-buildoptions.json") ||
+	err "cannot read prefix and datadir from meson-info"
+files() { awk '/^\.SH / { on = ($0 == ".SH FILES") ; next } on' "$1" | sed 's/\\-/-/g'; }
+for f in slubtiny/ bash-completion/completions/slubtiny zsh/site-functions/_slubtiny; do
+	files "$gen" | grep -qx "\.I $dirs/$f" || err "generated man page FILES lacks $dirs/$f"
+	files "$man" | grep -qx "\.I /usr/local/share/$f" || err "man page FILES lacks /usr/local/share/$f"
+done
 rm -f /tmp/st-hm.$$
 exit $fail

@@ -28,10 +28,10 @@ run 2 "no file" "$SLUBTINY" migrate
 run 2 "unknown option" "$SLUBTINY" migrate --frobnicate x
 run 2 "--in-place --check" m --in-place --check x
 run 2 "bad --target" m --target banana x
-expect_err "^slubtiny: invalid --target 'banana'" "bad target message"
+expect_err "^slubtiny: migrate: invalid --target 'banana'" "bad target message"
 run 2 "--fix-deps --no-verify" m --fix-deps x
 run 2 "missing file" m does-not-exist_defconfig
-expect_err "^slubtiny: does-not-exist_defconfig: " "missing file message"
+expect_err "^slubtiny: migrate: does-not-exist_defconfig: " "missing file message"
 
 # Clean file: exit 0, no output.
 printf 'CONFIG_SLUB=y\nCONFIG_NET=y\n' >clean_defconfig
@@ -70,7 +70,7 @@ expect_err '^bin_defconfig:2: error: control character' "binary message"
 same bin_defconfig 'CONFIG_SLOB=y\n\001\002\003\n' "binary file untouched"
 printf 'CONFIG_SLOB=y\nCONFIG_X="a\000b"\n' >nul_defconfig
 run 2 "NUL" m --in-place nul_defconfig
-expect_err '^slubtiny: nul_defconfig: not a defconfig (binary data on line 2); left unchanged$' "NUL message"
+expect_err '^slubtiny: migrate: nul_defconfig: not a defconfig (binary data on line 2); left unchanged$' "NUL message"
 { printf 'CONFIG_SLOB=y\n# '; head -c 70000 /dev/zero | tr '\0' x; printf '\n'; } >long_defconfig
 cp long_defconfig long.orig
 run 2 "long line" m --in-place long_defconfig
@@ -113,10 +113,10 @@ run 1 "no tree: newest target" m --check tree/arch/sh/configs/x_defconfig
 run 0 "paths as given" m --srctree tree --target 6.2 tree/arch/sh/configs/x_defconfig
 grep -q '^diff --git a/tree/arch/sh/configs/x_defconfig b/tree/arch/sh/configs/x_defconfig$' out ||
 	{ echo "FAIL: diff path not as given"; cat out; fail=1; }
-expect_err '^slubtiny: warning: --target 6.2 but tree is linux 6.1' "target and tree differ"
+expect_err '^slubtiny: migrate: warning: --target 6.2 but tree is linux 6.1' "target and tree differ"
 mkdir notree
 run 2 "--srctree without Makefile" m --srctree notree a_defconfig
-expect_err '^slubtiny: notree/Makefile: cannot read the kernel Makefile' "no Makefile message"
+expect_err '^slubtiny: migrate: notree/Makefile: cannot read the kernel Makefile' "no Makefile message"
 
 # Unwritable: the file stays as it was, exit 2, no temp file.
 printf 'CONFIG_SLOB=y\n' >ro/x_defconfig 2>/dev/null || { mkdir ro; printf 'CONFIG_SLOB=y\n' >ro/x_defconfig; }
@@ -128,7 +128,7 @@ if [ "$(id -u)" = 0 ]; then
 fi
 if [ "$(id -u)" != 0 ] || [ -n "$as_user" ]; then
 	run 2 "read-only directory" $as_user "$SLUBTINY" migrate --no-verify --in-place ro/x_defconfig
-	expect_err '^slubtiny: ro/x_defconfig: ' "read-only message"
+	expect_err '^slubtiny: migrate: ro/x_defconfig: ' "read-only message"
 	same ro/x_defconfig 'CONFIG_SLOB=y\n' "read-only dir: file intact"
 	[ "$(ls -A ro | wc -l)" = 1 ] || { echo "FAIL: temp file left in ro/"; fail=1; }
 else

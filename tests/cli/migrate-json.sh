@@ -27,5 +27,5 @@ q '.files[0].collateral == []' "collateral empty without verification"
 q '.files[0].changes[0] | .rule == "slob-to-slub-tiny" and .line == 2' "change record"
 q '.files[1].changed == false and .files[1].diff == "" and .files[1].findings == []' "b clean"
 q '.files[2].error | test("not a defconfig")' "c error in the document"
-grep -q '^slubtiny: arch/sh/configs/c_defconfig: not a defconfig (binary data on line 1)' err || { echo "FAIL: error not on stderr"; fail=1; }
+grep -q '^slubtiny: migrate: arch/sh/configs/c_defconfig: not a defconfig (binary data on line 1)' err || { echo "FAIL: error not on stderr"; fail=1; }
 exit $fail

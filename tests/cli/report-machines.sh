@@ -45,7 +45,7 @@ done
 [ $st = 2 ] || bad "mixed: exit $st, want 2"
 [ -s "$t/out" ] && bad "mixed: stdout: $(cat "$t/out")"
 [ "$(wc -l <"$t/err")" = 1 ] || bad "mixed: not one line: $(cat "$t/err")"
-grep -q "^slubtiny: $t/arm-b.o: a arm file; $t/host-a.o is $host: different machines" "$t/err" ||
+grep -q "^slubtiny: report: $t/arm-b.o: a arm file; $t/host-a.o is $host: different machines" "$t/err" ||
 	bad "mixed: message: $(cat "$t/err")"
 # ... unless told to.
 "$SLUBTINY" report --json --mixed-arch --objects old="$t/host-a.o" new="$t/arm-b.o" >"$t/out" 2>"$t/err"; st=$?

@@ -105,7 +105,7 @@ bad "fifo" "fifo" "$SLUBTINY" size "$tmp/fifo"
 n=$((n + 1))
 cat "$ok" | "$SLUBTINY" size-diff /dev/stdin "$ok" >"$tmp/out" 2>"$tmp/err"
 rc=$?
-if [ $rc != 2 ] || [ -s "$tmp/out" ] || ! grep -q '^slubtiny: /dev/stdin: ' "$tmp/err"; then
+if [ $rc != 2 ] || [ -s "$tmp/out" ] || ! grep -q '^slubtiny: size-diff: /dev/stdin: ' "$tmp/err"; then
 	echo "FAIL: pipe: exit $rc"; cat "$tmp/err"; fail=1
 fi
 bad "usage: one file" "size-diff" "$SLUBTINY" size-diff "$ok"

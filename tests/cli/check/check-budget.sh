@@ -73,7 +73,7 @@ budget '{"object": "../obj/new.c", "max": {"text": 1}}'
 expect 2 "not an ELF file"
 budget '{"objekt": "x"}'
 expect 2 "bad budget file"
-grep -q '^slubtiny: ci/budget.json: budget 1: unknown key "objekt"' err || { echo "FAIL: budget error"; cat err; fail=1; }
+grep -q '^slubtiny: check: ci/budget.json: budget 1: unknown key "objekt"' err || { echo "FAIL: budget error"; cat err; fail=1; }
 
 # A variant of the bundled allocator, built by lib/build for the host.
 arch=$(uname -m)

@@ -49,7 +49,7 @@ expect 2 "unknown rule" "$SLUBTINY" check --select slob slob_defconfig
 has "unknown rule message" "^slubtiny: check: unknown rule 'slob'" "$t/err"
 expect 2 "unknown format" "$SLUBTINY" check --format xml slob_defconfig
 expect 2 "missing file" "$SLUBTINY" check nosuch_defconfig
-has "error format" '^slubtiny: nosuch_defconfig: ' "$t/err"
+has "error format" '^slubtiny: check: nosuch_defconfig: ' "$t/err"
 expect 2 "no arguments" "$SLUBTINY" check
 # an error keeps stdout one document in the machine formats
 expect 2 "json error" "$SLUBTINY" check --format json nosuch_defconfig

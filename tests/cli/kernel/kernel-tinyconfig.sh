@@ -81,7 +81,7 @@ grep -q "does not offer variant 'slob'" "$work/slob.err" || { err "slob on 6.12:
 st=$?
 [ $st = 2 ] || err "failing build: exit $st, want 2"
 for v in slub slub_tiny; do
-	grep -q "^slubtiny: linux-6\.12\.[0-9]*/x86_64/$v: make no_such_defconfig failed" "$work/fail.err" ||
+	grep -q "^slubtiny: kernel: linux-6\.12\.[0-9]*/x86_64/$v: make no_such_defconfig failed" "$work/fail.err" ||
 		err "failing build: no error for $v"
 done
 grep -q "make log" "$work/fail.err" || err "failing build: no make log tail"

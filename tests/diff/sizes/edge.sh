@@ -87,7 +87,7 @@ fi
 warns() { # what archive member...
 	what=$1 a=$2; shift 2
 	for mb; do
-		grep -qx "slubtiny: $a($mb): file format not recognized" our.err ||
+		grep -qx "slubtiny: [a-z-]*: $a($mb): file format not recognized" our.err ||
 			bad "$what: no warning for $a($mb): $(head -3 our.err)"
 	done
 	n=$(grep -vc "file format not recognized" our.err)
@@ -165,7 +165,7 @@ for f in bad-*; do
 	for cmd in "size" "size -A" "size-diff a.o" "size-diff -c a.o"; do
 		run $cmd "$f"
 		want 2 "$cmd $f"
-		[ "$(wc -l <our.err)" = 1 ] && grep -q "^slubtiny: $f: file format not recognized" our.err ||
+		[ "$(wc -l <our.err)" = 1 ] && grep -q "^slubtiny: [a-z-]*: $f: file format not recognized" our.err ||
 			bad "$cmd $f: stderr: $(cat our.err)"
 	done
 done

@@ -54,7 +54,7 @@ grep -q "file format not recognized" ref.err || bad "powerpc-linux-gnu-size: $(c
 "$SLUBTINY" size "$f" >our.out 2>our.err; st=$?
 [ $st = 2 ] || bad "slubtiny size $f exits $st, expected 2"
 [ -s our.out ] && bad "slubtiny size $f printed: $(cat our.out)"
-[ "$(wc -l <our.err)" = 1 ] && grep -q "^slubtiny: $f: file format not recognized" our.err ||
+[ "$(wc -l <our.err)" = 1 ] && grep -q "^slubtiny: size: $f: file format not recognized" our.err ||
 	bad "slubtiny size $f stderr: $(cat our.err)"
 [ $fail = 0 ] && echo "images: binutils and slubtiny agree on 3 images"
 exit $fail

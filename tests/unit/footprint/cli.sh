@@ -22,12 +22,12 @@ t "gen boot writes a text trace" $([ $? = 0 ] && [ ! -s "$tmp/err" ] &&
 t "gen --binary writes the binary magic" $([ $? = 0 ] && [ ! -s "$tmp/err" ] &&
 	[ "$(head -c 4 "$tmp/net.bin")" = SLTB ]; echo $?)
 "$SLUBTINY" footprint gen nope >/dev/null 2>"$tmp/err"
-t "unknown shape: exit 2" $([ $? = 2 ] && grep -q '^slubtiny: nope: unknown trace shape' "$tmp/err"; echo $?)
+t "unknown shape: exit 2" $([ $? = 2 ] && grep -q '^slubtiny: footprint gen: nope: unknown trace shape' "$tmp/err"; echo $?)
 
 printf 'slubtrace 1\nkmalloc 1 8\nfree 2\n' >"$tmp/bad.trace"
 "$SLUBTINY" footprint --variant glibc --trace "$tmp/bad.trace" >/dev/null 2>"$tmp/err"
-t "bad trace: exit 2, slubtiny: FILE:LINE: problem" \
-	$([ $? = 2 ] && grep -q "^slubtiny: $tmp/bad.trace:3: object 2 was never allocated\$" "$tmp/err"; echo $?)
+t "bad trace: exit 2, slubtiny: footprint: FILE:LINE: problem" \
+	$([ $? = 2 ] && grep -q "^slubtiny: footprint: $tmp/bad.trace:3: object 2 was never allocated\$" "$tmp/err"; echo $?)
 "$SLUBTINY" footprint --variant nosuch --trace "$tmp/boot.txt" >/dev/null 2>"$tmp/err"
 t "unknown variant: exit 2" $([ $? = 2 ] && grep -q 'no such variant' "$tmp/err"; echo $?)
 
