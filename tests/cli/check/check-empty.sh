@@ -46,10 +46,10 @@ out_empty "--allow-empty"
 [ -s "$t/err" ] && { echo "FAIL: --allow-empty: stderr:"; cat "$t/err"; fail=1; }
 
 expect 2 "missing path" "$SLUBTINY" check --no-config nosuch/dir
-err_is "missing path" "slubtiny: nosuch/dir: No such file or directory"
+err_is "missing path" "slubtiny: check: nosuch/dir: No such file or directory"
 out_empty "missing path"
 expect 2 "missing path, --allow-empty" "$SLUBTINY" check --no-config --allow-empty nosuch/dir
-err_is "missing path, --allow-empty" "slubtiny: nosuch/dir: No such file or directory"
+err_is "missing path, --allow-empty" "slubtiny: check: nosuch/dir: No such file or directory"
 
 expect 0 "dir with a config" "$SLUBTINY" check --no-config arch
 out_empty "dir with a config"
