@@ -484,36 +484,44 @@ static char **make_argv(struct item *it, const char *const *targets, bool jobs)
 	return argv;
 }
 
-/* The last LOG_TAIL_LINES lines of the item's make log, indented. */
+/*
+ * The last LOG_TAIL_LINES lines of the item's make log, indented, after a
+ * line naming the log; or "; make log PATH is empty" (or missing) when
+ * make said nothing, so the error stays one line. NULL without memory.
+ */
 static char *log_tail(const struct item *it)
 {
-	char path[PATH_MAX], *text, *p, *out;
-	int lines = 0;
+	char path[PATH_MAX], *text, *p, *out, *d;
+	size_t len, nl = 0;
+	int lines = 0, n;
 
 	pathf(path, "%s/" LOG_NAME, it->out->dir);
 	text = read_text(path);
-	if (!text)
-		return strdup("");
-	p = text + strlen(text);
-	while (p > text && p[-1] == '\n')
+	p = text ? text + strlen(text) : NULL;
+	while (p && p > text && p[-1] == '\n')
 		*--p = 0;
+	if (!p || p == text) {
+		free(text);
+		return xasprintf("; make log %s is %s", path, p ? "empty" : "missing");
+	}
 	while (p > text && lines < LOG_TAIL_LINES)
 		if (*--p == '\n')
 			lines++;
 	if (*p == '\n')
 		p++;
-	out = malloc(strlen(p) * 2 + 64);
+	for (d = p; *d; d++)
+		nl += *d == '\n';
+	/* Every newline of the tail gains four spaces of indent. */
+	n = snprintf(NULL, 0, "\n  make log (%s), last lines:\n    ", path);
+	len = (size_t)n + strlen(p) + 4 * nl + 1;
+	out = malloc(len);
 	if (out) {
-		char *d = out;
-
-		d += sprintf(d, "\n  make log (%s), last lines:\n    ", path);
+		d = out + sprintf(out, "\n  make log (%s), last lines:\n    ", path);
 		for (; *p; p++) {
 			*d++ = *p;
 			if (*p == '\n') {
-				*d++ = ' ';
-				*d++ = ' ';
-				*d++ = ' ';
-				*d++ = ' ';
+				memcpy(d, "    ", 4);
+				d += 4;
 			}
 		}
 		*d = 0;
@@ -1034,7 +1042,7 @@ static int offered(struct run *r, const char *arch, const char *cross,
 	struct st_kc_opts ko = {
 		.srctree = r->src, .arch = arch, .cross_compile = cross, .python = r->o->python,
 	};
-	struct st_kc_assign as[sizeof(probe) / sizeof(probe[0])];
+	struct st_kc_assign as[sizeof(probe) / sizeof(probe[0])] = { { 0 } };
 	bool usable[sizeof(probe) / sizeof(probe[0])];
 	struct st_kc_result *res = NULL;
 	struct st_kconfig *kc = NULL;
