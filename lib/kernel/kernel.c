@@ -763,7 +763,9 @@ static int old_prepare(struct st_job *j)
 		st_defconfig_free(dc);
 	}
 	if (ret) {
-		st_job_fail(j, "%s: %s", it->out->name, e.code ? e.msg : strerror(-ret));
+		/* e.g. the config target's make wrote no .config: name the file. */
+		st_job_fail(j, "%s: %s%s%s", it->out->name, e.code ? e.file : "",
+			    e.code && e.file[0] ? ": " : "", e.code ? e.msg : strerror(-ret));
 		return ret;
 	}
 	progress(it, "olddefconfig");
@@ -983,7 +985,7 @@ static int build_finish(struct st_job *j, int status)
 	ret = write_text(path, stamp, &e);
 	free(stamp);
 	if (ret) {
-		st_job_fail(j, "%s: %s", it->out->name, e.msg);
+		st_job_fail(j, "%s: %s%s%s", it->out->name, e.file, e.file[0] ? ": " : "", e.msg);
 		return ret;
 	}
 	progress(it, "done");
@@ -1233,7 +1235,9 @@ static int setup_tree(struct run *r, struct st_error *e)
 	    (r->builddir[strlen(r->src)] == '/' || !r->builddir[strlen(r->src)]))
 		return st_err(e, EINVAL, r->builddir, "build directory is inside the kernel tree %s",
 			      r->src);
-	r->is_file = strchr(o->defconfig, '/') || !access(o->defconfig, F_OK);
+	/* No make target starts with '.': ".config" is a file, even a missing one. */
+	r->is_file = strchr(o->defconfig, '/') || o->defconfig[0] == '.' ||
+		     !access(o->defconfig, F_OK);
 	if (r->is_file) {
 		r->defconfig_text = read_text(o->defconfig);
 		if (!r->defconfig_text)

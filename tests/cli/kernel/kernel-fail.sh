@@ -1,9 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# slubtiny kernel when make fails: a fake `make` first in PATH stands for
-# each failure (no compiler runs; the tree is the Kconfig extraction of
-# linux-source-6.12 the check tests share). Every failure is one error
-# naming the item, the stage and the make log, exit 2, never a crash.
+# slubtiny kernel when make fails or writes no .config, and with a missing
+# --defconfig .config: a fake `make` first in PATH stands for each failure
+# (no compiler runs; the tree is the Kconfig extraction of linux-source-6.12
+# the check tests share). Every failure is one error naming the item, the
+# stage and the make log (or the file), exit 2, never a crash.
 set -u
 . "$(dirname "$0")/../kernel-tree.sh"
 t=$(mktemp -d) || exit 2
@@ -56,6 +57,24 @@ grep -q "^slubtiny: $item: make mm/[a-z_]*\.o\( \.\.\.\)\? failed (exit status 2
 	bad "build failing: $(head -3 "$t/build.err")"
 grep -q "^  make log ($log), last lines:$" "$t/build.err" || bad "build failing: no make log line"
 grep -qx '    make: \*\*\* boom' "$t/build.err" || bad "build failing: no log tail"
+
+# The config target's make succeeds but writes no .config: the error names
+# the file it did not find.
+fake_make 'exit 0'
+kernel noconfig --defconfig tinyconfig
+no_crash noconfig
+grep -q "^slubtiny: $item: $kb/linux-source-6.12-[0-9a-f]*/x86_64/slub/\.config: cannot open: " \
+	"$t/noconfig.err" || bad "no .config: $(cat "$t/noconfig.err")"
+
+# --defconfig .config that does not exist is a missing file, not a make
+# target: one error naming it, nothing run.
+fake_make ': >"$0.ran"; exit 1'
+kernel dotconfig --defconfig .config
+no_crash dotconfig
+[ "$(cat "$t/dotconfig.err")" = "slubtiny: .config: cannot read: No such file or directory" ] ||
+	bad "--defconfig .config missing: $(cat "$t/dotconfig.err")"
+[ ! -e "$t/bin/make.ran" ] || bad "--defconfig .config missing: make was run"
+[ ! -s "$t/dotconfig.out" ] || bad "--defconfig .config missing: output on stdout"
 
 [ $fail = 0 ] && echo "kernel-fail: ok"
 exit $fail
