@@ -17,10 +17,10 @@
 #include "common/error.h"
 #include "st_config.h"
 
-void build_args_init(struct build_args *b)
+void build_args_init(struct build_args *b, const char *cmd)
 {
 	memset(b, 0, sizeof(*b));
-	b->tty = isatty(STDERR_FILENO);
+	b->cmd = cmd;
 }
 
 int build_args_opt(struct build_args *b, int opt, const char *arg)
@@ -101,26 +101,17 @@ static int resolve_variant(struct build_args *b, struct st_variant *v, const cha
 	return 0;
 }
 
+/* The pool's progress: a terminal line, or a line every few seconds in a log. */
 static void progress(void *ctx, const struct st_build_progress *p)
 {
 	struct build_args *b = ctx;
-	int n;
 
-	n = fprintf(stderr, "\r[%u/%u] %s", p->done, p->total, p->what);
-	if (n > 0 && (unsigned int)n < b->width)
-		fprintf(stderr, "%*s", (int)(b->width - n), "");
-	if (n > 0)
-		b->width = n;
-	fflush(stderr);
+	st_progress_update(b->prog, p->done, p->total, p->what);
 }
 
 void build_progress_end(struct build_args *b)
 {
-	if (!b->width)
-		return;
-	fprintf(stderr, "\r%*s\r", (int)b->width, "");
-	fflush(stderr);
-	b->width = 0;
+	st_progress_hide(b->prog);
 }
 
 int build_args_finish(struct build_args *b)
@@ -145,7 +136,8 @@ int build_args_finish(struct build_args *b)
 	b->o.cflags = getenv("CFLAGS");
 	env = getenv("CROSS_COMPILE");
 	b->o.cross_compile = env && *env ? env : NULL;
-	if (b->tty && st_out.verbosity >= 0) {
+	b->prog = st_progress_open(b->cmd, ST_PROGRESS_LOG);
+	if (b->prog) {
 		b->o.progress = progress;
 		b->o.progress_ctx = b;
 	}
@@ -168,6 +160,8 @@ int build_args_finish(struct build_args *b)
 
 void build_args_free(struct build_args *b)
 {
+	st_progress_end(b->prog);
+	b->prog = NULL;
 	st_build_variants_free(b->variants, b->nvariants);
 	b->variants = NULL;
 	b->nvariants = 0;
@@ -281,7 +275,7 @@ int cmd_build(int argc, char **argv)
 	int opt, ret, status = ST_EXIT_OK;
 	size_t i;
 
-	build_args_init(&b);
+	build_args_init(&b, "build");
 	while ((opt = st_getopt(argc, argv, "build", st_build_opts)) >= 0)
 		if (build_args_opt(&b, opt, optarg) != 1)
 			return ST_EXIT_ERROR;

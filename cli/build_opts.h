@@ -23,8 +23,8 @@ struct build_args {
 	size_t nvariants;
 	char datadir[PATH_MAX];
 	char builddir[PATH_MAX];
-	bool tty;			/* draw a progress line on stderr */
-	unsigned int width;		/* of the last progress line */
+	const char *cmd;		/* "build" or "report", for the progress lines */
+	struct st_progress *prog;	/* the pool's progress (cli.h), NULL with -q */
 };
 
 /* Option ids of the shared options. */
@@ -42,13 +42,14 @@ enum {
 	{ "jobs", 'j', 'j', "N", "run N compiles at once; 0 = all CPUs (the default)" }, \
 	{ "builddir", 0, OPT_BUILDDIR, "DIR", "build directory (default: $SLUBTINY_BUILDDIR or ~/.cache/slubtiny)" }
 
-void build_args_init(struct build_args *b);
+/* @cmd names the command in its progress lines. */
+void build_args_init(struct build_args *b, const char *cmd);
 /* Take one parsed option. Returns 1 if it was one of ours, 0 if not, -1 on error (printed). */
 int build_args_opt(struct build_args *b, int opt, const char *arg);
 /* Resolve data dir, build dir, variants and environment. 0 or an exit code (printed). */
 int build_args_finish(struct build_args *b);
 void build_args_free(struct build_args *b);
-/* Clear the progress line, if one is drawn. */
+/* Clear the progress line, if one is drawn; the log pauses until the next build. */
 void build_progress_end(struct build_args *b);
 
 #endif

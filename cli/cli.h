@@ -74,16 +74,34 @@ void st_json_error_document(void);
 void st_record_error(const char *msg);
 
 /*
- * A progress line on stderr for runs over many files: drawn only when stderr
- * is a terminal, not with -q, and only once the run has taken a second.
- * st_progress_update() may be called from several threads.
+ * Progress on stderr, never with -q. By default only on a terminal: a line
+ * redrawn in place, once the run has taken SLUBTINY_PROGRESS_DELAY seconds
+ * (default 1), cleared by st_progress_hide(). With ST_PROGRESS_LOG, also
+ * on a pipe or a file (a CI log): there a whole line
+ * "slubtiny: WHAT: [DONE/TOTAL] ITEM (SECONDS s)" every
+ * SLUBTINY_PROGRESS_INTERVAL seconds (default 5) while the run goes on,
+ * repeating the last state when nothing changed (a long compile or make).
+ * With ST_PROGRESS_STEPS, on any stream, every update is such a line at
+ * once, repeated every interval until the next one (for a few long steps).
+ * st_progress_update() may be called from several threads; the repeats
+ * come from a thread of the st_progress's own.
  */
+enum {
+	ST_PROGRESS_LOG = 1 << 0,
+	ST_PROGRESS_STEPS = 1 << 1,
+};
 struct st_progress;
+/* NULL (a valid st_progress that prints nothing) with -q or when nothing is drawn. */
+struct st_progress *st_progress_open(const char *what, unsigned int flags);
+/* st_progress_open(@what, 0): a terminal line only. */
 struct st_progress *st_progress_new(const char *what);
 void st_progress_update(void *progress, size_t done, size_t total, const char *item);
-/* Clear the line, if one is drawn, before other output. NULL is fine. */
+/*
+ * Clear the line, if one is drawn, before other output; a log repeats
+ * nothing until the next update. NULL is fine.
+ */
 void st_progress_hide(struct st_progress *p);
-/* Clear the line (if one was drawn) and free. NULL is fine. */
+/* Clear the line (if one was drawn), stop and free. NULL is fine. */
 void st_progress_end(struct st_progress *p);
 
 /*

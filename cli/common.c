@@ -197,49 +197,138 @@ void st_usage(FILE *f, const char *name)
 
 struct st_progress {
 	pthread_mutex_t lock;
+	pthread_cond_t wake;
+	pthread_t ticker;
+	bool has_ticker;
+	bool stop;
 	struct timespec start;
-	double delay;		/* seconds before the line appears */
+	double delay;		/* seconds before the terminal line appears */
+	double interval;	/* seconds between log lines */
+	double last;		/* when the last log line was printed (run seconds) */
 	const char *what;
-	int width;		/* of the line drawn, 0 when none */
+	bool log;		/* whole lines (not a terminal, or ST_PROGRESS_STEPS) */
+	bool steps;		/* ST_PROGRESS_STEPS: every update is a line */
+	bool idle;		/* hidden: no repeated lines until the next update */
+	char state[256];	/* "[done/total] item" of the last update, "" before one */
+	int width;		/* of the terminal line drawn, 0 when none */
 };
 
-struct st_progress *st_progress_new(const char *what)
+/* A number of seconds from @name, else @def. */
+static double env_seconds(const char *name, double def)
 {
-	const char *env = getenv("SLUBTINY_PROGRESS_DELAY");
-	struct st_progress *p;
+	const char *env = getenv(name);
 	char *end;
+	double d;
 
-	if (!isatty(STDERR_FILENO) || st_out.verbosity < 0)
+	if (!env || !*env)
+		return def;
+	d = strtod(env, &end);
+	return !*end && d >= 0 && d <= 3600 ? d : def;
+}
+
+static double run_seconds(const struct st_progress *p)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return now.tv_sec - p->start.tv_sec + (now.tv_nsec - p->start.tv_nsec) / 1e9;
+}
+
+/* One whole line of the current state; with p->lock held. */
+static void log_line(struct st_progress *p, double t)
+{
+	fprintf(stderr, "slubtiny: %s: %s (%.1f s)\n", p->what, p->state, t);
+	fflush(stderr);
+	p->last = t;
+}
+
+/*
+ * The ticker thread of a log: every interval without a line, the state
+ * once more, so that a long step (a compile, a make) still shows it runs.
+ */
+static void *tick(void *arg)
+{
+	struct st_progress *p = arg;
+	struct timespec until;
+	double t, next;
+
+	pthread_mutex_lock(&p->lock);
+	while (!p->stop) {
+		t = run_seconds(p);
+		next = p->last + p->interval;
+		if (t >= next) {
+			if (p->state[0] && !p->idle)
+				log_line(p, t);
+			else
+				p->last = t;
+			continue;
+		}
+		clock_gettime(CLOCK_REALTIME, &until);
+		next -= t;
+		until.tv_sec += (time_t)next;
+		until.tv_nsec += (long)((next - (time_t)next) * 1e9);
+		if (until.tv_nsec >= 1000000000L) {
+			until.tv_sec++;
+			until.tv_nsec -= 1000000000L;
+		}
+		pthread_cond_timedwait(&p->wake, &p->lock, &until);
+	}
+	pthread_mutex_unlock(&p->lock);
+	return NULL;
+}
+
+struct st_progress *st_progress_open(const char *what, unsigned int flags)
+{
+	bool tty = isatty(STDERR_FILENO);
+	struct st_progress *p;
+
+	if (st_out.verbosity < 0 || (!tty && !(flags & (ST_PROGRESS_LOG | ST_PROGRESS_STEPS))))
 		return NULL;
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return NULL;
 	/* A quick run draws nothing: only after a second, unless told otherwise. */
-	p->delay = 1.0;
-	if (env && *env) {
-		double d = strtod(env, &end);
-
-		if (!*end && d >= 0 && d <= 3600)
-			p->delay = d;
-	}
-	pthread_mutex_init(&p->lock, NULL);
-	clock_gettime(CLOCK_MONOTONIC, &p->start);
+	p->delay = env_seconds("SLUBTINY_PROGRESS_DELAY", 1.0);
+	/* A log gets a line every few seconds; at most ten a second. */
+	p->interval = env_seconds("SLUBTINY_PROGRESS_INTERVAL", 5.0);
+	if (p->interval < 0.1)
+		p->interval = 0.1;
+	p->steps = flags & ST_PROGRESS_STEPS;
+	p->log = !tty || p->steps;
 	p->what = what;
+	pthread_mutex_init(&p->lock, NULL);
+	pthread_cond_init(&p->wake, NULL);
+	clock_gettime(CLOCK_MONOTONIC, &p->start);
+	if (p->log)
+		p->has_ticker = !pthread_create(&p->ticker, NULL, tick, p);
 	return p;
+}
+
+struct st_progress *st_progress_new(const char *what)
+{
+	return st_progress_open(what, 0);
 }
 
 void st_progress_update(void *progress, size_t done, size_t total, const char *item)
 {
 	struct st_progress *p = progress;
-	struct timespec now;
+	double t;
 	int n;
 
 	if (!p)
 		return;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	if (now.tv_sec - p->start.tv_sec + (now.tv_nsec - p->start.tv_nsec) / 1e9 < p->delay)
+	t = run_seconds(p);
+	if (!p->log && t < p->delay)
 		return;
 	pthread_mutex_lock(&p->lock);
+	if (p->log) {
+		snprintf(p->state, sizeof(p->state), "[%zu/%zu] %s", done, total, item);
+		p->idle = false;
+		if (p->steps)
+			log_line(p, t);
+		pthread_mutex_unlock(&p->lock);
+		return;
+	}
 	/* One terminal line: at most 79 columns, the file name cut at its start. */
 	n = fprintf(stderr, "\r%s: %zu/%zu %.*s", p->what, done, total, 50,
 		    strlen(item) > 50 ? item + strlen(item) - 50 : item) - 1;
@@ -256,6 +345,7 @@ void st_progress_hide(struct st_progress *p)
 	if (!p)
 		return;
 	pthread_mutex_lock(&p->lock);
+	p->idle = true;
 	if (p->width) {
 		fprintf(stderr, "\r%*s\r", p->width, "");
 		fflush(stderr);
@@ -269,6 +359,14 @@ void st_progress_end(struct st_progress *p)
 	if (!p)
 		return;
 	st_progress_hide(p);
+	if (p->has_ticker) {
+		pthread_mutex_lock(&p->lock);
+		p->stop = true;
+		pthread_cond_signal(&p->wake);
+		pthread_mutex_unlock(&p->lock);
+		pthread_join(p->ticker, NULL);
+	}
+	pthread_cond_destroy(&p->wake);
 	pthread_mutex_destroy(&p->lock);
 	free(p);
 }

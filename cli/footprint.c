@@ -310,12 +310,13 @@ static int use_booted(struct st_fp_report *r, const char *builddir)
 	return err;
 }
 
-/* One line per step on stderr, as `kernel` prints them. */
+/* One line per step on stderr, repeated while it runs, as `kernel` prints them. */
 static void boot_progress(void *ctx, const struct st_kernel_progress *p)
 {
-	(void)ctx;
-	fprintf(stderr, "slubtiny: footprint: [%u/%u] %s: %s (%.1f s)\n", p->index, p->total,
-		p->item, p->step, p->elapsed);
+	char item[256];
+
+	snprintf(item, sizeof(item), "%s: %s", p->item, p->step);
+	st_progress_update(ctx, p->index, p->total, item);
 }
 
 static int boot_svg(const struct st_boot_result *r, const char *path)
@@ -342,7 +343,6 @@ static int do_boot(struct fp_args *a)
 			.nvariants = a->nr_variants,
 			.builddir = a->builddir,
 			.jobs = a->jobs,
-			.progress = st_out.verbosity >= 0 ? boot_progress : NULL,
 		},
 		.mem_mb = a->mem,
 		.cpus = a->cpus,
@@ -355,6 +355,7 @@ static int do_boot(struct fp_args *a)
 	const char *v, *names[8];
 	unsigned long peak[8];
 	struct st_boot_result *r = NULL;
+	struct st_progress *prog;
 	struct st_error e = { 0 };
 	size_t i, n = 0;
 	int ret, err;
@@ -367,7 +368,11 @@ static int do_boot(struct fp_args *a)
 	o.k.python = v && *v ? v : NULL;
 	v = getenv("MAKEFLAGS");
 	o.k.jobserver = v && (strstr(v, "--jobserver-auth=") || strstr(v, "--jobserver-fds="));
+	prog = st_progress_open("footprint", ST_PROGRESS_STEPS);
+	o.k.progress = prog ? boot_progress : NULL;
+	o.k.progress_ctx = prog;
 	err = st_boot_run(&o, &r, &e);
+	st_progress_end(prog);
 	if (err) {
 		p_lib_err(&e, "footprint", err);
 		return ST_EXIT_ERROR;
@@ -411,6 +416,7 @@ static int do_boot(struct fp_args *a)
 
 int cmd_footprint(int argc, char **argv)
 {
+	struct st_progress *prog;
 	struct fp_args a = { 0 };
 	struct st_fp_report r = { 0 };
 	struct st_error e = { 0 };
@@ -432,9 +438,13 @@ int cmd_footprint(int argc, char **argv)
 		ret = ST_EXIT_ERROR;
 		goto out;
 	}
+	prog = st_progress_open("footprint", ST_PROGRESS_LOG);
+	r.progress = prog ? st_progress_update : NULL;
+	r.progress_ctx = prog;
 	if (!err)
 		err = st_fp_measure(&r, st_fp_replay_dir(), a.variants, a.traces, a.nr_traces,
 				    a.threads, a.time_ms, &e);
+	st_progress_end(prog);
 	if (err) {
 		p_lib_err(&e, "footprint", err);
 		ret = ST_EXIT_ERROR;

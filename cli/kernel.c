@@ -153,12 +153,16 @@ static int parse(struct kernel_args *ka, int argc, char **argv)
 	return 0;
 }
 
-/* One line per step on stderr: which item, which step, seconds so far. */
+/*
+ * One line per step on stderr (which item, which step, seconds so far),
+ * repeated every few seconds while a step runs: a make takes minutes.
+ */
 static void progress(void *ctx, const struct st_kernel_progress *p)
 {
-	(void)ctx;
-	fprintf(stderr, "slubtiny: kernel: [%u/%u] %s: %s (%.1f s)\n", p->index, p->total,
-		p->item, p->step, p->elapsed);
+	char item[256];
+
+	snprintf(item, sizeof(item), "%s: %s", p->item, p->step);
+	st_progress_update(ctx, p->index, p->total, item);
 }
 
 static int write_html(const struct st_report *r, const char *path)
@@ -208,6 +212,7 @@ int cmd_kernel(int argc, char **argv)
 {
 	struct kernel_args ka = { .o = { .defconfig = ST_KERNEL_DEFCONFIG } };
 	struct st_kernel_result *k = NULL;
+	struct st_progress *prog;
 	struct st_report *r = NULL;
 	struct st_error e = { 0 };
 	int ret, status = ST_EXIT_ERROR;
@@ -225,8 +230,11 @@ int cmd_kernel(int argc, char **argv)
 	ka.o.hostcc = env_or_null("HOSTCC");
 	ka.o.python = env_or_null("SLUBTINY_PYTHON");
 	/* -q: the errors only, not a line per build step */
-	ka.o.progress = st_out.verbosity >= 0 ? progress : NULL;
+	prog = st_progress_open("kernel", ST_PROGRESS_STEPS);
+	ka.o.progress = prog ? progress : NULL;
+	ka.o.progress_ctx = prog;
 	ret = st_kernel_run(&ka.o, &k, &e);
+	st_progress_end(prog);
 	if (!ret)
 		ret = st_kernel_report(&r, k, &e);
 	if (ret) {

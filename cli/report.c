@@ -344,7 +344,7 @@ int cmd_report(int argc, char **argv)
 	struct st_error e = { 0 };
 	int ret, status = ST_EXIT_ERROR;
 
-	build_args_init(&ra.b);
+	build_args_init(&ra.b, "report");
 	ret = parse(&ra, argc, argv);
 	if (ret)
 		return ret > 0 ? ST_EXIT_OK : ST_EXIT_ERROR;

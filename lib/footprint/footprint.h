@@ -76,6 +76,13 @@ struct st_fp_report {
 	struct st_fp_ratio *ratios;
 	size_t nr_ratios;
 	bool failed;		/* an expectation of the issue does not hold */
+	/*
+	 * Set by the caller of st_fp_measure(), may be NULL: called before
+	 * each replay with the trace's place among the traces (1-based),
+	 * their count and "TRACE on VARIANT".
+	 */
+	void (*progress)(void *ctx, size_t done, size_t total, const char *what);
+	void *progress_ctx;
 };
 
 /*

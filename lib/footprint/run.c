@@ -516,9 +516,22 @@ static int gen_temp(const char *shape, char *path, size_t size, struct st_error 
 	return err;
 }
 
+/* Tell r->progress that trace @name (@done of @total) is replayed on @variant. */
+static void replay_progress(const struct st_fp_report *r, size_t done, size_t total,
+			    const char *name, const char *variant)
+{
+	char what[600];
+
+	if (!r->progress)
+		return;
+	snprintf(what, sizeof(what), "%s on %s", name, variant);
+	r->progress(r->progress_ctx, done, total, what);
+}
+
+/* Trace @path (@done of @total) on every variant; on one thread too when it has more. */
 static int measure_one(struct st_fp_report *r, const char *dir, char *const *variants,
 		       const char *path, const char *name, unsigned int threads,
-		       unsigned int time_ms, struct st_error *e)
+		       unsigned int time_ms, size_t done, size_t total, struct st_error *e)
 {
 	static const char *const speed[] = { "slub", "slub_tiny" };
 	char *const *v;
@@ -527,8 +540,10 @@ static int measure_one(struct st_fp_report *r, const char *dir, char *const *var
 	bool mt = false;
 	int err = 0;
 
-	for (v = variants; *v && !err; v++)
+	for (v = variants; *v && !err; v++) {
+		replay_progress(r, done, total, name, *v);
 		err = st_fp_replay(r, dir, *v, path, name, threads, time_ms, e);
+	}
 	for (i = first; i < r->nr_runs; i++)
 		mt |= r->runs[i].threads > 1;
 	if (err || !mt)
@@ -538,8 +553,10 @@ static int measure_one(struct st_fp_report *r, const char *dir, char *const *var
 	for (k = 0; k < 2 && !err; k++) {
 		for (v = variants; *v && strcmp(*v, speed[k]); v++)
 			;
-		if (*v)
-			err = st_fp_replay(r, dir, *v, path, one, 1, time_ms, e);
+		if (!*v)
+			continue;
+		replay_progress(r, done, total, one, *v);
+		err = st_fp_replay(r, dir, *v, path, one, 1, time_ms, e);
 	}
 	return err;
 }
@@ -549,7 +566,7 @@ int st_fp_measure(struct st_fp_report *r, const char *dir, char *const *variants
 		  unsigned int time_ms, struct st_error *e)
 {
 	char **found = NULL, tmp[4096];
-	size_t i;
+	size_t i, nshapes = 0;
 	int err = 0;
 
 	if (!variants) {
@@ -565,13 +582,17 @@ int st_fp_measure(struct st_fp_report *r, const char *dir, char *const *variants
 		err = st_trace_load(paths[i], &t, e);
 		st_trace_delete(t);
 		if (!err)
-			err = measure_one(r, dir, variants, paths[i], paths[i], threads, time_ms, e);
+			err = measure_one(r, dir, variants, paths[i], paths[i], threads, time_ms,
+					  i + 1, nr_paths, e);
 	}
+	while (st_trace_shapes[nshapes])
+		nshapes++;
 	for (i = 0; !nr_paths && st_trace_shapes[i] && !err; i++) {
 		err = gen_temp(st_trace_shapes[i], tmp, sizeof(tmp), e);
 		if (err)
 			break;
-		err = measure_one(r, dir, variants, tmp, st_trace_shapes[i], threads, time_ms, e);
+		err = measure_one(r, dir, variants, tmp, st_trace_shapes[i], threads, time_ms,
+				  i + 1, nshapes, e);
 		unlink(tmp);
 	}
 	st_fp_free_names(found);

@@ -494,36 +494,44 @@ static char **make_argv(struct item *it, const char *const *targets, bool jobs)
 	return argv;
 }
 
-/* The last LOG_TAIL_LINES lines of the item's make log, indented. */
+/*
+ * The last LOG_TAIL_LINES lines of the item's make log, indented, after a
+ * line naming the log; or "; make log PATH is empty" (or missing) when
+ * make said nothing, so the error stays one line. NULL without memory.
+ */
 static char *log_tail(const struct item *it)
 {
-	char path[PATH_MAX], *text, *p, *out;
-	int lines = 0;
+	char path[PATH_MAX], *text, *p, *out, *d;
+	size_t len, nl = 0;
+	int lines = 0, n;
 
 	pathf(path, "%s/" LOG_NAME, it->out->dir);
 	text = read_text(path);
-	if (!text)
-		return strdup("");
-	p = text + strlen(text);
-	while (p > text && p[-1] == '\n')
+	p = text ? text + strlen(text) : NULL;
+	while (p && p > text && p[-1] == '\n')
 		*--p = 0;
+	if (!p || p == text) {
+		free(text);
+		return xasprintf("; make log %s is %s", path, p ? "empty" : "missing");
+	}
 	while (p > text && lines < LOG_TAIL_LINES)
 		if (*--p == '\n')
 			lines++;
 	if (*p == '\n')
 		p++;
-	out = malloc(strlen(p) * 2 + 64);
+	for (d = p; *d; d++)
+		nl += *d == '\n';
+	/* Every newline of the tail gains four spaces of indent. */
+	n = snprintf(NULL, 0, "\n  make log (%s), last lines:\n    ", path);
+	len = (size_t)n + strlen(p) + 4 * nl + 1;
+	out = malloc(len);
 	if (out) {
-		char *d = out;
-
-		d += sprintf(d, "\n  make log (%s), last lines:\n    ", path);
+		d = out + sprintf(out, "\n  make log (%s), last lines:\n    ", path);
 		for (; *p; p++) {
 			*d++ = *p;
 			if (*p == '\n') {
-				*d++ = ' ';
-				*d++ = ' ';
-				*d++ = ' ';
-				*d++ = ' ';
+				memcpy(d, "    ", 4);
+				d += 4;
 			}
 		}
 		*d = 0;
@@ -765,7 +773,9 @@ static int old_prepare(struct st_job *j)
 		st_defconfig_free(dc);
 	}
 	if (ret) {
-		st_job_fail(j, "%s: %s", it->out->name, e.code ? e.msg : strerror(-ret));
+		/* e.g. the config target's make wrote no .config: name the file. */
+		st_job_fail(j, "%s: %s%s%s", it->out->name, e.code ? e.file : "",
+			    e.code && e.file[0] ? ": " : "", e.code ? e.msg : strerror(-ret));
 		return ret;
 	}
 	progress(it, "olddefconfig");
@@ -985,7 +995,7 @@ static int build_finish(struct st_job *j, int status)
 	ret = write_text(path, stamp, &e);
 	free(stamp);
 	if (ret) {
-		st_job_fail(j, "%s: %s", it->out->name, e.msg);
+		st_job_fail(j, "%s: %s%s%s", it->out->name, e.file, e.file[0] ? ": " : "", e.msg);
 		return ret;
 	}
 	progress(it, "done");
@@ -1044,7 +1054,7 @@ static int offered(struct run *r, const char *arch, const char *cross,
 	struct st_kc_opts ko = {
 		.srctree = r->src, .arch = arch, .cross_compile = cross, .python = r->o->python,
 	};
-	struct st_kc_assign as[sizeof(probe) / sizeof(probe[0])];
+	struct st_kc_assign as[sizeof(probe) / sizeof(probe[0])] = { { 0 } };
 	bool usable[sizeof(probe) / sizeof(probe[0])];
 	struct st_kc_result *res = NULL;
 	struct st_kconfig *kc = NULL;
@@ -1235,7 +1245,9 @@ static int setup_tree(struct run *r, struct st_error *e)
 	    (r->builddir[strlen(r->src)] == '/' || !r->builddir[strlen(r->src)]))
 		return st_err(e, EINVAL, r->builddir, "build directory is inside the kernel tree %s",
 			      r->src);
-	r->is_file = strchr(o->defconfig, '/') || !access(o->defconfig, F_OK);
+	/* No make target starts with '.': ".config" is a file, even a missing one. */
+	r->is_file = strchr(o->defconfig, '/') || o->defconfig[0] == '.' ||
+		     !access(o->defconfig, F_OK);
 	if (r->is_file) {
 		r->defconfig_text = read_text(o->defconfig);
 		if (!r->defconfig_text)

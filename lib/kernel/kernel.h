@@ -33,7 +33,10 @@ struct st_kernel_progress {
 
 struct st_kernel_opts {
 	const char *srctree;	/* the kernel tree (never written to) */
-	/* A file (has a '/' or exists) or a make config target; NULL: "defconfig". */
+	/*
+	 * A file (has a '/', starts with '.' or exists) or a make config
+	 * target; NULL: "defconfig".
+	 */
 	const char *defconfig;
 	const char *const *arches;	/* make ARCH values; NULL: the host's */
 	size_t narches;

@@ -21,9 +21,12 @@ printf 'int %s(int x) { return x * 3 + 1; }\nint b[64];\n' "$long" >b.c
 cc -O0 -c a.c -o a.o && cc -O0 -c b.c -o b.o || { echo "FAIL: cc"; exit 1; }
 "$SLUBTINY" footprint gen boot >boot.trace || { echo "FAIL: footprint gen"; exit 1; }
 
-# tty COMMAND: its output on a terminal, without \r and colour escapes.
+# tty COMMAND: its output on a terminal as it stays on the screen (a
+# progress line redrawn with \r and cleared is not text), without colour
+# escapes.
 tty() {
-	script -qec "$1; echo \"[exit \$?]\"" /dev/null | tr -d '\r' | sed 's/\x1b\[[0-9;]*[A-Za-z]//g'
+	script -qec "$1; echo \"[exit \$?]\"" /dev/null | sed 's/\r$//; s/.*\r//' |
+		sed 's/\x1b\[[0-9;]*[A-Za-z]//g'
 }
 fits() { # description, command line
 	tty "$2" >tty.out
