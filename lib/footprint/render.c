@@ -334,9 +334,30 @@ fail:
 #define SVG_PLOT_W	520
 #define SVG_PLOT_H	190
 
-static const char *const palette[] = {
-	"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#17becf",
+/* A fixed colour per variant, so that a variant has one colour in every panel. */
+static const struct {
+	const char *variant, *colour;
+} variant_colours[] = {
+	{ "slub", "#1f77b4" }, { "slub_tiny", "#d62728" }, { "slob", "#2ca02c" },
+	{ "slub_debug", "#9467bd" }, { "glibc", "#7f7f7f" }, { "slob_legacy", "#8c564b" },
+	{ "slub_max_order_1", "#17becf" },
 };
+static const char *const other_colours[] = { "#ff7f0e", "#bcbd22", "#e377c2", "#000000" };
+
+/* @variant's colour: its own, else one chosen by a hash of its name. */
+static const char *variant_colour(const char *variant)
+{
+	unsigned int h = 2166136261u;
+	size_t i;
+
+	for (i = 0; i < sizeof(variant_colours) / sizeof(variant_colours[0]); i++) {
+		if (!strcmp(variant_colours[i].variant, variant))
+			return variant_colours[i].colour;
+	}
+	for (; *variant; variant++)
+		h = (h ^ (unsigned char)*variant) * 16777619u;
+	return other_colours[h % (sizeof(other_colours) / sizeof(other_colours[0]))];
+}
 
 /* One panel: pages over the trace, a line per variant. */
 static void svg_panel(const struct st_fp_report *r, size_t first, int y0, FILE *f)
@@ -369,12 +390,12 @@ static void svg_panel(const struct st_fp_report *r, size_t first, int y0, FILE *
 		if (strcmp(x->trace, trace) || !x->nr_samples)
 			continue;
 		fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\"%s points=\"",
-			palette[c % 7], x->rss ? " stroke-dasharray=\"4 3\"" : "");
+			variant_colour(x->variant), x->rss ? " stroke-dasharray=\"4 3\"" : "");
 		for (k = 0; k < x->nr_samples; k++)
 			fprintf(f, "%.1f,%.1f ", SVG_LEFT + SVG_PLOT_W * (double)k / x->nr_samples,
 				y0 + SVG_TOP + SVG_PLOT_H * (1 - x->samples[k] / max));
 		fprintf(f, "\"/>\n<text x=\"%d\" y=\"%d\" fill=\"%s\">", SVG_LEFT + SVG_PLOT_W + 12,
-			y0 + SVG_TOP + 14 + 18 * c, palette[c % 7]);
+			y0 + SVG_TOP + 14 + 18 * c, variant_colour(x->variant));
 		st_xml_escape(f, x->variant);
 		fprintf(f, " (peak %.0f%s)</text>\n", x->peak_pages, x->rss ? ", RSS" : "");
 		c++;

@@ -49,7 +49,7 @@ t "JSON runs have the schema's keys (missing:${missing:- none})" $([ -z "$missin
 
 # the built-in traces on the three allocators: on boot, peak pages as
 # issue 7 expects
-"$SLUBTINY" footprint --variant slub --variant slub_tiny --variant slob \
+"$SLUBTINY" footprint --variant slob --variant slub --variant slub_tiny \
 	--time-ms 1 --json --svg "$tmp/all.svg" >"$tmp/all.json" 2>"$tmp/err"
 st=$?
 # an expected ratio that does not hold is a finding: exit 1 exactly when
@@ -67,6 +67,28 @@ t "boot: SLOB peak pages <= SLUB_TINY" $(echo "$r2" | grep -q '"expect":"<= 1","
 t "--svg: one chart, a panel per trace, a line per variant" \
 	$([ "$(head -c 4 "$tmp/all.svg")" = "<svg" ] &&
 	 [ "$(grep -c '<polyline' "$tmp/all.svg")" = 11 ]; echo $?)
+# each variant one colour, in every panel and its legend, and no two the
+# same (net-1t has only slub and slub_tiny, second and third elsewhere)
+"${ST_PYTHON:-python3}" - "$tmp/all.svg" >"$tmp/colours" 2>&1 <<'PY'
+import sys, xml.dom.minidom as m
+colours, line = {}, None
+for e in m.parse(sys.argv[1]).documentElement.childNodes:
+    if e.nodeType != e.ELEMENT_NODE:
+        continue
+    if e.tagName == "polyline":
+        line = e.getAttribute("stroke")
+    elif e.tagName == "text" and line is not None:
+        v = e.firstChild.data.split(" ")[0]
+        colours.setdefault(v, set()).update((line, e.getAttribute("fill")))
+        line = None
+print("# colours: %s" % sorted((v, sorted(c)) for v, c in colours.items()))
+one = all(len(c) == 1 for c in colours.values())
+used = [next(iter(c)) for c in colours.values()]
+sys.exit(0 if len(colours) == 3 and one and len(set(used)) == len(used) else 1)
+PY
+st=$?
+cat "$tmp/colours"
+t "--svg: one colour per variant across panels and legends, distinct" $([ $st = 0 ]; echo $?)
 t "net on one thread: slub/slub_tiny ops_per_s ratio, each run's scaling" \
 	$(grep -q '{"trace":"net-1t","what":"ops_per_s","num":"slub","den":"slub_tiny","value":[0-9.e+-]*,"kernel":null,"expect":">= 1.2"' "$tmp/all.json" &&
 	  grep -q '{"trace":"net","what":"scaling","num":"slub","den":"slub_tiny","value":[0-9.e+-]*,"kernel":null,"expect":"> 1"' "$tmp/all.json" &&
