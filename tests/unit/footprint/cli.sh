@@ -93,6 +93,33 @@ t "net on one thread: slub/slub_tiny ops_per_s ratio, each run's scaling" \
 	$(grep -q '{"trace":"net-1t","what":"ops_per_s","num":"slub","den":"slub_tiny","value":[0-9.e+-]*,"kernel":null,"expect":">= 1.2"' "$tmp/all.json" &&
 	  grep -q '{"trace":"net","what":"scaling","num":"slub","den":"slub_tiny","value":[0-9.e+-]*,"kernel":null,"expect":"> 1"' "$tmp/all.json" &&
 	  [ "$(grep -o '"scaling":[0-9]' "$tmp/all.json" | wc -l)" = 2 ]; echo $?)
+# the default text is a short table a person reads, the detail is under
+# -v, and without booted figures (an empty --builddir) no kernel figure is
+# printed: no constant passed off as measured, in text or JSON
+mkdir "$tmp/nokernel"
+"$SLUBTINY" footprint --variant slob --variant slub --variant slub_tiny --time-ms 1 \
+	--builddir "$tmp/nokernel" >"$tmp/all.txt" 2>"$tmp/err"
+st=$?
+lines=$(wc -l <"$tmp/all.txt")
+wide=$(awk 'length > 80' "$tmp/all.txt" | wc -l)
+echo "# default text: $lines lines, $wide over 80 columns, exit $st"
+t "default text: a row per trace and variant, at most 20 lines, none over 80 columns" \
+	$([ $st -le 1 ] && [ ! -s "$tmp/err" ] && [ "$lines" -le 20 ] && [ "$wide" = 0 ] &&
+	  [ "$(grep -c '^\(boot\|net\|net-1t\|fs\) *sl[a-z_]* *[0-9]' "$tmp/all.txt")" = 11 ]; echo $?)
+t "default text: no kernel figure without a booted one, no size classes" \
+	$(! grep -qi 'kernel\|by hand\|kmalloc-' "$tmp/all.txt"; echo $?)
+"$SLUBTINY" footprint -v --variant slob --variant slub --variant slub_tiny --time-ms 1 \
+	--builddir "$tmp/nokernel" >"$tmp/all.txt" 2>"$tmp/err"
+st=$?
+t "-v: every ratio, the size classes and caches" \
+	$([ $st -le 1 ] && [ ! -s "$tmp/err" ] && grep -q '^  size classes at ' "$tmp/all.txt" &&
+	  grep -q 'final_pages *slub_tiny/slub' "$tmp/all.txt" && ! grep -qi 'kernel\|by hand' "$tmp/all.txt"; echo $?)
+"$SLUBTINY" footprint --json --variant slub --variant slub_tiny --time-ms 1 \
+	--builddir "$tmp/nokernel" >"$tmp/out" 2>"$tmp/err"
+t "--json without booted figures: empty kernel_slab_kb, kernel ratios null" \
+	$(grep -q '"kernel_slab_kb":{},"kernel_slab_from":{}' "$tmp/out" &&
+	  ! grep -q '"kernel":[0-9]' "$tmp/out"; echo $?)
+
 # a trace named boot (so the page expectations apply) of 8-byte kmallocs:
 # SLOB's kmalloc header doubles them, so SLOB holds more pages than
 # SLUB_TINY and "slob/slub_tiny <= 1" fails, deterministically
