@@ -56,6 +56,7 @@ const struct st_opt st_footprint_opts[] = {
 	{ "jobs", 'j', 'j', "N", "with --boot: make -j N" },
 	ST_OPT_ROW_JSON,
 	ST_OPT_ROW_QUIET,
+	{ "verbose", 'v', ST_OPT_VERBOSE, NULL, "print every figure: all ratios, size classes, caches" },
 	ST_OPT_END,
 };
 
@@ -450,15 +451,13 @@ int cmd_footprint(int argc, char **argv)
 		ret = ST_EXIT_ERROR;
 		goto out;
 	}
-	ret = st_out.json ? print_json(&r) : (st_fp_render_text(&r, stdout), ST_EXIT_OK);
+	ret = st_out.json ? print_json(&r) : (st_fp_render_text(&r, st_out.verbosity > 0, stdout), ST_EXIT_OK);
 	st_out.json_done = st_out.json;
-	/*
-	 * How the model compares with the kernel (r.failed, the JSON's
-	 * expectations_hold) is a benchmark's verdict, not a finding about
-	 * the user's input: a run that succeeded exits 0.
-	 */
 	if (ret == ST_EXIT_OK && a.svg)
 		ret = write_svg(&r, a.svg);
+	/* An expected ratio that does not hold (the JSON's expectations_hold) is a finding. */
+	if (ret == ST_EXIT_OK && r.failed)
+		ret = ST_EXIT_FINDINGS;
 out:
 	st_fp_report_free(&r);
 	free(a.variants);

@@ -68,7 +68,7 @@ struct st_fp_kernel {
 };
 
 struct st_fp_report {
-	/* Booted figures (footprint --boot's cache); a variant not here uses the constants. */
+	/* Booted figures (footprint --boot's cache); a variant not here has none. */
 	struct st_fp_kernel kernel[8];
 	size_t nr_kernel;
 	struct st_fp_run *runs;
@@ -84,15 +84,6 @@ struct st_fp_report {
 	void (*progress)(void *ctx, size_t done, size_t total, const char *what);
 	void *progress_ctx;
 };
-
-/*
- * The kernel's booted Slab: figures (kB), x86_64 tinyconfig, 32 MB, 1 CPU,
- * measured once by hand: used when no booted figure was given.
- */
-#define ST_FP_KERNEL_SLUB_KB		2208
-#define ST_FP_KERNEL_SLUB_TINY_KB	1972
-#define ST_FP_KERNEL_SLOB_KB		1828
-#define ST_FP_KERNEL_SLUB_ORDER1_KB	2136
 
 /*
  * The directory of the replay executables: $SLUBTINY_REPLAY_DIR, else the
@@ -139,14 +130,15 @@ int st_fp_run_parse(const char *json, struct st_fp_run *run);
 /* Use a booted @slab_kb for @variant's kernel figure, from kernel @from. */
 int st_fp_set_kernel(struct st_fp_report *r, const char *variant, double slab_kb,
 		     const char *from);
-/* @variant's kernel Slab: figure (kB), 0 when none; *from (may be NULL) its kernel or NULL. */
+/* @variant's booted kernel Slab: figure (kB), 0 when none; *from (may be NULL) its kernel or NULL. */
 double st_fp_kernel_kb(const struct st_fp_report *r, const char *variant, const char **from);
 /* Compute the ratios and expectations over the runs. */
 int st_fp_compare(struct st_fp_report *r);
 void st_fp_report_free(struct st_fp_report *r);
 
 /* Renderers: they print what the report holds, nothing else. */
-void st_fp_render_text(const struct st_fp_report *r, FILE *f);
+/* Text: a short table and the expected ratios; with @verbose every figure. */
+void st_fp_render_text(const struct st_fp_report *r, bool verbose, FILE *f);
 struct cJSON *st_fp_render_json(const struct st_fp_report *r);
 int st_fp_render_svg(const struct st_fp_report *r, FILE *f);
 

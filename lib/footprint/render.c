@@ -28,6 +28,43 @@ static size_t traces(const struct st_fp_report *r, size_t *first, size_t max)
 	return n;
 }
 
+/* The widest of @min and the trace (@variant false) or variant names of the runs. */
+static int name_width(const struct st_fp_report *r, bool variant, int min)
+{
+	size_t i;
+	int w = min, n;
+
+	for (i = 0; i < r->nr_runs; i++) {
+		n = (int)strlen(variant ? r->runs[i].variant : r->runs[i].trace);
+		if (n > w)
+			w = n;
+	}
+	return w;
+}
+
+/* The short table: one row per trace and variant, the key figures. */
+static void text_table(const struct st_fp_report *r, FILE *f)
+{
+	int tw = name_width(r, false, 5), vw = name_width(r, true, 7);
+	const struct st_fp_run *x;
+	bool rss = false;
+	size_t i;
+
+	fprintf(f, "%-*s  %-*s %3s %8s %9s %10s %7s %11s %5s\n", tw, "trace", vw, "variant",
+		"thr", "peak pg", "final pg", "req kB", "Mops/s", "Mops/cpu-s", "leak");
+	for (i = 0; i < r->nr_runs; i++) {
+		x = &r->runs[i];
+		fprintf(f, "%-*s  %-*s %3u %8.0f %9.0f %10.1f %7.2f %11.2f %5.0f%s\n", tw, x->trace,
+			vw, x->variant, x->threads, x->peak_pages, x->final_pages,
+			x->requested_bytes / 1024, x->ops_per_s / 1e6, x->ops_per_cpu_s / 1e6,
+			x->leak_pages, x->rss ? " *" : "");
+		rss |= x->rss;
+	}
+	if (rss)
+		fprintf(f, "* pages: the process's RSS growth, not the allocator's counters\n");
+}
+
+/* Every run of @trace with all its figures (-v). */
 static void text_runs(const struct st_fp_report *r, const char *trace, FILE *f)
 {
 	const struct st_fp_run *x;
@@ -130,61 +167,63 @@ static void text_caches(const struct st_fp_report *r, size_t first, FILE *f)
 	}
 }
 
-static void text_ratios(const struct st_fp_report *r, const char *trace, FILE *f)
+/* One ratio: what, the variants, its value, the booted kernel's, the verdict. */
+static void text_ratio(const struct st_fp_ratio *x, int tw, FILE *f)
 {
-	const struct st_fp_ratio *x;
-	size_t i;
+	fprintf(f, "  %-*s  %-13s %s/%s = %.3f", tw, x->trace, x->what, x->num, x->den, x->value);
+	if (x->kernel)
+		fprintf(f, "  (booted kernel's Slab: %.3f)", x->kernel);
+	if (x->expect)
+		fprintf(f, "  expected %s: %s", x->expect, x->holds ? "yes" : "NO");
+	fputc('\n', f);
+}
+
+/* The ratios: with @all every one, else those with an expectation. */
+static void text_ratios(const struct st_fp_report *r, bool all, FILE *f)
+{
+	int tw = name_width(r, false, 5);
+	size_t i, n = 0;
 
 	for (i = 0; i < r->nr_ratios; i++) {
-		x = &r->ratios[i];
-		if (strcmp(x->trace, trace))
+		if (!all && !r->ratios[i].expect)
 			continue;
-		fprintf(f, "  %-11s %s/%s = %.3f", x->what, x->num, x->den, x->value);
-		if (x->kernel)
-			fprintf(f, "  (kernel Slab: %.3f)", x->kernel);
-		if (x->expect)
-			fprintf(f, "  expected %s: %s", x->expect, x->holds ? "yes" : "NO");
-		fputc('\n', f);
+		if (!n++)
+			fprintf(f, "\n%s\n", all ? "ratios:" :
+				"expected ratios (exit status 1 when one does not hold):");
+		text_ratio(&r->ratios[i], tw, f);
 	}
 }
 
-static const char *const kernel_variants[] = { "slub", "slub_tiny", "slob", "slub_max_order_1" };
-
-/* The kernel's Slab: figures, each with the kernel it was booted from. */
+/* The kernel's booted Slab: figures, each with the kernel it was booted from. */
 static void text_kernel(const struct st_fp_report *r, FILE *f)
 {
-	const char *from;
-	bool hand = false;
 	size_t i;
 
-	fprintf(f, "\nkernel Slab: (booted, 1 CPU, idle):\n");
-	for (i = 0; i < sizeof(kernel_variants) / sizeof(kernel_variants[0]); i++) {
-		double kb = st_fp_kernel_kb(r, kernel_variants[i], &from);
-
-		fprintf(f, "  %-16s %5.0f kB  %s\n", kernel_variants[i], kb,
-			from ? from : "x86_64 tinyconfig, 32 MB (measured once by hand)");
-		hand |= !from;
-	}
-	if (hand && r->nr_kernel < 3)
-		fprintf(f, "  (slubtiny footprint --boot keeps your kernel's figures for this table)\n");
+	if (!r->nr_kernel)
+		return;
+	fprintf(f, "\nbooted kernel's Slab: (footprint --boot):\n");
+	for (i = 0; i < r->nr_kernel; i++)
+		fprintf(f, "  %-16s %5.0f kB  %s\n", r->kernel[i].variant, r->kernel[i].slab_kb,
+			r->kernel[i].from ? r->kernel[i].from : "");
 }
 
-void st_fp_render_text(const struct st_fp_report *r, FILE *f)
+void st_fp_render_text(const struct st_fp_report *r, bool verbose, FILE *f)
 {
 	size_t first[64], n = traces(r, first, 64), i;
 	const struct st_fp_run *x;
 
-	for (i = 0; i < n; i++) {
+	if (!n)
+		return;
+	text_table(r, f);
+	text_ratios(r, verbose, f);
+	text_kernel(r, f);
+	for (i = 0; verbose && i < n; i++) {
 		x = &r->runs[first[i]];
-		fprintf(f, "%strace %s: %.0f ops, page size %.0f\n", i ? "\n" : "", x->trace,
-			x->ops, x->page_size);
+		fprintf(f, "\ntrace %s: %.0f ops, page size %.0f\n", x->trace, x->ops, x->page_size);
 		text_runs(r, x->trace, f);
-		text_ratios(r, x->trace, f);
 		text_classes(r, first[i], f);
 		text_caches(r, first[i], f);
 	}
-	if (n)
-		text_kernel(r, f);
 }
 
 /* ---- JSON ---------------------------------------------------------- */
@@ -299,14 +338,11 @@ cJSON *st_fp_render_json(const struct st_fp_report *r)
 	if (!runs || !ratios || !k || !from ||
 	    !cJSON_AddBoolToObject(root, "expectations_hold", !r->failed))
 		goto fail;
-	/* null: the constant measured once by hand */
-	for (i = 0; i < sizeof(kernel_variants) / sizeof(kernel_variants[0]); i++) {
-		const char *src;
-		double kb = st_fp_kernel_kb(r, kernel_variants[i], &src);
-
-		if (!cJSON_AddNumberToObject(k, kernel_variants[i], kb) ||
-		    !(src ? cJSON_AddStringToObject(from, kernel_variants[i], src) :
-			    cJSON_AddNullToObject(from, kernel_variants[i])))
+	/* only the booted figures: nothing without footprint --boot */
+	for (i = 0; i < r->nr_kernel; i++) {
+		if (!cJSON_AddNumberToObject(k, r->kernel[i].variant, r->kernel[i].slab_kb) ||
+		    !cJSON_AddStringToObject(from, r->kernel[i].variant,
+					     r->kernel[i].from ? r->kernel[i].from : ""))
 			goto fail;
 	}
 	for (i = 0; i < r->nr_runs; i++) {
@@ -334,9 +370,30 @@ fail:
 #define SVG_PLOT_W	520
 #define SVG_PLOT_H	190
 
-static const char *const palette[] = {
-	"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#17becf",
+/* A fixed colour per variant, so that a variant has one colour in every panel. */
+static const struct {
+	const char *variant, *colour;
+} variant_colours[] = {
+	{ "slub", "#1f77b4" }, { "slub_tiny", "#d62728" }, { "slob", "#2ca02c" },
+	{ "slub_debug", "#9467bd" }, { "glibc", "#7f7f7f" }, { "slob_legacy", "#8c564b" },
+	{ "slub_max_order_1", "#17becf" },
 };
+static const char *const other_colours[] = { "#ff7f0e", "#bcbd22", "#e377c2", "#000000" };
+
+/* @variant's colour: its own, else one chosen by a hash of its name. */
+static const char *variant_colour(const char *variant)
+{
+	unsigned int h = 2166136261u;
+	size_t i;
+
+	for (i = 0; i < sizeof(variant_colours) / sizeof(variant_colours[0]); i++) {
+		if (!strcmp(variant_colours[i].variant, variant))
+			return variant_colours[i].colour;
+	}
+	for (; *variant; variant++)
+		h = (h ^ (unsigned char)*variant) * 16777619u;
+	return other_colours[h % (sizeof(other_colours) / sizeof(other_colours[0]))];
+}
 
 /* One panel: pages over the trace, a line per variant. */
 static void svg_panel(const struct st_fp_report *r, size_t first, int y0, FILE *f)
@@ -369,12 +426,12 @@ static void svg_panel(const struct st_fp_report *r, size_t first, int y0, FILE *
 		if (strcmp(x->trace, trace) || !x->nr_samples)
 			continue;
 		fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\"%s points=\"",
-			palette[c % 7], x->rss ? " stroke-dasharray=\"4 3\"" : "");
+			variant_colour(x->variant), x->rss ? " stroke-dasharray=\"4 3\"" : "");
 		for (k = 0; k < x->nr_samples; k++)
 			fprintf(f, "%.1f,%.1f ", SVG_LEFT + SVG_PLOT_W * (double)k / x->nr_samples,
 				y0 + SVG_TOP + SVG_PLOT_H * (1 - x->samples[k] / max));
 		fprintf(f, "\"/>\n<text x=\"%d\" y=\"%d\" fill=\"%s\">", SVG_LEFT + SVG_PLOT_W + 12,
-			y0 + SVG_TOP + 14 + 18 * c, palette[c % 7]);
+			y0 + SVG_TOP + 14 + 18 * c, variant_colour(x->variant));
 		st_xml_escape(f, x->variant);
 		fprintf(f, " (peak %.0f%s)</text>\n", x->peak_pages, x->rss ? ", RSS" : "");
 		c++;

@@ -267,14 +267,6 @@ double st_fp_kernel_kb(const struct st_fp_report *r, const char *variant, const 
 			return r->kernel[i].slab_kb;
 		}
 	}
-	if (!strcmp(variant, "slub"))
-		return ST_FP_KERNEL_SLUB_KB;
-	if (!strcmp(variant, "slub_tiny"))
-		return ST_FP_KERNEL_SLUB_TINY_KB;
-	if (!strcmp(variant, "slob"))
-		return ST_FP_KERNEL_SLOB_KB;
-	if (!strcmp(variant, "slub_max_order_1"))
-		return ST_FP_KERNEL_SLUB_ORDER1_KB;
 	return 0;
 }
 
@@ -402,7 +394,7 @@ static const struct cmp_desc {
 	{ "scaling", "slub", "slub_tiny", false, "> 1" },
 };
 
-/* The kernel's Slab: ratio of two variants, 0 when a figure is missing. */
+/* The booted kernel's Slab: ratio of two variants, 0 when a figure is missing. */
 static double kernel_ratio(const struct st_fp_report *r, const char *num, const char *den)
 {
 	double d = st_fp_kernel_kb(r, den, NULL);

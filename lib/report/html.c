@@ -55,7 +55,7 @@ static void head(FILE *f, const struct st_report *r)
 	fputs("<h1>slubtiny report</h1>\n<p>Slab allocator variants, sizes in bytes as "
 	      "binutils <code>size</code> counts them; delta is the total against the baseline <b>", f);
 	st_xml_escape(f, r->baseline);
-	fputs("</b> on the same arch.</p>\n", f);
+	fputs("</b> on the same arch, in bytes and (%) in percent of the baseline's total.</p>\n", f);
 	if (!r->tree)
 		return;
 	fputs("<p>Kernel tree <b>", f);
@@ -97,7 +97,7 @@ static void size_table(FILE *f, const struct st_report *r)
 	size_t a, v;
 
 	fputs("<h2>Sizes</h2>\n<table id=\"sizes\">\n<tr><th>arch</th><th>variant</th><th>text</th>"
-	      "<th>data</th><th>bss</th><th>total</th><th>delta</th><th>%</th></tr>\n", f);
+	      "<th>data</th><th>bss</th><th>total</th><th>delta</th><th>% of baseline total</th></tr>\n", f);
 	for (a = 0; a < r->narches; a++) {
 		for (v = 0; v < r->nvariants; v++) {
 			const struct st_report_cell *c = st_report_cell(r, v, a);
@@ -226,7 +226,7 @@ static void pct_chart(FILE *f, const struct st_report *r)
 
 	if (r->nvariants < 2)
 		return;
-	fputs("<h2>Text against the baseline (%)</h2>\n", f);
+	fputs("<h2>Text section against the baseline's (% of its text)</h2>\n", f);
 	fprintf(f, "<svg id=\"chart-text-pct\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
 		"height=\"%d\" role=\"img\">\n", label + 2 * half + 60, h);
 	fprintf(f, "<line x1=\"%d\" y1=\"20\" x2=\"%d\" y2=\"%d\" stroke=\"#444\"/>\n"
@@ -307,7 +307,9 @@ static void diffs(FILE *f, const struct st_report *r)
 
 	if (r->nvariants < 2)
 		return;
-	fputs("<h2>Symbol differences (bloat-o-meter)</h2>\n", f);
+	fputs("<h2>Symbol differences (bloat-o-meter)</h2>\n<p>Sums of symbol sizes "
+	      "(functions and data objects), not sections: they differ from the sizes "
+	      "above.</p>\n", f);
 	for (v = 1; v < r->nvariants; v++) {
 		for (a = 0; a < r->narches; a++) {
 			const struct st_report_cell *c = st_report_cell(r, v, a);
@@ -373,10 +375,41 @@ static void skipped(FILE *f, const struct st_report *r)
 	fputs("</ul>\n", f);
 }
 
+/* What each variant's defconfig turns on: the resolved options that differ. */
+static void options_table(FILE *f, const struct st_report *r)
+{
+	size_t i, v;
+
+	if (!r->noptions)
+		return;
+	fputs("<h2>Options that differ between the variants</h2>\n<p>As resolved in each "
+	      "variant's <code>.config</code>; n = not set.</p>\n<table id=\"options\">\n"
+	      "<tr><th>option</th>", f);
+	for (v = 0; v < r->nvariants; v++) {
+		fputs("<th>", f);
+		st_xml_escape(f, r->variants[v]);
+		fputs("</th>", f);
+	}
+	fputs("</tr>\n", f);
+	for (i = 0; i < r->noptions; i++) {
+		fputs("<tr><td><code>", f);
+		st_xml_escape(f, r->options[i].option);
+		fputs("</code></td>", f);
+		for (v = 0; v < r->nvariants; v++) {
+			fputs("<td>", f);
+			st_xml_escape(f, r->options[i].values[v] ? r->options[i].values[v] : "?");
+			fputs("</td>", f);
+		}
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n", f);
+}
+
 int st_report_print_html(FILE *f, const struct st_report *r)
 {
 	head(f, r);
 	size_table(f, r);
+	options_table(f, r);
 	chart(f, r);
 	pct_chart(f, r);
 	diffs(f, r);

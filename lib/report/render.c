@@ -101,8 +101,8 @@ static void text_sizes(FILE *f, const struct st_report *r)
 	char d[32], p[32];
 	size_t a, v;
 
-	fprintf(f, "%-9s %-12s %9s %9s %9s %9s %11s\n", "arch", "variant", "text", "data",
-		"bss", "total", "delta");
+	fprintf(f, "%-9s %-12s %9s %9s %9s %9s %11s %8s\n", "arch", "variant", "text", "data",
+		"bss", "total", "delta", "%");
 	for (a = 0; a < r->narches; a++) {
 		for (v = 0; v < r->nvariants; v++) {
 			const struct st_report_cell *c = st_report_cell(r, v, a);
@@ -131,7 +131,9 @@ static void text_matrix(FILE *f, const struct st_report *r)
 	char p[32];
 	size_t a, v;
 
-	fprintf(f, "%-9s", "text");
+	fprintf(f, "text section (bytes), and its change in %% of %s's text on the same arch:\n",
+		r->baseline ? r->baseline : "the baseline");
+	fprintf(f, "%-9s", "arch");
 	for (v = 0; v < r->nvariants; v++)
 		fprintf(f, " %18s", r->variants[v]);
 	fputc('\n', f);
@@ -154,6 +156,66 @@ static void text_matrix(FILE *f, const struct st_report *r)
 		}
 		fputc('\n', f);
 	}
+}
+
+/* The widest of @min and the options' names (@v < 0) or variant @v's name and values. */
+static int option_width(const struct st_report *r, long v, int min)
+{
+	size_t i;
+	int w = min, n;
+
+	if (v >= 0 && (n = (int)strlen(r->variants[v])) > w)
+		w = n;
+	for (i = 0; i < r->noptions; i++) {
+		const char *s = v < 0 ? r->options[i].option : r->options[i].values[v];
+
+		if (s && (n = (int)strlen(s)) > w)
+			w = n;
+	}
+	return w;
+}
+
+/* What each variant's defconfig turns on: the resolved options that differ. */
+static void text_options(FILE *f, const struct st_report *r)
+{
+	int w = option_width(r, -1, 6);
+	size_t i, v;
+
+	if (!r->noptions)
+		return;
+	fprintf(f, "\nOptions that differ between the variants (resolved .config; n = not set):\n");
+	/* no trailing blanks: the last column is not padded */
+	fprintf(f, "%-*s", w, "option");
+	for (v = 0; v < r->nvariants; v++)
+		fprintf(f, "  %-*s", v + 1 < r->nvariants ? option_width(r, v, 1) : 0,
+			r->variants[v]);
+	fputc('\n', f);
+	for (i = 0; i < r->noptions; i++) {
+		const struct st_report_option *o = &r->options[i];
+
+		fprintf(f, "%-*s", w, o->option);
+		for (v = 0; v < r->nvariants; v++)
+			fprintf(f, "  %-*s", v + 1 < r->nvariants ? option_width(r, v, 1) : 0,
+				o->values[v] ? o->values[v] : "?");
+		fputc('\n', f);
+	}
+}
+
+/* The options variant @v sets otherwise than the baseline, as "SYM from->to". */
+static void text_option_changes(FILE *f, const struct st_report *r, size_t v)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < r->noptions; i++) {
+		const struct st_report_option *o = &r->options[i];
+
+		if (!o->values[0] || !o->values[v] || !strcmp(o->values[0], o->values[v]))
+			continue;
+		fprintf(f, "%s %s %s->%s", n++ ? "," : "  options:", o->option, o->values[0],
+			o->values[v]);
+	}
+	if (n)
+		fputc('\n', f);
 }
 
 static void text_attrs(FILE *f, const struct st_report *r)
@@ -191,20 +253,25 @@ int st_report_print_text(FILE *f, const struct st_report *r)
 {
 	size_t a, v, i;
 
-	fprintf(f, "Slab allocator variants: sizes in bytes (binutils size), "
-		   "delta = total vs %s on the same arch\n\n", r->baseline ? r->baseline : "-");
+	fprintf(f, "Slab allocator variants: sizes in bytes, as binutils size counts the "
+		   "sections;\ndelta = total - %s's total on the same arch; "
+		   "%% = delta in %% of %s's total\n\n", r->baseline ? r->baseline : "-",
+		r->baseline ? r->baseline : "-");
 	if (r->tree)
 		fprintf(f, "Kernel tree: %s (each variant configured by its make olddefconfig)\n\n",
 			r->tree);
 	text_sizes(f, r);
 	fputc('\n', f);
 	text_matrix(f, r);
+	text_options(f, r);
 	text_resolved(f, r);
 	for (i = 0; i < r->nskipped; i++)
 		fprintf(f, "%sskipped %s: %s\n", i ? "" : "\n", r->skipped[i].arch,
 			r->skipped[i].reason);
 	for (v = 1; v < r->nvariants; v++) {
-		fprintf(f, "\n%s vs %s (bloat-o-meter):\n", r->variants[v], r->baseline);
+		fprintf(f, "\n%s vs %s (bloat-o-meter: symbol sizes; chg %% is of %s's symbol "
+			   "total):\n", r->variants[v], r->baseline, r->baseline);
+		text_option_changes(f, r, v);
 		for (a = 0; a < r->narches; a++) {
 			const struct st_report_cell *c = st_report_cell(r, v, a);
 			const struct st_sd_table *t;
@@ -244,6 +311,9 @@ int st_report_print_markdown(FILE *f, const struct st_report *r)
 	size_t a, v, i;
 
 	fprintf(f, "### Slab allocator sizes (bytes, baseline `%s`)\n\n", r->baseline);
+	fprintf(f, "Sections as binutils `size` counts them; delta: total minus `%s`'s total "
+		   "on the same arch; %%: delta in %% of `%s`'s total.\n\n", r->baseline,
+		r->baseline);
 	fprintf(f, "| arch | variant | text | data | bss | total | delta | %% |\n");
 	fprintf(f, "|---|---|--:|--:|--:|--:|--:|--:|\n");
 	for (a = 0; a < r->narches; a++) {
@@ -263,6 +333,23 @@ int st_report_print_markdown(FILE *f, const struct st_report *r)
 						       st_report_cell(r, 0, a)->total) : "");
 		}
 	}
+	if (r->noptions) {
+		fprintf(f, "\n#### Options that differ between the variants (resolved `.config`)\n\n"
+			   "| option |");
+		for (v = 0; v < r->nvariants; v++)
+			fprintf(f, " %s |", r->variants[v]);
+		fprintf(f, "\n|---|");
+		for (v = 0; v < r->nvariants; v++)
+			fprintf(f, "---|");
+		fputc('\n', f);
+		for (i = 0; i < r->noptions; i++) {
+			fprintf(f, "| `%s` |", r->options[i].option);
+			for (v = 0; v < r->nvariants; v++)
+				fprintf(f, " %s |", r->options[i].values[v] ?
+					r->options[i].values[v] : "?");
+			fputc('\n', f);
+		}
+	}
 	if (r->tree) {
 		fprintf(f, "\n#### Resolved allocator options (%s, `make olddefconfig`)\n\n"
 			   "| arch | variant | options |\n|---|---|---|\n", r->tree);
@@ -280,8 +367,10 @@ int st_report_print_markdown(FILE *f, const struct st_report *r)
 
 			if (!c->has_diff)
 				continue;
-			fprintf(f, "\n#### `%s` vs `%s` on %s (bloat-o-meter)\n\n```\n",
-				r->variants[v], r->baseline, c->arch);
+			fprintf(f, "\n#### `%s` vs `%s` on %s (bloat-o-meter)\n\n"
+				   "Symbol sizes: `chg` is in %% of the sum of `%s`'s symbols, "
+				   "not of a section.\n\n```\n",
+				r->variants[v], r->baseline, c->arch, r->baseline);
 			print_diff_top(f, &c->diff, r->top);
 			fprintf(f, "```\n");
 			break;
@@ -414,6 +503,27 @@ static int json_attr(cJSON *arr, const struct st_report_attr *t)
 	return 0;
 }
 
+/* "options": [{"option", "values": {variant: value}}], the options that differ. */
+static int json_options(cJSON *root, const struct st_report *r)
+{
+	cJSON *arr = cJSON_AddArrayToObject(root, "options"), *o, *vals;
+	size_t i, v;
+
+	for (i = 0; arr && i < r->noptions; i++) {
+		o = cJSON_CreateObject();
+		if (!o || !cJSON_AddItemToArray(arr, o) ||
+		    !cJSON_AddStringToObject(o, "option", r->options[i].option) ||
+		    !(vals = cJSON_AddObjectToObject(o, "values")))
+			return -ENOMEM;
+		for (v = 0; v < r->nvariants; v++)
+			if (!(r->options[i].values[v] ?
+			      cJSON_AddStringToObject(vals, r->variants[v], r->options[i].values[v]) :
+			      cJSON_AddNullToObject(vals, r->variants[v])))
+				return -ENOMEM;
+	}
+	return arr ? 0 : -ENOMEM;
+}
+
 /* A kernel report names its tree and its whole grid: shards merge into it. */
 static int json_kernel(cJSON *root, const struct st_report *r)
 {
@@ -471,6 +581,8 @@ static cJSON *json_report(const struct st_report *r)
 		    !cJSON_AddStringToObject(o, "package", r->skipped[i].package))
 			goto fail;
 	}
+	if (r->noptions && json_options(root, r))
+		goto fail;
 	if (r->nattrs) {
 		at = cJSON_AddArrayToObject(root, "attribution");
 		if (!at)

@@ -11,6 +11,7 @@
 
 #include "build/build.h"
 #include "common/error.h"
+#include "defconfig/defconfig.h"
 #include "elf/elf.h"
 #include "report/report.h"
 #include "sizes/sections.h"
@@ -109,6 +110,13 @@ void st_report_free(struct st_report *r)
 	for (i = 0; i < r->nattrs; i++)
 		attr_clear(&r->attrs[i]);
 	free(r->attrs);
+	for (i = 0; i < r->noptions; i++) {
+		for (size_t v = 0; r->options[i].values && v < r->nvariants; v++)
+			free(r->options[i].values[v]);
+		free(r->options[i].values);
+		free(r->options[i].option);
+	}
+	free(r->options);
 	free(r->baseline);
 	free(r->tree);
 	free(r);
@@ -346,6 +354,92 @@ static int names_from_build(struct st_report *r, const struct st_build_result *b
 	return 0;
 }
 
+/* The value of @sym in a resolved .config: as written, "n" when unset or absent. */
+static const char *config_value(const struct st_defconfig *dc, const char *sym)
+{
+	long i = st_defconfig_find(dc, sym);
+
+	return i < 0 ? "n" : dc->lines[i].val;
+}
+
+/* Does @sym have two values among the loaded configs @dc[0..n)? */
+static bool differs(struct st_defconfig *const *dc, size_t n, const char *sym)
+{
+	const char *first = NULL;
+	size_t v;
+
+	for (v = 0; v < n; v++) {
+		if (!dc[v])
+			continue;
+		if (!first)
+			first = config_value(dc[v], sym);
+		else if (strcmp(first, config_value(dc[v], sym)))
+			return true;
+	}
+	return false;
+}
+
+/* Add option @sym with its value in each of @dc to r->options. */
+static int add_option(struct st_report *r, struct st_defconfig *const *dc, const char *sym)
+{
+	struct st_report_option *o;
+	size_t v;
+
+	for (v = 0; v < r->noptions; v++)
+		if (!strcmp(r->options[v].option, sym))
+			return 0;
+	o = realloc(r->options, (r->noptions + 1) * sizeof(*o));
+	if (!o)
+		return -ENOMEM;
+	r->options = o;
+	o = &r->options[r->noptions++];
+	o->option = strdup(sym);
+	o->values = calloc(r->nvariants, sizeof(*o->values));
+	if (!o->option || !o->values)
+		return -ENOMEM;
+	for (v = 0; v < r->nvariants; v++) {
+		if (dc[v] && !(o->values[v] = strdup(config_value(dc[v], sym))))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/*
+ * What each variant's defconfig turns on: the options whose value differs
+ * between the variants' resolved .config files (one per variant: the
+ * bundled Kconfig resolves the same on every arch). A config that cannot
+ * be read leaves its variant out.
+ */
+static int options_from_build(struct st_report *r, const struct st_build_result *b,
+			      struct st_error *e)
+{
+	struct st_defconfig **dc = calloc(r->nvariants, sizeof(*dc));
+	size_t v, i;
+	int ret = 0;
+
+	if (!dc)
+		return st_err(e, ENOMEM, NULL, "out of memory");
+	for (v = 0; v < r->nvariants; v++) {
+		for (i = 0; !dc[v] && i < b->nunits; i++) {
+			if (!strcmp(b->units[i].variant, r->variants[v]) && b->units[i].config &&
+			    st_defconfig_load(&dc[v], b->units[i].config, NULL))
+				dc[v] = NULL;
+		}
+	}
+	for (v = 0; !ret && v < r->nvariants; v++) {
+		for (i = 0; !ret && dc[v] && i < dc[v]->nr_lines; i++) {
+			const char *sym = dc[v]->lines[i].sym;
+
+			if (sym && differs(dc, r->nvariants, sym))
+				ret = add_option(r, dc, sym);
+		}
+	}
+	for (v = 0; v < r->nvariants; v++)
+		st_defconfig_free(dc[v]);
+	free(dc);
+	return ret ? st_err(e, -ret, NULL, "out of memory") : 0;
+}
+
 int st_report_from_build(struct st_report **out, const struct st_build_result *b,
 			 const char *baseline, struct st_error *e)
 {
@@ -379,6 +473,8 @@ int st_report_from_build(struct st_report **out, const struct st_build_result *b
 	}
 	if (!ret)
 		ret = compute(r, e);
+	if (!ret)
+		ret = options_from_build(r, b, e);
 	if (ret) {
 		st_report_free(r);
 		return ret;

@@ -59,6 +59,13 @@ struct st_report_attr {
 	int64_t text, data, bss, total;	/* cost: toggled minus baseline */
 };
 
+/* An option whose resolved value differs between the variants (their .config files). */
+struct st_report_option {
+	char *option;		/* without CONFIG_ */
+	char **values;		/* per variant, column order: as resolved, "n" when unset;
+				 * NULL when that variant has no resolved config */
+};
+
 struct st_report {
 	char *baseline;
 	char **variants;	/* column order: baseline first */
@@ -70,6 +77,8 @@ struct st_report {
 	size_t nskipped;
 	struct st_report_attr *attrs;	/* ranked: largest |total| first */
 	size_t nattrs;
+	struct st_report_option *options;	/* in .config order (baseline's first) */
+	size_t noptions;
 	bool objects;		/* made from --objects, not from a build */
 	unsigned int top;	/* symbol rows the renderers show per diff */
 	char *tree;		/* kernel: "linux-6.12.57"; NULL for the bundled allocator */

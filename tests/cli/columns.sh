@@ -43,7 +43,7 @@ S=$SLUBTINY
 fits "check" "\"$S\" check arch/arm/configs"
 fits "migrate" "\"$S\" migrate arch/arm/configs/board_defconfig >/dev/null"
 fits "report --objects" "\"$S\" report --objects old=a.o new=b.o"
-fits "footprint" "\"$S\" footprint --time-ms 1 --variant slub --variant slub_tiny --trace boot.trace"
+fits "footprint -v" "\"$S\" footprint -v --time-ms 1 --variant slub --variant slub_tiny --trace boot.trace"
 
 # A terminal 100 columns wide (no $COLUMNS): its width is used, not 80.
 # (SHELL=/bin/sh: bash would export the new width as $COLUMNS itself.)

@@ -100,6 +100,28 @@ get_bom || { bad "cannot extract bloat-o-meter from linux-source-6.12"; exit 1; 
 	done
 }
 
+# Each percentage says what it is of, and each variant what its defconfig
+# turns on: the slub baseline has SLAB_FREELIST_RANDOM and _HARDENED, which
+# slub_debug lacks (why slub_debug can come out smaller than slub).
+grep -qxF "delta = total - slub's total on the same arch; % = delta in % of slub's total" \
+	"$out/r.txt" || bad "text: the delta and its % are not labelled"
+grep -qxF "text section (bytes), and its change in % of slub's text on the same arch:" "$out/r.txt" ||
+	bad "text: the text matrix's % is not labelled"
+[ "$(grep -c "^[a-z_]* vs slub (bloat-o-meter: symbol sizes; chg % is of slub's symbol total):\$" \
+	"$out/r.txt")" = 3 ] || bad "text: bloat-o-meter's chg % is not labelled"
+jq -e '[.options[] | select(.option == "SLAB_FREELIST_RANDOM" or .option == "SLAB_FREELIST_HARDENED")
+	| .values.slub == "y" and .values.slub_debug == "n"] | length == 2 and all' "$out/r.json" \
+	>/dev/null || bad "JSON: options lack the baseline's FREELIST_RANDOM/HARDENED"
+jq -e '(.options | map(.option) | index("SLUB_TINY")) != null and
+	all(.options[]; (.values | keys | length) == 4)' "$out/r.json" >/dev/null ||
+	bad "JSON: options lack SLUB_TINY or a variant's value"
+grep -q '^Options that differ between the variants (resolved .config; n = not set):$' "$out/r.txt" &&
+	grep -Eq '^SLAB_FREELIST_HARDENED +y +' "$out/r.txt" ||
+	bad "text: no table of the options that differ"
+sed -n '/^slub_debug vs slub/,/^Total:/p' "$out/r.txt" |
+	grep -q '^  options: .*SLAB_FREELIST_RANDOM y->n, SLAB_FREELIST_HARDENED y->n.*SLUB_DEBUG_ON n->y' ||
+	bad "text: slub_debug vs slub does not say which options differ"
+
 # Warm: nothing is rebuilt.
 "$SLUBTINY" build --builddir "$b" "$@" --json >"$out/b.json" || bad "warm build failed"
 jq -e '.jobs_run == 0' "$out/b.json" >/dev/null || bad "warm build ran $(jq .jobs_run "$out/b.json") jobs"
@@ -115,4 +137,5 @@ fi
 # Markdown: a table row per result.
 "$SLUBTINY" report --builddir "$b" "$@" --markdown >"$out/r.md" || bad "markdown failed"
 [ "$(grep -c '^| [a-z0-9_]* | [a-z_]* | [0-9]' "$out/r.md")" = "$n" ] || bad "markdown rows"
+grep -q '^| `SLAB_FREELIST_RANDOM` | y | ' "$out/r.md" || bad "markdown: no options table"
 exit $fail

@@ -153,9 +153,12 @@ static void test_render(void)
 	};
 	char *variants[] = { "slub", "slub_tiny" }, *arches[] = { "x86_64" };
 	struct st_report_skip skip = { .arch = "or1k", .reason = "no libc", .package = "gcc-or1k-elf" };
+	char *random_vals[] = { "y", "n" }, *tiny_vals[] = { "n", "y" };
+	struct st_report_option options[] = { { "SLAB_FREELIST_RANDOM", random_vals },
+					      { "SLUB_TINY", tiny_vals } };
 	struct st_report r = { .baseline = "slub", .variants = variants, .nvariants = 2,
 			       .arches = arches, .narches = 1, .cells = cells, .skipped = &skip,
-			       .nskipped = 1, .top = 10 };
+			       .nskipped = 1, .top = 10, .options = options, .noptions = 2 };
 	cJSON *root, *res, *it;
 	char *buf = NULL;
 	size_t len = 0;
@@ -184,6 +187,13 @@ static void test_render(void)
 	   cJSON_IsNull(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(
 		cJSON_GetObjectItem(it, "size_diff"), "top"), 0), "old")),
 	   "an added symbol has old: null");
+	it = cJSON_GetArrayItem(cJSON_GetObjectItem(root, "options"), 0);
+	ok(it && !strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(it, "option")),
+			 "SLAB_FREELIST_RANDOM") &&
+	   !strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItem(it, "values"),
+							    "slub_tiny")), "n") &&
+	   cJSON_GetArraySize(cJSON_GetObjectItem(root, "options")) == 2,
+	   "JSON: the options that differ, a value per variant");
 	cJSON_Delete(root);
 	free(buf);
 
@@ -196,6 +206,9 @@ static void test_render(void)
 	ok(strstr(buf, "<svg id=\"chart-sizes\"") && strstr(buf, "</html>"), "HTML has the chart");
 	ok(strstr(buf, "<svg id=\"chart-text-pct\"") && strstr(buf, "+32.0%</text>"),
 	   "HTML has the percent chart (+32.0%% text)");
+	ok(strstr(buf, "<table id=\"options\">") &&
+	   strstr(buf, "<tr><td><code>SLUB_TINY</code></td><td>n</td><td>y</td></tr>") &&
+	   strstr(buf, "<th>% of baseline total</th>"), "HTML: the options table, labelled %%");
 	free(buf);
 
 	buf = NULL;
@@ -209,6 +222,15 @@ static void test_render(void)
 	ok(strstr(buf, "add/remove: 1/1 grow/shrink: 0/0 up/down: 40/-8 (32)") &&
 	   strstr(buf, "Total: Before=8, After=40, chg +400.00%") &&
 	   strstr(buf, "skipped or1k: no libc"), "text has bloat-o-meter lines and skips");
+	ok(strstr(buf, "% = delta in % of slub's total\n") &&
+	   strstr(buf, "text section (bytes), and its change in % of slub's text on the same arch:\n") &&
+	   strstr(buf, "(bloat-o-meter: symbol sizes; chg % is of slub's symbol total)"),
+	   "text: each percentage says what it is of");
+	ok(strstr(buf, "option                slub  slub_tiny\n"
+		       "SLAB_FREELIST_RANDOM  y     n\n"
+		       "SLUB_TINY             n     y\n") &&
+	   strstr(buf, "  options: SLAB_FREELIST_RANDOM y->n, SLUB_TINY n->y\n"),
+	   "text: the options table, and what each variant sets otherwise than the baseline");
 	free(buf);
 
 	buf = NULL;
@@ -217,6 +239,8 @@ static void test_render(void)
 	fclose(f);
 	ok(!ret && strstr(buf, "| x86_64 | slub_tiny | 132 | 10 | 5 | 147 | +32 | +27.8% |"),
 	   "markdown row with the percentage");
+	ok(!ret && strstr(buf, "| `SLUB_TINY` | n | y |") && strstr(buf, "%: delta in % of `slub`'s total"),
+	   "markdown: the options table, the percentage labelled");
 	free(buf);
 }
 
