@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include <cjson/cJSON.h>
 
 #include "cli.h"
+#include "common/diag.h"
 #include "common/error.h"
 #include "defconfig/defconfig.h"
 #include "migrate/migrate.h"
@@ -101,10 +103,29 @@ static void announce(struct run *r, const struct st_mig_file *f)
 	fprintf(stderr, "slubtiny: verified against %s\n", f->verified_with);
 }
 
-/* One note line: "FILE:LINE: note: TEXT". */
+/*
+ * One diagnostic on stderr in gcc's form, the one check prints too
+ * (common/diag.h): "FILE:LINE:1: LEVEL: MSG [RULE]"; @line 0 is about the
+ * whole file, @rule may be NULL.
+ */
+static void __attribute__((format(printf, 5, 6)))
+diag(enum st_diag_level level, const char *path, int line, const char *rule,
+     const char *fmt, ...)
+{
+	const struct st_diag d = {
+		.level = level, .file = path, .line = line, .col = 1, .rule = rule,
+	};
+	va_list ap;
+
+	va_start(ap, fmt);
+	st_diag_vprint(stderr, st_out.err_color, &d, fmt, ap);
+	va_end(ap);
+}
+
+/* One note line: "FILE:LINE:1: note: TEXT". */
 static void note(const char *path, int line, const char *text, int len)
 {
-	fprintf(stderr, "%s:%d: note: %.*s\n", path, line, len, text);
+	diag(ST_DIAG_NOTE, path, line, NULL, "%.*s", len, text);
 }
 
 /*
@@ -161,9 +182,10 @@ static void print_finding(const struct run *r, const struct st_mig_file *f,
 			  const struct st_mig_finding *x)
 {
 	int line = finding_line(r, x);
+	char tag[64];
 
-	fprintf(stderr, "%s:%d: warning: %s [%s%s]\n", f->path, line, x->message,
-		x->kind, x->pre_existing ? ", pre-existing" : "");
+	snprintf(tag, sizeof(tag), "%s%s", x->kind, x->pre_existing ? ", pre-existing" : "");
+	diag(ST_DIAG_WARNING, f->path, line, tag, "%s", x->message);
 	if (st_out.verbosity >= 0)
 		print_notes(f->path, line, x->detail);
 }
@@ -183,14 +205,13 @@ static void print_text(struct run *r, const struct st_mig_file *f, bool written)
 
 		/* a fix written to disk is reported as linters with autofix do */
 		if (written && c->text[0])
-			fprintf(stderr, "%s:%d: fixed: %s\n", f->path, change_line(r, c),
-				c->msg);
+			diag(ST_DIAG_NOTE, f->path, change_line(r, c), c->rule, "fixed: %s",
+			     c->msg);
 		else
-			fprintf(stderr, "%s:%d: note: [%s] %s\n", f->path,
-				change_line(r, c), c->rule, c->msg);
+			diag(ST_DIAG_NOTE, f->path, change_line(r, c), c->rule, "%s", c->msg);
 	}
 	for (i = 0; st_out.verbosity >= 0 && i < f->nr_refused; i++)
-		fprintf(stderr, "%s: note: [fix-deps] %s\n", f->path, f->refused[i]);
+		diag(ST_DIAG_NOTE, f->path, 0, "fix-deps", "%s", f->refused[i]);
 	/* what the migration brought first; what the input had after */
 	for (i = 0; i < f->m.nr_findings; i++) {
 		if (f->m.findings[i].pre_existing)
@@ -202,20 +223,20 @@ static void print_text(struct run *r, const struct st_mig_file *f, bool written)
 		if (f->m.findings[i].pre_existing)
 			print_finding(r, f, &f->m.findings[i]);
 	if (nr_pre && !r->all && st_out.verbosity >= 0)
-		fprintf(stderr, "%s: note: %zu pre-existing finding%s: the file had %s "
-			"before the migration (--all lists %s)\n", f->path, nr_pre,
+		diag(ST_DIAG_NOTE, f->path, 0, NULL, "%zu pre-existing finding%s: the file had %s "
+		     "before the migration (--all lists %s)", nr_pre,
 			nr_pre == 1 ? "" : "s", nr_pre == 1 ? "it" : "them",
 			nr_pre == 1 ? "it" : "them");
 	for (i = 0; r->all && i < f->nr_collateral; i++)
-		fprintf(stderr, "%s: note: collateral: %s%s: %s -> %s\n", f->path, ST_DC_PREFIX,
+		diag(ST_DIAG_NOTE, f->path, 0, NULL, "collateral: %s%s: %s -> %s", ST_DC_PREFIX,
 			f->collateral[i].sym,
 			f->collateral[i].old ? f->collateral[i].old : "(undefined)",
 			f->collateral[i].new ? f->collateral[i].new : "(undefined)");
 	if (f->nr_collateral && !r->all && st_out.verbosity >= 0)
-		fprintf(stderr, "%s: note: %zu other option%s change%s value in the "
-			"resolved configuration (collateral; --all lists them)\n", f->path,
-			f->nr_collateral, f->nr_collateral == 1 ? "" : "s",
-			f->nr_collateral == 1 ? "s" : "");
+		diag(ST_DIAG_NOTE, f->path, 0, NULL, "%zu other option%s change%s value in the "
+		     "resolved configuration (collateral; --all lists them)",
+		     f->nr_collateral, f->nr_collateral == 1 ? "" : "s",
+		     f->nr_collateral == 1 ? "s" : "");
 }
 
 static cJSON *json_str_or_null(const char *s)
@@ -356,8 +377,8 @@ static void parse_errors(struct run *r, const struct st_mig_file *f)
 		return;
 	}
 	for (i = 0; i < dc->nr_diags; i++)
-		fprintf(stderr, "%s:%d: %s: %s\n", dc->name, dc->diags[i].line,
-			dc->diags[i].sev == ST_DC_ERROR ? "error" : "warning", dc->diags[i].msg);
+		diag(dc->diags[i].sev == ST_DC_ERROR ? ST_DIAG_ERROR : ST_DIAG_WARNING, dc->name,
+		     dc->diags[i].line, NULL, "%s", dc->diags[i].msg);
 	st_err(&e, EINVAL, dc->name, "not a defconfig (%zu error%s); left unchanged",
 	       f->nr_errors, f->nr_errors == 1 ? "" : "s");
 	file_error(r, dc->name, &e, EINVAL);
@@ -376,7 +397,7 @@ static void announce_symlink(const char *path)
 	if (n < 0)
 		return;
 	target[n] = '\0';
-	fprintf(stderr, "%s: note: a symlink to %s; following it\n", path, target);
+	diag(ST_DIAG_NOTE, path, 0, NULL, "a symlink to %s; following it", target);
 }
 
 /* --in-place on "-": the migrated file goes to standard output. */
@@ -521,7 +542,6 @@ int cmd_migrate(int argc, char **argv)
 	ret = parse_opts(&r, argc, argv);
 	if (ret)
 		return ret > 0 ? ST_EXIT_OK : ST_EXIT_ERROR;
-	st_fit_output(false, true);
 	ret = st_mig_session_new(&s, &r.opts, &e);
 	if (!ret)
 		ret = st_mig_expand_paths(argv + optind, argc - optind, &paths, &n, &e);

@@ -26,7 +26,7 @@ run() {
 # '-': standard input, for migrate and check; migrate --in-place - writes stdout.
 run 1 "migrate -" sh -c "\"$S\" migrate --arch arm - <\"$cfg\""
 grep -q '^+CONFIG_SLUB_TINY=y$' "$t/out" || bad "migrate -: no diff"
-grep -q '^-:2: warning: CONFIG_SLUB_TINY=y has no effect' "$t/err" || bad "migrate -: no finding for -"
+grep -q '^-:2:1: warning: CONFIG_SLUB_TINY=y has no effect' "$t/err" || bad "migrate -: no finding for -"
 run 0 "migrate --in-place -" sh -c "\"$S\" migrate --arch arm --fix-deps --in-place -q - <\"$cfg\""
 grep -qx 'CONFIG_SLUB_TINY=y' "$t/out" && grep -qx 'CONFIG_EXPERT=y' "$t/out" ||
 	bad "migrate --in-place -: no migrated file on stdout"
@@ -37,7 +37,7 @@ CONFIG_SLOB=y
 CONFIG_NET=y
 EOT
 run 1 "check -" sh -c "\"$S\" check - <\"$cfg\""
-grep -q '^-:2:1: warning: CONFIG_SLOB=y: .*\[removed-allocator\]$' "$t/out" || bad "check -: $(cat "$t/out")"
+grep -q '^-:2:1: warning: CONFIG_SLOB=y: .*\[removed-allocator\]$' "$t/err" || bad "check -: $(cat "$t/err")"
 run 2 "check --fix -" sh -c "\"$S\" check --fix - <\"$cfg\""
 run 2 "migrate - -" sh -c "\"$S\" migrate - - <\"$cfg\""
 
@@ -59,10 +59,10 @@ grep -q 'note: collateral: ' "$t/err" || bad "migrate -v lists no collateral cha
 # check -q: warnings only, no notes (findings of level note, fix hints).
 printf 'CONFIG_EXPERT=y\nCONFIG_SLUB=y\nCONFIG_SLUB_TINY=y\nCONFIG_SLOB=y\n' >"$t/q_defconfig"
 run 1 "check" "$S" check "$t/q_defconfig"
-grep -q 'note:' "$t/out" || bad "check: the case has no note"
+grep -q 'note:' "$t/err" || bad "check: the case has no note"
 run 1 "check -q" "$S" check -q "$t/q_defconfig"
-grep -q 'note:' "$t/out" && bad "check -q prints notes: $(cat "$t/out")"
-grep -q 'warning: CONFIG_SLOB=y' "$t/out" || bad "check -q drops the warning"
+grep -q 'note:' "$t/err" && bad "check -q prints notes: $(cat "$t/err")"
+grep -q 'warning: CONFIG_SLOB=y' "$t/err" || bad "check -q drops the warning"
 
 # One fix, not three: the default never repeats a fix the cause states.
 run 1 "migrate (fix once)" "$S" migrate "$cfg"
