@@ -37,7 +37,7 @@ const struct st_opt st_migrate_opts[] = {
 	{ "no-verify", 0, OPT_NO_VERIFY, NULL, "apply the rules only; do not ask Kconfig" },
 	{ "force", 0, OPT_FORCE, NULL, "with --in-place: write even a file that does not verify" },
 	{ "shard", 0, OPT_SHARD, "K/N", ST_OPT_SHARD_HELP },
-	{ "all", 0, OPT_ALL, NULL, "also list pre-existing findings and collateral changes" },
+	{ "all", 0, OPT_ALL, NULL, "also list the findings the input already had" },
 	ST_OPT_ROW_JSON,
 	ST_OPT_ROW_QUIET,
 	{ "verbose", 'v', ST_OPT_VERBOSE, NULL, "print more: whole cause chains, and what --all lists" },
@@ -58,9 +58,10 @@ static const char help_notes[] =
 "Findings are judged against the input resolved with the same Kconfig:\n"
 "an introduced finding is one the migration or a fix caused (a line it\n"
 "wrote, or a line that took effect before and no longer does); the others\n"
-"are pre-existing, summed up in one line per file (--all lists them, and\n"
-"the collateral value changes). Only introduced findings make the exit\n"
-"status 1, stop --in-place from writing and fail --check.\n"
+"are pre-existing, summed up in one line per file (--all lists them).\n"
+"Only introduced findings make the exit status 1, stop --in-place from\n"
+"writing and fail --check. The options whose value changes as a side\n"
+"effect are listed after them, in scripts/diffconfig's form, also with -q.\n"
 "\n"
 "Line numbers are those of the file on disk after the action shown: with\n"
 "--in-place the migrated file, otherwise the file as it is (a line the\n"
@@ -190,6 +191,32 @@ static void print_finding(const struct run *r, const struct st_mig_file *f,
 		print_notes(f->path, line, x->detail);
 }
 
+/*
+ * The options whose resolved value changes though no line of the file names
+ * them (collateral): counted, then in scripts/diffconfig's form, as it
+ * orders them: removed ("-SYM old"), changed (" SYM old -> new"), added
+ * ("+SYM new"), each by name. Also under -q: they change what is built.
+ */
+static void print_side_effects(const struct st_mig_file *f)
+{
+	const struct st_collateral *c = f->collateral;
+	size_t i, n = f->nr_collateral;
+
+	if (!n)
+		return;
+	diag(ST_DIAG_NOTE, f->path, 0, NULL, "%zu option%s change%s as a side effect:", n,
+	     n == 1 ? "" : "s", n == 1 ? "s" : "");
+	for (i = 0; i < n; i++)
+		if (!c[i].new)
+			fprintf(stderr, "-%s %s\n", c[i].sym, c[i].old);
+	for (i = 0; i < n; i++)
+		if (c[i].old && c[i].new)
+			fprintf(stderr, " %s %s -> %s\n", c[i].sym, c[i].old, c[i].new);
+	for (i = 0; i < n; i++)
+		if (!c[i].old)
+			fprintf(stderr, "+%s %s\n", c[i].sym, c[i].new);
+}
+
 static void print_text(struct run *r, const struct st_mig_file *f, bool written)
 {
 	size_t i, nr_pre = 0;
@@ -227,16 +254,7 @@ static void print_text(struct run *r, const struct st_mig_file *f, bool written)
 		     "before the migration (--all lists %s)", nr_pre,
 			nr_pre == 1 ? "" : "s", nr_pre == 1 ? "it" : "them",
 			nr_pre == 1 ? "it" : "them");
-	for (i = 0; r->all && i < f->nr_collateral; i++)
-		diag(ST_DIAG_NOTE, f->path, 0, NULL, "collateral: %s%s: %s -> %s", ST_DC_PREFIX,
-			f->collateral[i].sym,
-			f->collateral[i].old ? f->collateral[i].old : "(undefined)",
-			f->collateral[i].new ? f->collateral[i].new : "(undefined)");
-	if (f->nr_collateral && !r->all && st_out.verbosity >= 0)
-		diag(ST_DIAG_NOTE, f->path, 0, NULL, "%zu other option%s change%s value in the "
-		     "resolved configuration (collateral; --all lists them)",
-		     f->nr_collateral, f->nr_collateral == 1 ? "" : "s",
-		     f->nr_collateral == 1 ? "s" : "");
+	print_side_effects(f);
 }
 
 static cJSON *json_str_or_null(const char *s)
