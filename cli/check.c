@@ -216,8 +216,6 @@ int cmd_check(int argc, char **argv)
 		st_check_config_free(&cfg);
 		return ST_EXIT_ERROR;
 	}
-	if (fmt == ST_FMT_TEXT)
-		st_fit_output(true, true);
 	st_check_result_init(&r);
 	prog = st_progress_new("check");
 	o.progress = st_progress_update;
@@ -240,7 +238,13 @@ int cmd_check(int argc, char **argv)
 	r.verbose = st_out.verbosity > 0;
 	r.quiet = st_out.verbosity < 0;
 	st_check_sort(&r);
-	ret = st_check_render(stdout, &r, fmt, st_out.pretty, st_out.color && fmt == ST_FMT_TEXT);
+	/*
+	 * Text findings are diagnostics: on stderr, where gcc puts them, whole
+	 * lines; the --format documents go to stdout.
+	 */
+	fflush(stdout);
+	ret = st_check_render(fmt == ST_FMT_TEXT ? stderr : stdout, &r, fmt, st_out.pretty,
+			      st_out.err_color && fmt == ST_FMT_TEXT);
 	st_out.json_done = true;
 	if (ret) {
 		p_err("check: cannot write the result: %s", strerror(-ret));

@@ -39,6 +39,7 @@ struct st_out {
 	bool json;
 	bool pretty;	/* pretty JSON: on a TTY or with -p */
 	bool color;	/* on a TTY, unless NO_COLOR is set */
+	bool err_color;	/* diagnostics: stderr is a TTY, NO_COLOR unset */
 	int verbosity;	/* -1 with -q, 0 by default, 1 and up with -v */
 	unsigned int columns;	/* text width: 80 on a TTY (or $COLUMNS), 0 = unlimited */
 	bool json_done;	/* the command's JSON document is on stdout */

@@ -27,6 +27,7 @@ void st_out_init(void)
 
 	st_out.pretty = tty;
 	st_out.color = tty && !(nc && *nc);
+	st_out.err_color = isatty(STDERR_FILENO) && !(nc && *nc);
 	/*
 	 * Text fits a terminal: $COLUMNS (as ls(1) reads it), else the
 	 * terminal's own width, else 80. Not on a pipe or a file.

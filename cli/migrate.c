@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include <cjson/cJSON.h>
 
 #include "cli.h"
+#include "common/diag.h"
 #include "common/error.h"
 #include "defconfig/defconfig.h"
 #include "migrate/migrate.h"
@@ -35,7 +37,7 @@ const struct st_opt st_migrate_opts[] = {
 	{ "no-verify", 0, OPT_NO_VERIFY, NULL, "apply the rules only; do not ask Kconfig" },
 	{ "force", 0, OPT_FORCE, NULL, "with --in-place: write even a file that does not verify" },
 	{ "shard", 0, OPT_SHARD, "K/N", ST_OPT_SHARD_HELP },
-	{ "all", 0, OPT_ALL, NULL, "also list pre-existing findings and collateral changes" },
+	{ "all", 0, OPT_ALL, NULL, "also list the findings the input already had" },
 	ST_OPT_ROW_JSON,
 	ST_OPT_ROW_QUIET,
 	{ "verbose", 'v', ST_OPT_VERBOSE, NULL, "print more: whole cause chains, and what --all lists" },
@@ -56,9 +58,10 @@ static const char help_notes[] =
 "Findings are judged against the input resolved with the same Kconfig:\n"
 "an introduced finding is one the migration or a fix caused (a line it\n"
 "wrote, or a line that took effect before and no longer does); the others\n"
-"are pre-existing, summed up in one line per file (--all lists them, and\n"
-"the collateral value changes). Only introduced findings make the exit\n"
-"status 1, stop --in-place from writing and fail --check.\n"
+"are pre-existing, summed up in one line per file (--all lists them).\n"
+"Only introduced findings make the exit status 1, stop --in-place from\n"
+"writing and fail --check. The options whose value changes as a side\n"
+"effect are listed after them, in scripts/diffconfig's form, also with -q.\n"
 "\n"
 "Line numbers are those of the file on disk after the action shown: with\n"
 "--in-place the migrated file, otherwise the file as it is (a line the\n"
@@ -101,10 +104,29 @@ static void announce(struct run *r, const struct st_mig_file *f)
 	fprintf(stderr, "slubtiny: verified against %s\n", f->verified_with);
 }
 
-/* One note line: "FILE:LINE: note: TEXT". */
+/*
+ * One diagnostic on stderr in gcc's form, the one check prints too
+ * (common/diag.h): "FILE:LINE:1: LEVEL: MSG [RULE]"; @line 0 is about the
+ * whole file, @rule may be NULL.
+ */
+static void __attribute__((format(printf, 5, 6)))
+diag(enum st_diag_level level, const char *path, int line, const char *rule,
+     const char *fmt, ...)
+{
+	const struct st_diag d = {
+		.level = level, .file = path, .line = line, .col = 1, .rule = rule,
+	};
+	va_list ap;
+
+	va_start(ap, fmt);
+	st_diag_vprint(stderr, st_out.err_color, &d, fmt, ap);
+	va_end(ap);
+}
+
+/* One note line: "FILE:LINE:1: note: TEXT". */
 static void note(const char *path, int line, const char *text, int len)
 {
-	fprintf(stderr, "%s:%d: note: %.*s\n", path, line, len, text);
+	diag(ST_DIAG_NOTE, path, line, NULL, "%.*s", len, text);
 }
 
 /*
@@ -161,11 +183,38 @@ static void print_finding(const struct run *r, const struct st_mig_file *f,
 			  const struct st_mig_finding *x)
 {
 	int line = finding_line(r, x);
+	char tag[64];
 
-	fprintf(stderr, "%s:%d: warning: %s [%s%s]\n", f->path, line, x->message,
-		x->kind, x->pre_existing ? ", pre-existing" : "");
+	snprintf(tag, sizeof(tag), "%s%s", x->kind, x->pre_existing ? ", pre-existing" : "");
+	diag(ST_DIAG_WARNING, f->path, line, tag, "%s", x->message);
 	if (st_out.verbosity >= 0)
 		print_notes(f->path, line, x->detail);
+}
+
+/*
+ * The options whose resolved value changes though no line of the file names
+ * them (collateral): counted, then in scripts/diffconfig's form, as it
+ * orders them: removed ("-SYM old"), changed (" SYM old -> new"), added
+ * ("+SYM new"), each by name. Also under -q: they change what is built.
+ */
+static void print_side_effects(const struct st_mig_file *f)
+{
+	const struct st_collateral *c = f->collateral;
+	size_t i, n = f->nr_collateral;
+
+	if (!n)
+		return;
+	diag(ST_DIAG_NOTE, f->path, 0, NULL, "%zu option%s change%s as a side effect:", n,
+	     n == 1 ? "" : "s", n == 1 ? "s" : "");
+	for (i = 0; i < n; i++)
+		if (!c[i].new)
+			fprintf(stderr, "-%s %s\n", c[i].sym, c[i].old);
+	for (i = 0; i < n; i++)
+		if (c[i].old && c[i].new)
+			fprintf(stderr, " %s %s -> %s\n", c[i].sym, c[i].old, c[i].new);
+	for (i = 0; i < n; i++)
+		if (!c[i].old)
+			fprintf(stderr, "+%s %s\n", c[i].sym, c[i].new);
 }
 
 static void print_text(struct run *r, const struct st_mig_file *f, bool written)
@@ -183,14 +232,13 @@ static void print_text(struct run *r, const struct st_mig_file *f, bool written)
 
 		/* a fix written to disk is reported as linters with autofix do */
 		if (written && c->text[0])
-			fprintf(stderr, "%s:%d: fixed: %s\n", f->path, change_line(r, c),
-				c->msg);
+			diag(ST_DIAG_NOTE, f->path, change_line(r, c), c->rule, "fixed: %s",
+			     c->msg);
 		else
-			fprintf(stderr, "%s:%d: note: [%s] %s\n", f->path,
-				change_line(r, c), c->rule, c->msg);
+			diag(ST_DIAG_NOTE, f->path, change_line(r, c), c->rule, "%s", c->msg);
 	}
 	for (i = 0; st_out.verbosity >= 0 && i < f->nr_refused; i++)
-		fprintf(stderr, "%s: note: [fix-deps] %s\n", f->path, f->refused[i]);
+		diag(ST_DIAG_NOTE, f->path, 0, "fix-deps", "%s", f->refused[i]);
 	/* what the migration brought first; what the input had after */
 	for (i = 0; i < f->m.nr_findings; i++) {
 		if (f->m.findings[i].pre_existing)
@@ -202,20 +250,11 @@ static void print_text(struct run *r, const struct st_mig_file *f, bool written)
 		if (f->m.findings[i].pre_existing)
 			print_finding(r, f, &f->m.findings[i]);
 	if (nr_pre && !r->all && st_out.verbosity >= 0)
-		fprintf(stderr, "%s: note: %zu pre-existing finding%s: the file had %s "
-			"before the migration (--all lists %s)\n", f->path, nr_pre,
+		diag(ST_DIAG_NOTE, f->path, 0, NULL, "%zu pre-existing finding%s: the file had %s "
+		     "before the migration (--all lists %s)", nr_pre,
 			nr_pre == 1 ? "" : "s", nr_pre == 1 ? "it" : "them",
 			nr_pre == 1 ? "it" : "them");
-	for (i = 0; r->all && i < f->nr_collateral; i++)
-		fprintf(stderr, "%s: note: collateral: %s%s: %s -> %s\n", f->path, ST_DC_PREFIX,
-			f->collateral[i].sym,
-			f->collateral[i].old ? f->collateral[i].old : "(undefined)",
-			f->collateral[i].new ? f->collateral[i].new : "(undefined)");
-	if (f->nr_collateral && !r->all && st_out.verbosity >= 0)
-		fprintf(stderr, "%s: note: %zu other option%s change%s value in the "
-			"resolved configuration (collateral; --all lists them)\n", f->path,
-			f->nr_collateral, f->nr_collateral == 1 ? "" : "s",
-			f->nr_collateral == 1 ? "s" : "");
+	print_side_effects(f);
 }
 
 static cJSON *json_str_or_null(const char *s)
@@ -356,8 +395,8 @@ static void parse_errors(struct run *r, const struct st_mig_file *f)
 		return;
 	}
 	for (i = 0; i < dc->nr_diags; i++)
-		fprintf(stderr, "%s:%d: %s: %s\n", dc->name, dc->diags[i].line,
-			dc->diags[i].sev == ST_DC_ERROR ? "error" : "warning", dc->diags[i].msg);
+		diag(dc->diags[i].sev == ST_DC_ERROR ? ST_DIAG_ERROR : ST_DIAG_WARNING, dc->name,
+		     dc->diags[i].line, NULL, "%s", dc->diags[i].msg);
 	st_err(&e, EINVAL, dc->name, "not a defconfig (%zu error%s); left unchanged",
 	       f->nr_errors, f->nr_errors == 1 ? "" : "s");
 	file_error(r, dc->name, &e, EINVAL);
@@ -376,7 +415,7 @@ static void announce_symlink(const char *path)
 	if (n < 0)
 		return;
 	target[n] = '\0';
-	fprintf(stderr, "%s: note: a symlink to %s; following it\n", path, target);
+	diag(ST_DIAG_NOTE, path, 0, NULL, "a symlink to %s; following it", target);
 }
 
 /* --in-place on "-": the migrated file goes to standard output. */
@@ -521,7 +560,6 @@ int cmd_migrate(int argc, char **argv)
 	ret = parse_opts(&r, argc, argv);
 	if (ret)
 		return ret > 0 ? ST_EXIT_OK : ST_EXIT_ERROR;
-	st_fit_output(false, true);
 	ret = st_mig_session_new(&s, &r.opts, &e);
 	if (!ret)
 		ret = st_mig_expand_paths(argv + optind, argc - optind, &paths, &n, &e);

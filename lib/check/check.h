@@ -85,7 +85,7 @@ struct st_check_result {
 	size_t nr_fixed;	/* files rewritten by --fix */
 	size_t nr_fixed_lines;	/* lines --fix wrote */
 	size_t nr_baseline;	/* findings not shown: the --baseline had them */
-	/* --fix: one "FILE:LINE: fixed: ..." line per line written */
+	/* --fix: one "FILE:LINE:COL: note: fixed: MSG [RULE]" line per line written */
 	char **fixed;
 	size_t nr_fixed_msgs;
 	size_t nr_fix_refused;	/* --fix: rewrites not written (verification failed) */

@@ -12,6 +12,7 @@
 
 #include "check/check.h"
 #include "check/check_priv.h"
+#include "common/diag.h"
 #include "common/error.h"
 #include "migrate/migrate.h"
 
@@ -31,22 +32,37 @@ static bool verified(const struct st_mig_file *f)
 	return true;
 }
 
-/* "FILE:LINE: fixed: ..." for every change of a written file. */
+/*
+ * A gcc-form note "FILE:LINE:COL: note: fixed: MSG [RULE]" (common/diag.h)
+ * for every change of a written file, kept for the CLI to print.
+ */
 static int record(struct st_check_result *r, const struct st_mig_file *f)
 {
 	char **v = realloc(r->fixed, (r->nr_fixed_msgs + f->m.nr_changes + 1) * sizeof(*v));
-	size_t i;
+	size_t i, len;
+	FILE *m;
 
 	if (!v)
 		return -ENOMEM;
 	r->fixed = v;
 	for (i = 0; i < f->m.nr_changes; i++) {
 		const struct st_mig_change *c = &f->m.changes[i];
+		const struct st_diag d = {
+			.level = ST_DIAG_NOTE, .file = f->path, .line = c->out_line,
+			.rule = c->rule,
+		};
+		char *s = NULL;
 
-		if (asprintf(&v[r->nr_fixed_msgs], "%s:%d: fixed: [%s] %s", f->path,
-			     c->out_line, c->rule, c->msg) < 0)
+		m = open_memstream(&s, &len);
+		if (!m)
 			return -ENOMEM;
-		r->nr_fixed_msgs++;
+		st_diag_print(m, false, &d, "fixed: %s", c->msg);
+		if (fclose(m) || !s || !len) {
+			free(s);
+			return -ENOMEM;
+		}
+		s[len - 1] = '\0';	/* the newline: the CLI prints the lines */
+		v[r->nr_fixed_msgs++] = s;
 		r->nr_fixed_lines++;
 	}
 	return 0;

@@ -12,6 +12,7 @@
 #include <cjson/cJSON.h>
 
 #include "check/check.h"
+#include "common/diag.h"
 #include "st_config.h"
 
 #define SARIF_SCHEMA \
@@ -20,9 +21,9 @@
 static const char *const level_gcc[] = {
 	[ST_LEVEL_NOTE] = "note", [ST_LEVEL_WARNING] = "warning", [ST_LEVEL_ERROR] = "error",
 };
-static const char *const level_color[] = {
-	[ST_LEVEL_NOTE] = "\033[1;36m", [ST_LEVEL_WARNING] = "\033[1;35m",
-	[ST_LEVEL_ERROR] = "\033[1;31m",
+static const enum st_diag_level diag_level[] = {
+	[ST_LEVEL_NOTE] = ST_DIAG_NOTE, [ST_LEVEL_WARNING] = ST_DIAG_WARNING,
+	[ST_LEVEL_ERROR] = ST_DIAG_ERROR,
 };
 static const char *const level_github[] = {
 	[ST_LEVEL_NOTE] = "notice", [ST_LEVEL_WARNING] = "warning", [ST_LEVEL_ERROR] = "error",
@@ -49,9 +50,11 @@ int st_check_format_parse(const char *name, enum st_check_format *fmt)
 }
 
 /* -v: each cause of the chain as "FILE:LINE:COL: note: because: CAUSE". */
-static void print_chain(FILE *f, const struct st_check_finding *x, const char *loc, bool color)
+static void print_chain(FILE *f, const struct st_check_finding *x, bool color)
 {
-	const char *bold = color ? "\033[1m" : "", *reset = color ? "\033[0m" : "";
+	const struct st_diag d = {
+		.level = ST_DIAG_NOTE, .file = x->file, .line = x->line, .col = x->col,
+	};
 	const char *p, *nl;
 	int len;
 
@@ -64,35 +67,34 @@ static void print_chain(FILE *f, const struct st_check_finding *x, const char *l
 		len = (int)(nl - p);
 		if (!len || !strncmp(p, "fix:", 4))
 			continue;
-		fprintf(f, "%s%s%s:%s %snote:%s because: %.*s\n", bold, x->file, loc, reset,
-			color ? level_color[ST_LEVEL_NOTE] : "", reset, len, p);
+		st_diag_print(f, color, &d, "because: %.*s", len, p);
 	}
 }
 
-/* gcc: FILE:LINE:COL: warning: msg [rule], then "FILE:LINE:COL: note: fix: hint". */
+/*
+ * gcc's form (common/diag.h): FILE:LINE:COL: warning: msg [rule], then
+ * "FILE:LINE:COL: note: fix: hint".
+ */
 static int render_text(FILE *f, const struct st_check_result *r, bool pretty, bool color)
 {
-	const char *bold = color ? "\033[1m" : "", *reset = color ? "\033[0m" : "";
-	char loc[64];
 	size_t i;
 
 	for (i = 0; i < r->nr; i++) {
 		const struct st_check_finding *x = &r->f[i];
+		struct st_diag d = {
+			.level = diag_level[x->level], .file = x->file, .line = x->line,
+			.col = x->col, .rule = st_check_rules[x->rule].id,
+		};
 
 		if (r->quiet && x->level == ST_LEVEL_NOTE)
 			continue;
-		if (x->line)
-			snprintf(loc, sizeof(loc), ":%d:%d", x->line, x->col);
-		else
-			loc[0] = '\0';
-		fprintf(f, "%s%s%s:%s %s%s:%s %s [%s]\n", bold, x->file, loc, reset,
-			color ? level_color[x->level] : "", level_gcc[x->level], reset,
-			x->msg, st_check_rules[x->rule].id);
+		st_diag_print(f, color, &d, "%s", x->msg);
 		if (r->verbose)
-			print_chain(f, x, loc, color);
+			print_chain(f, x, color);
+		d.level = ST_DIAG_NOTE;
+		d.rule = NULL;
 		if (x->hint && !r->quiet)
-			fprintf(f, "%s%s%s:%s %snote:%s fix: %s\n", bold, x->file, loc, reset,
-				color ? level_color[ST_LEVEL_NOTE] : "", reset, x->hint);
+			st_diag_print(f, color, &d, "fix: %s", x->hint);
 	}
 	return 0;
 }

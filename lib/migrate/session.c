@@ -430,8 +430,12 @@ static const char **direct_symbols(const struct st_mig_file *f)
 		if (a->lines[i].sym && (!a->lines[i].lineno || a->lines[i].modified) &&
 		    add_skip(&skip, &n, a->lines[i].sym))
 			goto oom;
+	/*
+	 * the input lines a rule rewrote; not those a fix-deps line was added
+	 * next to (it is in @a already, and its neighbour is not set by it)
+	 */
 	for (i = 0; i < f->m.nr_changes; i++)
-		for (j = 0; j < b->nr_lines; j++)
+		for (j = 0; !f->m.changes[i].text[0] && j < b->nr_lines; j++)
 			if (b->lines[j].lineno == f->m.changes[i].line && b->lines[j].sym &&
 			    add_skip(&skip, &n, b->lines[j].sym))
 				goto oom;
@@ -441,9 +445,38 @@ oom:
 	return NULL;
 }
 
+/* A string's value as .config holds it: quoted, '"' and '\\' escaped. */
+static char *conf_string(const char *v)
+{
+	char *out = malloc(2 * strlen(v) + 3), *p = out;
+
+	if (!out)
+		return NULL;
+	*p++ = '"';
+	for (; *v; v++) {
+		if (*v == '"' || *v == '\\')
+			*p++ = '\\';
+		*p++ = *v;
+	}
+	*p++ = '"';
+	*p = '\0';
+	return out;
+}
+
+static void symvals_free(struct st_symval *v, const struct st_kc_result *r)
+{
+	size_t i;
+
+	for (i = 0; v && i < r->nr_config; i++)
+		if (r->config[i].type == 's')
+			free((char *)v[i].val);
+	free(v);
+}
+
+/* @r's values as .config writes them (st_symval: strings quoted). */
 static struct st_symval *symvals(const struct st_kc_result *r)
 {
-	struct st_symval *v = malloc((r->nr_config + 1) * sizeof(*v));
+	struct st_symval *v = calloc(r->nr_config + 1, sizeof(*v));
 	size_t i;
 
 	if (!v)
@@ -451,6 +484,11 @@ static struct st_symval *symvals(const struct st_kc_result *r)
 	for (i = 0; i < r->nr_config; i++) {
 		v[i].sym = r->config[i].name;
 		v[i].val = r->config[i].value;
+		if (r->config[i].type == 's' && r->config[i].value &&
+		    !(v[i].val = conf_string(r->config[i].value))) {
+			symvals_free(v, r);
+			return NULL;
+		}
 	}
 	return v;
 }
@@ -465,8 +503,8 @@ static int collateral(struct st_mig_file *f, const struct st_kc_result *before,
 	if (a && b && skip)
 		ret = st_migrate_collateral(b, before->nr_config, a, after->nr_config,
 					    skip, &f->collateral, &f->nr_collateral);
-	free(a);
-	free(b);
+	symvals_free(a, after);
+	symvals_free(b, before);
 	free(skip);
 	return ret;
 }

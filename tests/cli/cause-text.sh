@@ -35,14 +35,15 @@ fi
 se=$tree/arch/sh/configs/se7206_defconfig
 "$SLUBTINY" check --srctree "$tree" "$se" >out 2>err; st=$?
 [ $st = 1 ] || { echo "FAIL: check se7206: exit $st"; cat err; fail=1; }
-grep "se7206_defconfig:20:1: " out >uid16
+[ -s out ] && { echo "FAIL: check: text findings on stdout"; fail=1; }
+grep "se7206_defconfig:20:1: " err >uid16
 grep -q 'warning: # CONFIG_UID16 is not set has no effect: depends on EXPERT, which is n (EXPERT is not set in this file) \[ineffective-option\]$' uid16 ||
 	{ echo "FAIL: check: the UID16 message:"; cat uid16; fail=1; }
 [ "$(grep -o 'CONFIG_EXPERT=y' uid16 | wc -l)" = 1 ] || { echo "FAIL: check: the fix is not given once:"; cat uid16; fail=1; }
-grep -q 'note: because:' out && { echo "FAIL: check: chain printed without -v"; fail=1; }
+grep -q 'note: because:' err && { echo "FAIL: check: chain printed without -v"; fail=1; }
 "$SLUBTINY" check -v --srctree "$tree" "$se" >out 2>err
-grep -q '^.*se7206_defconfig:20:1: note: because: EXPERT, which is n: ' out ||
-	{ echo "FAIL: check -v: no chain"; grep ':20:1:' out; fail=1; }
+grep -q '^.*se7206_defconfig:20:1: note: because: EXPERT, which is n: ' err ||
+	{ echo "FAIL: check -v: no chain"; grep ':20:1:' err; fail=1; }
 "$SLUBTINY" check --json --srctree "$tree" "$se" >out 2>err
 jq -e '[.findings[] | select(.symbol == "UID16")][0] | (.chain | length) > 0 and (.message | test("; add") | not)' out >/dev/null ||
 	{ echo "FAIL: check --json: no chain or the fix in the message"; fail=1; }

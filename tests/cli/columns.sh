@@ -1,9 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# On a terminal (script(1)), the text of check, migrate, report and
-# footprint fits 80 columns (wrapped, colour escapes not counted); on a pipe
-# the lines stay whole; size-diff and size print the same bytes on a
-# terminal as on a pipe (the formats of bloat-o-meter and GNU size).
+# On a terminal (script(1)), the text of report and footprint fits 80
+# columns (wrapped, colour escapes not counted); on a pipe the lines stay
+# whole; size-diff and size print the same bytes on a terminal as on a pipe
+# (the formats of bloat-o-meter and GNU size), and so do the diagnostics of
+# check and migrate (gcc's form, never wrapped: diag.sh tests them).
 set -u
 for p in script cc; do
 	command -v $p >/dev/null || { echo "skip: $p missing"; exit 77; }
@@ -13,8 +14,6 @@ trap 'rm -rf "$t"' EXIT
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 cd "$t" || exit 2
-mkdir -p arch/arm/configs
-printf '# CONFIG_SLUB is not set\nCONFIG_SLOB=y\nCONFIG_SLUB_DEBUG=y\nCONFIG_NET=y\nCONFIG_NET=y\n' >arch/arm/configs/board_defconfig
 long=this_function_has_a_name_long_enough_to_push_a_bloat_o_meter_row_past_eighty_columns
 printf 'int %s(int x) { return x + 1; }\n' "$long" >a.c
 printf 'int %s(int x) { return x * 3 + 1; }\nint b[64];\n' "$long" >b.c
@@ -40,22 +39,21 @@ fits() { # description, command line
 		bad "$1: no long line on a pipe (the case tests nothing)"
 }
 S=$SLUBTINY
-fits "check" "\"$S\" check arch/arm/configs"
-fits "migrate" "\"$S\" migrate arch/arm/configs/board_defconfig >/dev/null"
 fits "report --objects" "\"$S\" report --objects old=a.o new=b.o"
 fits "footprint -v" "\"$S\" footprint -v --time-ms 1 --variant slub --variant slub_tiny --trace boot.trace"
 
 # A terminal 100 columns wide (no $COLUMNS): its width is used, not 80.
 # (SHELL=/bin/sh: bash would export the new width as $COLUMNS itself.)
-(unset COLUMNS; SHELL=/bin/sh script -qec "stty cols 100 rows 40; \"$S\" check arch/arm/configs" /dev/null) |
+R="report --objects old=a.o new=b.o"
+(unset COLUMNS; SHELL=/bin/sh script -qec "stty cols 100 rows 40; \"$S\" $R" /dev/null) |
 	tr -d '\r' | sed 's/\x1b\[[0-9;]*[A-Za-z]//g' >wide.out
-[ -s wide.out ] || bad "check: no output on a 100-column terminal"
-awk 'length > 100 { n++ } END { exit n > 0 }' wide.out || bad "check: lines over 100 columns on a 100-column terminal"
-awk 'length > 80 { n++ } END { exit n == 0 }' wide.out || bad "check: wrapped at 80 on a 100-column terminal"
+[ -s wide.out ] || bad "report: no output on a 100-column terminal"
+awk 'length > 100 { n++ } END { exit n > 0 }' wide.out || bad "report: lines over 100 columns on a 100-column terminal"
+awk 'length > 80 { n++ } END { exit n == 0 }' wide.out || bad "report: wrapped at 80 on a 100-column terminal"
 # $COLUMNS wins over the terminal's width, as for ls(1).
-(COLUMNS=60 SHELL=/bin/sh script -qec "stty cols 100 rows 40; \"$S\" check arch/arm/configs" /dev/null) |
+(COLUMNS=60 SHELL=/bin/sh script -qec "stty cols 100 rows 40; \"$S\" $R" /dev/null) |
 	tr -d '\r' | sed 's/\x1b\[[0-9;]*[A-Za-z]//g' >narrow.out
-awk 'length > 60 { n++ } END { exit n > 0 }' narrow.out || bad "check: COLUMNS=60 not honoured on a terminal"
+awk 'length > 60 { n++ } END { exit n > 0 }' narrow.out || bad "report: COLUMNS=60 not honoured on a terminal"
 
 # Fixed formats: the same bytes on a terminal as on a pipe.
 for c in "size-diff a.o b.o" "size-diff -c a.o b.o" "size a.o b.o" "size -A a.o"; do

@@ -56,7 +56,7 @@ run 0 "--check after --in-place" m --check a_defconfig
 run 0 "SLUB_TINY on a 6.1 target" m --check --target 6.1 a_defconfig
 expect_err '^a_defconfig: note: 1 pre-existing finding' "pre-existing summed up"
 run 0 "SLUB_TINY on a 6.1 target, --all" m --check --all --target 6.1 a_defconfig
-expect_err '^a_defconfig:2: warning: CONFIG_SLUB_TINY: no such symbol in Linux 6.1.*\[unknown, pre-existing\]' "SLUB_TINY unknown to 6.1"
+expect_err '^a_defconfig:2:1: warning: CONFIG_SLUB_TINY: no such symbol in Linux 6.1.*\[unknown, pre-existing\]' "SLUB_TINY unknown to 6.1"
 
 # CRLF and a missing final newline survive.
 printf 'CONFIG_A=y\r\nCONFIG_SLOB=y\r\n# end' >crlf_defconfig
@@ -66,7 +66,7 @@ same crlf_defconfig 'CONFIG_A=y\r\nCONFIG_SLUB_TINY=y\r\n# end' "CRLF and no fin
 # Binary garbage, NUL bytes, a 64 KiB+ line: FILE:LINE error, exit 2, untouched.
 printf 'CONFIG_SLOB=y\n\001\002\003\n' >bin_defconfig
 run 2 "binary" m --in-place bin_defconfig
-expect_err '^bin_defconfig:2: error: control character' "binary message"
+expect_err '^bin_defconfig:2:1: error: control character' "binary message"
 same bin_defconfig 'CONFIG_SLOB=y\n\001\002\003\n' "binary file untouched"
 printf 'CONFIG_SLOB=y\nCONFIG_X="a\000b"\n' >nul_defconfig
 run 2 "NUL" m --in-place nul_defconfig
@@ -74,23 +74,23 @@ expect_err '^slubtiny: migrate: nul_defconfig: not a defconfig (binary data on l
 { printf 'CONFIG_SLOB=y\n# '; head -c 70000 /dev/zero | tr '\0' x; printf '\n'; } >long_defconfig
 cp long_defconfig long.orig
 run 2 "long line" m --in-place long_defconfig
-expect_err '^long_defconfig:2: error: line longer than 65536' "long line message"
+expect_err '^long_defconfig:2:1: error: line longer than 65536' "long line message"
 cmp -s long_defconfig long.orig || { echo "FAIL: long line file changed"; fail=1; }
 
 # Bad lines are warnings (FILE:LINE), kept verbatim; the rest is migrated.
 printf 'CONFIG_SLOB=y\nCONFIG_A-B=y\nCONFIG_C=\nfoo bar\nCONFIG_D=y\nCONFIG_D=n\n' >warn_defconfig
 # The input's own warnings are pre-existing: the file is written, exit 0.
 run 0 "warnings" m --in-place --all warn_defconfig
-expect_err '^warn_defconfig:2: warning: invalid symbol name' "invalid symbol"
-expect_err "^warn_defconfig:3: warning: CONFIG_C: '=' without value" "= without value"
-expect_err '^warn_defconfig:4: warning: unexpected line' "garbage line"
-expect_err '^warn_defconfig:6: warning: CONFIG_D assigned again with another value.*\[conflict, pre-existing\]' "conflict"
+expect_err '^warn_defconfig:2:1: warning: invalid symbol name' "invalid symbol"
+expect_err "^warn_defconfig:3:1: warning: CONFIG_C: '=' without value" "= without value"
+expect_err '^warn_defconfig:4:1: warning: unexpected line' "garbage line"
+expect_err '^warn_defconfig:6:1: warning: CONFIG_D assigned again with another value.*\[conflict, pre-existing\]' "conflict"
 same warn_defconfig 'CONFIG_SLUB_TINY=y\nCONFIG_A-B=y\nCONFIG_C=\nfoo bar\nCONFIG_D=y\nCONFIG_D=n\n' "warnings: lines kept"
 
 # Removed slab symbols are reported for the target.
 printf '# CONFIG_SLAB is not set\n' >old_defconfig
 run 0 "removed symbol" m --all --target 6.12 old_defconfig
-expect_err '^old_defconfig:1: warning: CONFIG_SLAB: no such symbol in Linux 6.12' "unknown symbol"
+expect_err '^old_defconfig:1:1: warning: CONFIG_SLAB: no such symbol in Linux 6.12' "unknown symbol"
 
 # Directories: every *_defconfig, defconfig and *.config below, nothing else.
 mkdir -p tree/arch/sh/configs tree/kernel/configs tree/other

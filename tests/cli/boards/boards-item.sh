@@ -49,10 +49,10 @@ conf() {
 savedefconfig() {
 	_s=$(st_save_cached "$1" "$2" "$3" "$t/conf-${1##*-}") && cp "$_s" "$4"
 }
-# lines_agree FILE: every "FILE:N: warning: CONFIG_X..." names line N's symbol
+# lines_agree FILE: every "FILE:N:1: warning: CONFIG_X..." names line N's symbol
 lines_agree() {
-	sed -n "s|^$1:\([0-9]*\): warning: # *\(CONFIG_[A-Za-z0-9_]*\).*|\1 \2|p;
-		s|^$1:\([0-9]*\): warning: \(CONFIG_[A-Za-z0-9_]*\).*|\1 \2|p" err |
+	sed -n "s|^$1:\([0-9]*\):1: warning: # *\(CONFIG_[A-Za-z0-9_]*\).*|\1 \2|p;
+		s|^$1:\([0-9]*\):1: warning: \(CONFIG_[A-Za-z0-9_]*\).*|\1 \2|p" err |
 	while read -r n sym; do
 		sed -n "${n}p" "$1" | grep -q "$sym[= ]" || echo "$1:$n is not $sym"
 	done
@@ -82,7 +82,7 @@ case $item in
 		diff "$f" "$k61/$f" | grep '^<' | grep -E 'COMPILE_TEST|CONFIG_SMP|CONFIG_ARCH_' &&
 			bad "$f: a fix outside the slab scope"
 	done
-	has '^arch/sh/configs/rsk7201_defconfig:[0-9]*: fixed: added CONFIG_EXPERT=y' "fixed: line"
+	has '^arch/sh/configs/rsk7201_defconfig:[0-9]*:1: note: fixed: added CONFIG_EXPERT=y.* \[fix-deps\]$' "fixed: line"
 	has '^slubtiny: fixed 1 line in 1 file' "closing count"
 	# conf keeps SLUB_TINY=y and the timer drivers of ecovec24
 	c=$(conf "$k612" sh arch/sh/configs/rsk7201_defconfig) || bad "conf"
@@ -96,7 +96,7 @@ case $item in
 		arch/sh/configs/shmin_defconfig
 	cmp -s shmin.orig arch/sh/configs/shmin_defconfig || bad "--select ignored by --fix"
 	"$S" check --no-config --fix --srctree "$k612" arch/sh/configs/shmin_defconfig >out 2>err
-	has '^arch/sh/configs/shmin_defconfig:[0-9]*: fixed: \[slob-to-slub-tiny\]' "check fixed:"
+	has '^arch/sh/configs/shmin_defconfig:[0-9]*:1: note: fixed: .* \[slob-to-slub-tiny\]$' "check fixed:"
 	has 'check: --fix: fixed [0-9]* lines\? in 1 file' "check closing count"
 	;;
 3)	# the slab finding does not drown; check --baseline
@@ -119,12 +119,12 @@ case $item in
 	run 1 "check --baseline HEAD" check --no-config --srctree "$k612" --baseline HEAD \
 		arch/arm/configs/pxa_defconfig
 	n=$(wc -l <arch/arm/configs/pxa_defconfig)
-	grep ': warning: ' out | grep -v "^arch/arm/configs/pxa_defconfig:$n:" &&
+	grep ': warning: ' err | grep -v "^arch/arm/configs/pxa_defconfig:$n:" &&
 		bad "--baseline HEAD shows more than the edit (line $n)"
-	has "^arch/arm/configs/pxa_defconfig:$n:.*SLUB_TINY" "the edit" out
+	has "^arch/arm/configs/pxa_defconfig:$n:.*SLUB_TINY" "the edit" err
 	run 1 "--baseline none" check --no-config --srctree "$k612" --baseline none \
 		arch/arm/configs/pxa_defconfig
-	[ "$(grep -c ': warning: ' out)" -gt 10 ] || bad "--baseline none shows all"
+	[ "$(grep -c ': warning: ' err)" -gt 10 ] || bad "--baseline none shows all"
 	# the pre-commit hook's command (.pre-commit-hooks.yaml) with a tree, on
 	# unmodified 6.12 boards plus one edited board: only the edit's findings
 	mkdir up && cd up && git init -q . || bad "git"
@@ -135,10 +135,10 @@ case $item in
 	n=$(wc -l <arch/arm/configs/sama5_defconfig)
 	# shellcheck disable=SC2086
 	run 1 "hook on the tree" check --no-config --srctree "$k612" $hook arch/arm/configs/*
-	grep ': warning: ' out | grep -v "^arch/arm/configs/sama5_defconfig:$((n - 1)):" |
+	grep ': warning: ' err | grep -v "^arch/arm/configs/sama5_defconfig:$((n - 1)):" |
 		grep -v "^arch/arm/configs/sama5_defconfig:$n:" &&
 		bad "the hook reports findings of the untouched boards"
-	has "^arch/arm/configs/sama5_defconfig:$n:.*CONFIG_SLAB=y" "the edit's finding" out
+	has "^arch/arm/configs/sama5_defconfig:$n:.*CONFIG_SLAB=y" "the edit's finding" err
 	cd ..
 	;;
 4)	# savedefconfig form: no CONFIG_SLUB=y where SLUB has no prompt
@@ -160,11 +160,11 @@ case $item in
 	board 6.1 sh rsk7201
 	f=arch/sh/configs/rsk7201_defconfig
 	run 1 "--check" migrate --check --srctree "$k612" $f
-	l=$(sed -n "s|^$f:\([0-9]*\): warning: CONFIG_SLUB_TINY=y.*|\1|p" err)
+	l=$(sed -n "s|^$f:\([0-9]*\):1: warning: CONFIG_SLUB_TINY=y.*|\1|p" err)
 	[ -n "$l" ] && [ "$(sed -n "${l}p" $f)" = CONFIG_SLOB=y ] ||
 		bad "--check: line '$l' is not the SLOB line it replaces"
 	run 1 "--in-place --force" migrate --in-place --force --srctree "$k612" $f
-	l=$(sed -n "s|^$f:\([0-9]*\): warning: CONFIG_SLUB_TINY=y.*|\1|p" err)
+	l=$(sed -n "s|^$f:\([0-9]*\):1: warning: CONFIG_SLUB_TINY=y.*|\1|p" err)
 	[ -n "$l" ] && [ "$(sed -n "${l}p" $f)" = CONFIG_SLUB_TINY=y ] ||
 		bad "--in-place: line '$l' of the written file is not SLUB_TINY"
 	lines_agree $f >wrong
@@ -181,7 +181,7 @@ case $item in
 	board 6.1 sh rsk7201
 	f=$t/arch/sh/configs/rsk7201_defconfig
 	run 0 "absolute path" migrate --no-verify "$f"
-	has "^$f:[0-9]*: note: " "finding path"
+	has "^$f:[0-9]*:1: note: " "finding path"
 	has "^--- $f\$" "diff header" out
 	run 0 "json" migrate --json --no-verify "$f"
 	jq -e --arg p "$f" '.files[0].path == $p' out >/dev/null || bad "JSON path"

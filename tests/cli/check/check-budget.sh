@@ -22,13 +22,18 @@ budget() { printf '{"budgets": [%s]}\n' "$1" >ci/budget.json; }
 expect() { # status description
 	"$SLUBTINY" check --no-config --budget ci/budget.json >out 2>err; st=$?
 	[ $st = "$1" ] || { echo "FAIL: $2: exit $st, want $1"; cat out err; fail=1; }
-	stderr_ok "$1" "$2"
+	stderr_ok "$1" "$2" text
 }
-# findings go to stdout, nothing to stderr; an error is one line on stderr
-stderr_ok() { # status description
+# text findings go to stderr in gcc's form (stdout empty), a --format
+# document to stdout with nothing on stderr; an error is one line on stderr
+stderr_ok() { # status description [text]
 	if [ "$1" = 2 ]; then
 		[ "$(wc -l <err)" = 1 ] && grep -q '^slubtiny: ' err ||
 			{ echo "FAIL: $2: stderr is not one error line:"; cat err; fail=1; }
+	elif [ $# = 3 ]; then
+		[ -s out ] && { echo "FAIL: $2: text findings on stdout:"; cat out; fail=1; }
+		grep -Ev '^[^ :]+(:[0-9]+:[0-9]+)?: (warning|note|error): ' err &&
+			{ echo "FAIL: $2: stderr has more than diagnostics"; fail=1; }
 	elif [ -s err ]; then
 		echo "FAIL: $2: stderr not empty:"; cat err; fail=1
 	fi
@@ -38,9 +43,9 @@ budget "{\"object\": \"../obj/new.o\", \"max\": {\"text\": $text, \"data\": $dat
 expect 0 "exactly at the limits"
 budget "{\"object\": \"../obj/new.o\", \"max\": {\"bss\": $((bss - 1))}}"
 expect 1 "bss over"
-grep -qx "ci/budget.json: warning: ci/../obj/new.o: bss is $bss bytes, over its budget of $((bss - 1)) bytes by 1 \[size-budget\]" out ||
-	{ echo "FAIL: bss message"; cat out; fail=1; }
-grep -q '^ci/budget.json: note: fix: ' out || { echo "FAIL: no fix hint"; fail=1; }
+grep -qx "ci/budget.json: warning: ci/../obj/new.o: bss is $bss bytes, over its budget of $((bss - 1)) bytes by 1 \[size-budget\]" err ||
+	{ echo "FAIL: bss message"; cat err; fail=1; }
+grep -q '^ci/budget.json: note: fix: ' err || { echo "FAIL: no fix hint"; fail=1; }
 
 total=$((text + data + bss)) ototal=$((otext + odata + obss))
 grew=$((total - ototal))
@@ -48,9 +53,9 @@ budget "{\"object\": \"../obj/new.o\", \"baseline\": \"../obj/old.o\", \"growth\
 expect 0 "growth at the limit"
 budget "{\"object\": \"../obj/new.o\", \"baseline\": \"../obj/old.o\", \"growth\": {\"total\": $((grew - 1)), \"bss\": \"10%\"}}"
 expect 1 "growth over"
-grep -q "total grew from $ototal to $total bytes (+$grew, " out || { echo "FAIL: growth message"; cat out; fail=1; }
-grep -q "bss grew from $obss to $bss bytes .*over the allowed growth of 10.00%" out ||
-	{ echo "FAIL: percent message"; cat out; fail=1; }
+grep -q "total grew from $ototal to $total bytes (+$grew, " err || { echo "FAIL: growth message"; cat err; fail=1; }
+grep -q "bss grew from $obss to $bss bytes .*over the allowed growth of 10.00%" err ||
+	{ echo "FAIL: percent message"; cat err; fail=1; }
 "$SLUBTINY" check --no-config --budget ci/budget.json --format sarif >out.sarif 2>err
 st=$?
 [ $st = 1 ] || { echo "FAIL: sarif: exit $st, want 1"; fail=1; }
@@ -62,9 +67,9 @@ mkdir -p .git
 printf '{"budgets": [{"object": "obj/new.o", "max": {"bss": %d}}]}\n' $((bss - 1)) >.slubtiny.json
 "$SLUBTINY" check >out 2>err; st=$?
 [ $st = 1 ] || { echo "FAIL: inline budgets: exit $st, want 1"; cat out err; fail=1; }
-stderr_ok 1 "inline budgets"
-grep -qx "\.slubtiny\.json: warning: obj/new.o: bss is $bss bytes, over its budget of $((bss - 1)) bytes by 1 \[size-budget\]" out ||
-	{ echo "FAIL: inline budget message"; cat out; fail=1; }
+stderr_ok 1 "inline budgets" text
+grep -qx "\.slubtiny\.json: warning: obj/new.o: bss is $bss bytes, over its budget of $((bss - 1)) bytes by 1 \[size-budget\]" err ||
+	{ echo "FAIL: inline budget message"; cat err; fail=1; }
 rm -rf .slubtiny.json .git
 
 budget '{"object": "../obj/none.o", "max": {"text": 1}}'
@@ -83,14 +88,14 @@ budget "{\"variant\": \"slub_tiny\", \"arch\": \"$arch\", \"max\": {\"text\": 1}
 st=$?
 # cc is there (checked first): a missing toolchain is the tool's failure.
 [ $st = 1 ] || { echo "FAIL: variant: exit $st, want 1"; cat out err; fail=1; }
-stderr_ok 1 variant
+stderr_ok 1 variant text
 obj=$(find "$t/build" -name slub_tiny.o | head -1)
 [ -n "$obj" ] || { echo "FAIL: no slub_tiny.o built"; fail=1; }
 if [ -n "$obj" ]; then
 	vtext=$(size "$obj" | awk 'NR == 2 { print $1 }')
-	grep -q "variant slub_tiny ($arch): text is $vtext bytes, over its budget of 1 bytes" out ||
-		{ echo "FAIL: variant text vs size(1) $vtext"; cat out; fail=1; }
+	grep -q "variant slub_tiny ($arch): text is $vtext bytes, over its budget of 1 bytes" err ||
+		{ echo "FAIL: variant text vs size(1) $vtext"; cat err; fail=1; }
 fi
 # SLUB_TINY is smaller than SLUB: no growth finding
-grep -q 'grew' out && { echo "FAIL: slub_tiny grew over slub?"; cat out; fail=1; }
+grep -q 'grew' err && { echo "FAIL: slub_tiny grew over slub?"; cat err; fail=1; }
 exit $fail

@@ -28,20 +28,21 @@ printf 'CONFIG_SLUB=y\nCONFIG_SLUB_TINY=y\nCONFIG_SLUB_DEBUG=y\n' >arch/sh/confi
 printf 'CONFIG_EXPERT=y\nCONFIG_SLUB_TINY=y\n' >notice_defconfig
 
 expect 0 "clean file" "$SLUBTINY" check good_defconfig
-[ -s "$t/out" ] && { echo "FAIL: clean file printed something"; cat "$t/out"; fail=1; }
+[ -s "$t/out" ] || [ -s "$t/err" ] && { echo "FAIL: clean file printed something"; cat "$t/out" "$t/err"; fail=1; }
 expect 1 "slob" "$SLUBTINY" check slob_defconfig
-has "gcc format" '^slob_defconfig:2:1: warning: CONFIG_SLOB=y: SLOB was removed in Linux 6.4.* \[removed-allocator\]$' "$t/out"
-has "fix hint" "^slob_defconfig:2:1: note: fix: replace with CONFIG_SLUB_TINY=y; 'slubtiny check --fix' does it\$" "$t/out"
-[ -s "$t/err" ] && { echo "FAIL: findings on stderr"; cat "$t/err"; fail=1; }
+has "gcc format" '^slob_defconfig:2:1: warning: CONFIG_SLOB=y: SLOB was removed in Linux 6.4.* \[removed-allocator\]$' "$t/err"
+has "fix hint" "^slob_defconfig:2:1: note: fix: replace with CONFIG_SLUB_TINY=y; 'slubtiny check --fix' does it\$" "$t/err"
+# text findings are diagnostics: on stderr, as gcc prints them; stdout empty
+[ -s "$t/out" ] && { echo "FAIL: text findings on stdout"; cat "$t/out"; fail=1; }
 
 expect 0 "a note alone exits 0" "$SLUBTINY" check notice_defconfig
-has "notice" '^notice_defconfig:2:1: note: CONFIG_SLUB_TINY=y turns off .* \[hardening-notice\]$' "$t/out"
+has "notice" '^notice_defconfig:2:1: note: CONFIG_SLUB_TINY=y turns off .* \[hardening-notice\]$' "$t/err"
 expect 0 "notice turned off" "$SLUBTINY" check --ignore hardening-notice notice_defconfig
-[ -s "$t/out" ] && { echo "FAIL: ignored notice printed"; cat "$t/out"; fail=1; }
+[ -s "$t/out" ] || [ -s "$t/err" ] && { echo "FAIL: ignored notice printed"; cat "$t/out" "$t/err"; fail=1; }
 
 expect 1 "tiny" "$SLUBTINY" check arch/sh/configs/tiny_defconfig
-has "deps" ':2:1: warning: CONFIG_SLUB_TINY=y has no effect: it depends on EXPERT .*\[slub-tiny-deps\]$' "$t/out"
-has "disables" ':3:1: warning: CONFIG_SLUB_DEBUG=y has no effect next to CONFIG_SLUB_TINY=y \(line 2\).*\[slub-tiny-disables\]$' "$t/out"
+has "deps" ':2:1: warning: CONFIG_SLUB_TINY=y has no effect: it depends on EXPERT .*\[slub-tiny-deps\]$' "$t/err"
+has "disables" ':3:1: warning: CONFIG_SLUB_DEBUG=y has no effect next to CONFIG_SLUB_TINY=y \(line 2\).*\[slub-tiny-disables\]$' "$t/err"
 
 expect 0 "--select other rules" "$SLUBTINY" check --select duplicate-assignment,syntax slob_defconfig
 expect 1 "--select the rule" "$SLUBTINY" check --select removed-allocator slob_defconfig
@@ -60,14 +61,14 @@ has "github error command" '^::error file=nosuch_defconfig::No such file or dire
 # suppression comments
 printf '# slubtiny: ignore[removed-allocator] legacy board, kept on 6.1\nCONFIG_SLOB=y\nCONFIG_SLAB=y\n' >supp_defconfig
 expect 1 "line suppression" "$SLUBTINY" check supp_defconfig
-has "unsuppressed line" '^supp_defconfig:3:1: warning: CONFIG_SLAB=y' "$t/out"
-hasnt "suppressed line" '^supp_defconfig:2:' "$t/out"
+has "unsuppressed line" '^supp_defconfig:3:1: warning: CONFIG_SLAB=y' "$t/err"
+hasnt "suppressed line" '^supp_defconfig:2:' "$t/err"
 printf '# slubtiny: ignore-file[removed-allocator]\nCONFIG_SLOB=y\nCONFIG_SLAB=y\n' >supp_defconfig
 expect 0 "file suppression" "$SLUBTINY" check supp_defconfig
 printf '# slubtiny: ignore[removed-alocator]\nCONFIG_SLOB=y\n' >supp_defconfig
 expect 1 "misspelt suppression" "$SLUBTINY" check supp_defconfig
-has "bad suppression" "^supp_defconfig:1:1: warning: suppression comment ignored: unknown rule 'removed-alocator' \[bad-suppression\]$" "$t/out"
-has "not suppressed" '^supp_defconfig:2:1: warning: CONFIG_SLOB=y' "$t/out"
+has "bad suppression" "^supp_defconfig:1:1: warning: suppression comment ignored: unknown rule 'removed-alocator' \[bad-suppression\]$" "$t/err"
+has "not suppressed" '^supp_defconfig:2:1: warning: CONFIG_SLOB=y' "$t/err"
 
 # .slubtiny.json: found from a subdirectory, up to the top of the repository
 printf '{"ignore": ["removed-allocator"]}\n' >.slubtiny.json
@@ -99,5 +100,5 @@ has "github notice" '^::notice file=notice_defconfig,line=2,col=1,title=hardenin
 # a findings-free run over garbage is not possible: binary data is a syntax error
 printf 'CONFIG_A=y\n\001\002\003\n' >bin_defconfig
 expect 1 "binary" "$SLUBTINY" check bin_defconfig
-has "binary is an error" '^bin_defconfig:2:1: error: control character 0x01' "$t/out"
+has "binary is an error" '^bin_defconfig:2:1: error: control character 0x01' "$t/err"
 exit $fail

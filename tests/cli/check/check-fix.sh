@@ -48,5 +48,6 @@ st=$?
 [ $st = 1 ] || { echo "FAIL: broken: exit $st, want 1"; fail=1; }
 cmp -s orig/sh/configs/broken_defconfig $d/broken_defconfig ||
 	{ echo "FAIL: a file with syntax errors was rewritten"; fail=1; }
-grep -q 'broken_defconfig:2:1: error: control character 0x01.*\[syntax\]' out || { echo "FAIL: syntax not reported"; cat out; fail=1; }
+grep -q 'broken_defconfig:2:1: error: control character 0x01.*\[syntax\]' err || { echo "FAIL: syntax not reported"; cat out err; fail=1; }
+[ -s out ] && { echo "FAIL: text findings on stdout"; cat out; fail=1; }
 exit $fail
