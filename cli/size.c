@@ -9,8 +9,9 @@
 #include "common/error.h"
 #include "elf/elf.h"
 #include "sizes/sections.h"
+#include "st_config.h"
 
-enum { OPT_FORMAT = ST_OPT_ID, OPT_RADIX, OPT_COMMON };
+enum { OPT_FORMAT = ST_OPT_ID, OPT_RADIX, OPT_COMMON, OPT_TARGET };
 
 const struct st_opt st_size_opts[] = {
 	{ NULL, 'A', 'A', NULL, "SysV format: one line per section" },
@@ -24,6 +25,8 @@ const struct st_opt st_size_opts[] = {
 	{ "common", 0, OPT_COMMON, NULL, "count common symbols in bss" },
 	{ "totals", 't', 't', NULL, "add a TOTALS line (Berkeley and GNU formats)" },
 	{ NULL, 'f', 'f', NULL, "ignored, as by GNU size" },
+	{ "target", 0, OPT_TARGET, "BFDNAME", "an ELF target is accepted and ignored (read as it is)" },
+	{ "version", 'V', 'V', NULL, "print the version and exit" },
 	ST_OPT_ROW_JSON,
 	ST_OPT_END,
 };
@@ -89,6 +92,12 @@ static bool print_warnings(const struct st_elf_file *f)
 	return f && f->nwarnings;
 }
 
+/* --target=BFDNAME names an ELF target ("elf32-i386", "elf64-little"), or is absent. */
+static bool elf_target(const char *target)
+{
+	return !target || !strncmp(target, "elf32-", 6) || !strncmp(target, "elf64-", 6);
+}
+
 int cmd_size(int argc, char **argv)
 {
 	static char *aout[] = { "a.out" };
@@ -97,6 +106,8 @@ int cmd_size(int argc, char **argv)
 	struct st_size_result res;
 	struct st_error e = { 0 };
 	char **paths;
+	const char *target = NULL;
+	bool version = false;
 	int c, i, n, good, status = ST_EXIT_OK, ret = 0;
 
 	while ((c = st_getopt(argc, argv, "size", st_size_opts)) >= 0) {
@@ -135,11 +146,21 @@ int cmd_size(int argc, char **argv)
 			break;
 		case 'f':
 			break;	/* ignored, as by binutils */
-
+		case OPT_TARGET:
+			target = optarg;
+			break;
+		case 'V':
+			version = true;
+			break;
 		}
 	}
 	if (c != ST_OPT_DONE)
 		return c == ST_OPT_HELP ? ST_EXIT_OK : ST_EXIT_ERROR;
+	/* binutils: the version, whatever else was asked */
+	if (version) {
+		printf("slubtiny %s\n", ST_VERSION);
+		return ST_EXIT_OK;
+	}
 	/* -t is for the Berkeley and GNU layouts only */
 	if (so.format == ST_SIZE_SYSV)
 		so.totals = false;
@@ -160,6 +181,16 @@ int cmd_size(int argc, char **argv)
 	 * are printed; the exit status is that of the last bad FILE.
 	 */
 	for (i = 0, good = 0; i < n; i++) {
+		/*
+		 * BFD finds an ELF file's format whichever ELF target is named;
+		 * a target that is not ELF, slubtiny cannot read: as binutils
+		 * with a name it does not know, each FILE is an error (1).
+		 */
+		if (!elf_target(target)) {
+			p_err("%s: invalid bfd target '%s' (only ELF is read)", paths[i], target);
+			status = 1;
+			continue;
+		}
 		ret = st_elf_open_flags(&files[good], paths[i],
 					ST_ELF_KEEP_GOING | (so.common ? 0 : ST_ELF_NO_SYMBOLS), &e);
 		if (ret == -ENOMEM)
