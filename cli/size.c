@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* slubtiny size: binutils size without binutils. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,8 +9,9 @@
 #include "common/error.h"
 #include "elf/elf.h"
 #include "sizes/sections.h"
+#include "st_config.h"
 
-enum { OPT_FORMAT = ST_OPT_ID, OPT_RADIX, OPT_COMMON };
+enum { OPT_FORMAT = ST_OPT_ID, OPT_RADIX, OPT_COMMON, OPT_TARGET };
 
 const struct st_opt st_size_opts[] = {
 	{ NULL, 'A', 'A', NULL, "SysV format: one line per section" },
@@ -23,6 +25,8 @@ const struct st_opt st_size_opts[] = {
 	{ "common", 0, OPT_COMMON, NULL, "count common symbols in bss" },
 	{ "totals", 't', 't', NULL, "add a TOTALS line (Berkeley and GNU formats)" },
 	{ NULL, 'f', 'f', NULL, "ignored, as by GNU size" },
+	{ "target", 0, OPT_TARGET, "BFDNAME", "an ELF target is accepted and ignored (read as it is)" },
+	{ "version", 'V', 'V', NULL, "print the version and exit" },
 	ST_OPT_ROW_JSON,
 	ST_OPT_END,
 };
@@ -64,20 +68,34 @@ static int parse_radix(const char *s, int *radix)
 	return -1;
 }
 
-/* Print what was skipped (non-ELF archive members); true if anything was. */
-static bool print_warnings(struct st_elf_file **files, int n)
+/*
+ * GNU size's exit status for a FILE it could not size: 3 when the file or a
+ * member is in no format it knows, 2 for a malformed archive, 1 when the
+ * file cannot be read at all.
+ */
+static int bad_file_status(int err)
 {
-	bool any = false;
-	size_t j;
-	int i;
+	if (err == -ENOEXEC)
+		return 3;
+	if (err == -EBADMSG)
+		return 2;
+	return 1;
+}
 
-	for (i = 0; i < n; i++) {
-		for (j = 0; files[i] && j < files[i]->nwarnings; j++) {
-			p_err("%s", files[i]->warnings[j]);
-			any = true;
-		}
-	}
-	return any;
+/* Print the members that were skipped; true if any was. */
+static bool print_warnings(const struct st_elf_file *f)
+{
+	size_t j;
+
+	for (j = 0; f && j < f->nwarnings; j++)
+		p_err("%s", f->warnings[j]);
+	return f && f->nwarnings;
+}
+
+/* --target=BFDNAME names an ELF target ("elf32-i386", "elf64-little"), or is absent. */
+static bool elf_target(const char *target)
+{
+	return !target || !strncmp(target, "elf32-", 6) || !strncmp(target, "elf64-", 6);
 }
 
 int cmd_size(int argc, char **argv)
@@ -88,8 +106,9 @@ int cmd_size(int argc, char **argv)
 	struct st_size_result res;
 	struct st_error e = { 0 };
 	char **paths;
-	bool skipped;
-	int c, i, n, ret = 0;
+	const char *target = NULL;
+	bool version = false;
+	int c, i, n, good, status = ST_EXIT_OK, ret = 0;
 
 	while ((c = st_getopt(argc, argv, "size", st_size_opts)) >= 0) {
 		switch (c) {
@@ -127,11 +146,21 @@ int cmd_size(int argc, char **argv)
 			break;
 		case 'f':
 			break;	/* ignored, as by binutils */
-
+		case OPT_TARGET:
+			target = optarg;
+			break;
+		case 'V':
+			version = true;
+			break;
 		}
 	}
 	if (c != ST_OPT_DONE)
 		return c == ST_OPT_HELP ? ST_EXIT_OK : ST_EXIT_ERROR;
+	/* binutils: the version, whatever else was asked */
+	if (version) {
+		printf("slubtiny %s\n", ST_VERSION);
+		return ST_EXIT_OK;
+	}
 	/* -t is for the Berkeley and GNU layouts only */
 	if (so.format == ST_SIZE_SYSV)
 		so.totals = false;
@@ -147,27 +176,51 @@ int cmd_size(int argc, char **argv)
 		p_err("size: out of memory");
 		return ST_EXIT_ERROR;
 	}
-	/* Read everything first: an error must not leave half a table on stdout. */
-	for (i = 0; i < n && !ret; i++)
-		ret = st_elf_open_flags(&files[i], paths[i], so.common ? 0 : ST_ELF_NO_SYMBOLS, &e);
-	if (!ret)
-		ret = st_size_compute_opts(files, n, &so, &res, &e);
-	skipped = print_warnings(files, n);
-	if (ret) {
-		p_lib_err(&e, NULL, ret);
-	} else {
-		st_out.json_done = st_out.json;
-		if (st_out.json)
-			ret = st_size_print_json(stdout, &res, st_out.pretty);
-		else
-			ret = st_size_print(stdout, &res, &so);
-		st_size_free(&res);
+	/*
+	 * As GNU size: a FILE that cannot be read is reported and the others
+	 * are printed; the exit status is that of the last bad FILE.
+	 */
+	for (i = 0, good = 0; i < n; i++) {
+		/*
+		 * BFD finds an ELF file's format whichever ELF target is named;
+		 * a target that is not ELF, slubtiny cannot read: as binutils
+		 * with a name it does not know, each FILE is an error (1).
+		 */
+		if (!elf_target(target)) {
+			p_err("%s: invalid bfd target '%s' (only ELF is read)", paths[i], target);
+			status = 1;
+			continue;
+		}
+		ret = st_elf_open_flags(&files[good], paths[i],
+					ST_ELF_KEEP_GOING | (so.common ? 0 : ST_ELF_NO_SYMBOLS), &e);
+		if (ret == -ENOMEM)
+			goto out;
+		if (ret) {
+			p_lib_err(&e, NULL, ret);
+			status = bad_file_status(ret);
+			st_error_clear(&e);
+		}
+		if (print_warnings(files[good]))
+			status = 3;
+		if (files[good])
+			good++;
 	}
-	for (i = 0; i < n; i++)
+	ret = st_size_compute_opts(files, good, &so, &res, &e);
+	if (ret)
+		goto out;
+	st_out.json_done = st_out.json;
+	if (st_out.json && !res.nobjs && status)
+		st_json_error_document();
+	else if (st_out.json)
+		ret = st_size_print_json(stdout, &res, st_out.pretty);
+	else
+		ret = st_size_print(stdout, &res, &so);
+	st_size_free(&res);
+out:
+	if (ret == -ENOMEM)
+		p_lib_err(&e, NULL, ret);
+	for (i = 0; i < good; i++)
 		st_elf_close(files[i]);
 	free(files);
-	if (ret)
-		return ST_EXIT_ERROR;
-	/* GNU size exits non-zero after skipping a member it could not read */
-	return skipped ? ST_EXIT_FINDINGS : ST_EXIT_OK;
+	return ret ? ST_EXIT_ERROR : status;
 }

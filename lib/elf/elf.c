@@ -664,11 +664,14 @@ static int read_symbols(struct reader *r, struct st_elf_obj *o, size_t symtab)
 	size_t i, n, done;
 	int ret = 0;
 
-	if (sh->sh_link == 0 || sh->sh_link >= r->shnum || r->shdrs[sh->sh_link].sh_type != SHT_STRTAB)
-		return st_err(r->e, EINVAL, r->name, "symbol table has no valid string table");
 	n = sh->sh_size / entsize;
 	o->has_symtab = n > 0;
-	if (n <= 1 || (r->p->flags & ST_ELF_NO_SYMBOLS))
+	/* size reads no symbols, so a broken symbol table does not stop it (binutils) */
+	if (r->p->flags & ST_ELF_NO_SYMBOLS)
+		return 0;
+	if (sh->sh_link == 0 || sh->sh_link >= r->shnum || r->shdrs[sh->sh_link].sh_type != SHT_STRTAB)
+		return st_err(r->e, EINVAL, r->name, "symbol table has no valid string table");
+	if (n <= 1)
 		return 0;
 	ret = read_strtab(r, &r->shdrs[sh->sh_link], &str, "symbol string table",
 			  r->p->fn ? &r->p->symstr : NULL, &r->p->symstr_cap);
@@ -844,6 +847,48 @@ out:
 	return ret;
 }
 
+/* An object that does not read as ELF is one binutils does not recognise: -ENOEXEC. */
+static int as_format_error(int ret, struct st_error *e)
+{
+	if (ret != -EINVAL)
+		return ret;
+	if (e)
+		e->code = ENOEXEC;
+	return -ENOEXEC;
+}
+
+/*
+ * With ST_ELF_KEEP_GOING, a member that could not be read becomes a warning
+ * and the walk goes on (size reports it and prints the rest). Other errors,
+ * and every error without the flag, are returned as they are.
+ */
+static int member_lost(struct st_elf_file *f, int ret, struct st_error *e)
+{
+	struct priv *p = f->priv;
+
+	if (!(p->flags & ST_ELF_KEEP_GOING) || ret == -ENOMEM || !e)
+		return ret;
+	ret = add_warning(f, "%s: %s", e->file, e->msg);
+	st_error_clear(e);
+	return ret ? st_err(e, ENOMEM, f->path, "out of memory") : 0;
+}
+
+/* Same, for a member read_object() failed on: its half-read object, the last, goes. */
+static int member_failed(struct st_elf_file *f, int ret, struct st_error *e)
+{
+	struct priv *p = f->priv;
+	struct st_elf_obj *o;
+
+	if (!(p->flags & ST_ELF_KEEP_GOING) || ret == -ENOMEM || !f->nobjs)
+		return ret;
+	o = &f->objs[--f->nobjs];
+	if (!p->fn) {
+		free(o->secs);
+		free(o->syms);
+	}
+	return member_lost(f, ret, e);
+}
+
 static bool is_archive(const unsigned char *img, size_t len, bool *thin)
 {
 	if (len < 8)
@@ -907,8 +952,9 @@ static int open_member(struct st_elf_file *f, const struct src *asrc, uint64_t o
 		if (p->mem)
 			return st_err(e, EINVAL, f->path, "member %s: thin archive read from memory", name);
 		ret = open_file(name, &s.fd, &s.len, &sub);
+		/* binutils gives up on the archive, as on a malformed one */
 		if (ret)
-			return st_err(e, -ret, f->path, "member %s: %s", name, sub.msg);
+			return st_err(e, EBADMSG, f->path, "member %s: %s", name, sub.msg);
 		s.base = 0;
 	}
 	msg = malloc(strlen(f->path) + strlen(name) + 3);
@@ -936,7 +982,9 @@ static int open_member(struct st_elf_file *f, const struct src *asrc, uint64_t o
 		if (ret)
 			ret = st_err(e, ENOMEM, f->path, "out of memory");
 	} else {
-		ret = read_object(f, &s, id, idlen, name, msg, e);
+		ret = as_format_error(read_object(f, &s, id, idlen, name, msg, e), e);
+		if (ret)
+			ret = member_failed(f, ret, e);
 	}
 out:
 	if (f->thin)
@@ -1015,7 +1063,7 @@ static int read_archive(struct st_elf_file *f, const struct src *s, struct st_er
 		hlen = s->len - off < sizeof(hb) ? (size_t)(s->len - off) : sizeof(hb);
 		ret = hlen < 60 ? -EINVAL : src_read(s, off, hb, hlen);
 		if (ret == -EINVAL || (!ret && memcmp(h + 58, "`\n", 2))) {
-			ret = st_err(e, EINVAL, f->path, "corrupt archive member header at offset %llu",
+			ret = st_err(e, EBADMSG, f->path, "corrupt archive member header at offset %llu",
 				     (unsigned long long)off);
 			break;
 		}
@@ -1024,7 +1072,7 @@ static int read_archive(struct st_elf_file *f, const struct src *s, struct st_er
 			break;
 		}
 		if (parse_dec(h + 48, 10, &size)) {
-			ret = st_err(e, EINVAL, f->path, "corrupt archive member size at offset %llu",
+			ret = st_err(e, EBADMSG, f->path, "corrupt archive member size at offset %llu",
 				     (unsigned long long)off);
 			break;
 		}
@@ -1034,7 +1082,7 @@ static int read_archive(struct st_elf_file *f, const struct src *s, struct st_er
 			member = false;	/* symbol index */
 		} else if (h[0] == '/' && h[1] == '/' && h[2] == ' ') {
 			if (!range_ok(data, size, s->len) || size >= SIZE_MAX || longnames) {
-				ret = st_err(e, EINVAL, f->path, "bad archive name table");
+				ret = st_err(e, EBADMSG, f->path, "bad archive name table");
 				break;
 			}
 			longnames = keep(p, malloc(size + 1));
@@ -1057,7 +1105,7 @@ static int read_archive(struct st_elf_file *f, const struct src *s, struct st_er
 			 * field when the member path is 15 characters long.
 			 */
 			if (parse_lead_dec(h + 1, 15, &lo) || !longnames || lo >= longlen) {
-				ret = st_err(e, EINVAL, f->path, "bad long member name at offset %llu",
+				ret = st_err(e, EBADMSG, f->path, "bad long member name at offset %llu",
 					     (unsigned long long)off);
 				break;
 			}
@@ -1069,8 +1117,9 @@ static int read_archive(struct st_elf_file *f, const struct src *s, struct st_er
 		} else if (!memcmp(h, "#1/", 3)) {
 			if (parse_dec(h + 3, 13, &bl) || bl > size || bl >= sizeof(name) ||
 			    !range_ok(data, bl, s->len)) {
-				ret = st_err(e, EINVAL, f->path, "bad BSD member name at offset %llu",
+				ret = st_err(e, ENOEXEC, f->path, "bad BSD member name at offset %llu",
 					     (unsigned long long)off);
+				ret = member_lost(f, ret, e);
 				break;
 			}
 			ret = src_read(s, data, name, bl);
@@ -1095,13 +1144,14 @@ static int read_archive(struct st_elf_file *f, const struct src *s, struct st_er
 		}
 		dlen = (f->thin && member) ? 0 : size;
 		if (!range_ok(data, dlen, s->len)) {
-			ret = st_err(e, EINVAL, f->path, "truncated archive member at offset %llu",
+			ret = st_err(e, ENOEXEC, f->path, "truncated archive member at offset %llu",
 				     (unsigned long long)off);
+			ret = member_lost(f, ret, e);
 			break;
 		}
 		if (member) {
 			if (nlen >= sizeof(name)) {
-				ret = st_err(e, EINVAL, f->path, "member name too long at offset %llu",
+				ret = st_err(e, EBADMSG, f->path, "member name too long at offset %llu",
 					     (unsigned long long)off);
 				break;
 			}
@@ -1160,8 +1210,8 @@ static int open_src(struct st_elf_file *f, const struct src *s, struct st_error 
 		return read_archive(f, s, e);
 	}
 	if (!is_elf(id, idlen))
-		return st_err(e, EINVAL, f->path, "file format not recognized");
-	return read_object(f, s, id, idlen, f->path, f->path, e);
+		return st_err(e, ENOEXEC, f->path, "file format not recognized");
+	return as_format_error(read_object(f, s, id, idlen, f->path, f->path, e), e);
 }
 
 static struct st_elf_file *new_file(const char *path, unsigned int flags)
@@ -1204,6 +1254,10 @@ static int open_path(struct st_elf_file **out, const char *path, unsigned int fl
 		ret = open_src(f, &s, e);
 	if (s.fd >= 0)
 		close(s.fd);
+	if (ret == -EBADMSG && (flags & ST_ELF_KEEP_GOING)) {
+		*out = f;	/* the members before the damage */
+		return ret;
+	}
 	if (ret) {
 		st_elf_close(f);
 		return ret < 0 ? ret : -EINVAL;

@@ -97,6 +97,19 @@ int st_elf_open(struct st_elf_file **out, const char *path, struct st_error *e);
 #define ST_ELF_NO_SYMBOLS	0x1
 /* Only the symbols `nm --size-sort` lists (ST_SYM_SIZED), in file order. */
 #define ST_ELF_SIZED_ONLY	0x2
+/*
+ * size's way with bad input: an archive member that cannot be read is a
+ * warning, like a member that is not ELF, and the other members are read;
+ * when the archive itself is malformed (-EBADMSG), *out is still set, to
+ * the members before the damage, and must be closed.
+ */
+#define ST_ELF_KEEP_GOING	0x4
+/*
+ * Errors: -ENOEXEC for a file or member binutils would not recognise
+ * (not ELF, truncated, corrupt headers), -EBADMSG for a malformed archive,
+ * else the errno of opening or reading the file (-EINVAL for one that is
+ * empty or not a regular file).
+ */
 int st_elf_open_flags(struct st_elf_file **out, const char *path, unsigned int flags,
 		      struct st_error *e);
 /*

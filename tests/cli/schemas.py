@@ -105,11 +105,14 @@ def main():
         none = os.path.join(t, "none")
         for args in (["migrate", "--json", none], ["migrate", "--json", "--frobnicate", cfg],
                      ["check", "--json", none], ["check", "--json", "bad_defconfig"],
-                     ["size", "--json", none], ["size-diff", "--json", old, none],
+                     ["size-diff", "--json", old, none],
                      ["report", "--json", "--objects", "a=" + none, "b=" + old],
                      ["build", "--json", "--variant", "nosuch", "--builddir", os.path.join(t, "b")],
                      ["footprint", "--json", "--trace", os.path.join(board, cfg)]):
             run("error", args, 2, board)
+        # size exits as GNU size does when it cannot read a FILE (1), with the document
+        run("error", ["size", "--json", none], 1, board)
+        run("size", ["size", "--json", old, none], 1, board)
     for f in failures:
         print("FAIL: " + f)
     print("%d failures" % len(failures))

@@ -4,7 +4,7 @@
 # --json is one valid JSON value agreeing with the text, --exit-code,
 # -p accepted without effect, and names the reference cannot parse.
 set -u
-: "${SLUBTINY:?}" "${ST_BUILDDIR:?}"
+: "${SLUBTINY:?}" "${ST_BUILDDIR:?}" "${ST_SRCDIR:?}"
 py=${ST_PYTHON:-python3}
 fx=$(ls -d "$ST_BUILDDIR"/fixtures/elf/*/ 2>/dev/null | head -1)
 [ -n "$fx" ] && [ -f "$fx/base-v1-O2.o" ] || { echo "SKIP: no ELF fixtures built"; exit 77; }
@@ -62,4 +62,31 @@ if command -v gcc >/dev/null; then
 		grep -q '^with space  *4  *8  *+4$' "$tmp/out" || { echo "FAIL: name with a blank"; cat "$tmp/out"; fail=1; }
 	fi
 fi
+# GNU size's -V/--version and --target=BFDNAME: the version on stdout,
+# nothing on stderr; an ELF target is taken and changes nothing (BFD finds
+# an ELF file's format whatever ELF target is named), one that is not ELF
+# is an error for each FILE (exit 1), as GNU size has it for an unknown one.
+for o in -V --version "-V $old"; do
+	ck "size $o" 0 "$SLUBTINY" size $o
+	grep -qx "slubtiny [0-9][0-9.]*" "$tmp/out" && [ ! -s "$tmp/err" ] ||
+		{ echo "FAIL: size $o: $(cat "$tmp/out" "$tmp/err")"; fail=1; }
+done
+arm=$ST_SRCDIR/tests/fuzz/elf/corpus/arm.o be=$ST_SRCDIR/tests/fuzz/elf/corpus/ppc32be.o
+for t in elf32-i386 elf64-x86-64 elf32-littlearm elf32-big "elf64-little -A" "bogus -t"; do
+	set -- --target=$t "$old" "$arm" "$be"
+	"$SLUBTINY" size "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	nerr=$(wc -l <"$tmp/err")
+	case $t in
+	elf*)	want=0 wantnerr=0 ;;
+	*)	want=1 wantnerr=3 ;;
+	esac
+	if command -v size >/dev/null 2>&1; then
+		size "$@" >"$tmp/ref" 2>/dev/null
+		want=$?
+		cmp -s "$tmp/ref" "$tmp/out" || { echo "FAIL: size --target=$t: stdout differs from GNU size's"; diff "$tmp/ref" "$tmp/out" | head; fail=1; }
+	fi
+	[ $rc = "$want" ] && [ "$nerr" = "$wantnerr" ] ||
+		{ echo "FAIL: size --target=$t: exit $rc (want $want), stderr:"; cat "$tmp/err"; fail=1; }
+done
 exit $fail

@@ -6,6 +6,7 @@
  * and the refusals for out-of-range data. TAP output.
  */
 #include <elf.h>
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -344,6 +345,53 @@ static void check_archive(void)
 	ok(ret < 0 && strstr(e.msg, "thin"), "thin archive refused from memory");
 }
 
+static int count_obj(const struct st_elf_file *f, const struct st_elf_obj *o, void *ctx)
+{
+	(void)f;
+	(void)o;
+	(*(int *)ctx)++;
+	return 0;
+}
+
+/*
+ * What size needs to exit as GNU size does: -ENOEXEC for what binutils does
+ * not recognise, -EBADMSG for a malformed archive; with ST_ELF_KEEP_GOING
+ * a bad member is a warning and the others are read.
+ */
+static void check_error_kinds(void)
+{
+	static const struct sym one[] = { { "f", STB_GLOBAL, STT_FUNC, 1, 4 } };
+	static unsigned char ar[20000];
+	struct st_error e = { 0 };
+	struct st_elf_file *f;
+	static struct img m;
+	size_t len, n;
+	int ret, seen = 0;
+
+	n = build(&m, 1, 0, secs, 1, one, 1, EM_X86_64);
+	ret = st_elf_open_mem(&f, m.buf, n - 1, "short", NULL);
+	ok(ret == -ENOEXEC, "truncated object: -ENOEXEC, also with no st_error");
+	ret = st_elf_open_mem(&f, "not an object", 13, "text", &e);
+	ok(ret == -ENOEXEC && e.code == ENOEXEC, "not ELF: -ENOEXEC");
+	memcpy(ar, "!<arch>\n", 8);
+	len = ar_member(ar, 8, "a.o/", m.buf, n);
+	len = ar_member(ar, len, "cut.o/", m.buf, n / 2);
+	len = ar_member(ar, len, "b.o/", m.buf, n);
+	st_error_clear(&e);
+	ret = st_elf_open_mem(&f, ar, len, "cut.a", &e);
+	ok(ret == -ENOEXEC && strstr(e.file, "cut.a(cut.o)"), "truncated member: -ENOEXEC naming it");
+	st_error_clear(&e);
+	ret = st_elf_scan_mem(&f, ar, len, "cut.a", ST_ELF_KEEP_GOING, count_obj, &seen, &e);
+	ok(!ret && f && f->nobjs == 2 && seen == 2 && f->nwarnings == 1 &&
+	   strstr(f->warnings[0], "cut.a(cut.o): "), "keep going: the member is a warning");
+	st_elf_close(f);
+	len = ar_member(ar, 8, "a.o/", m.buf, n);
+	memcpy(ar + len, "junk", 4);
+	st_error_clear(&e);
+	ret = st_elf_open_mem(&f, ar, len + 4, "junk.a", &e);
+	ok(ret == -EBADMSG && !f, "malformed archive: -EBADMSG");
+}
+
 static void check_refusals(void)
 {
 	static const struct sym one[] = { { "f", STB_GLOBAL, STT_FUNC, 1, 4 } };
@@ -421,6 +469,7 @@ int main(int argc, char **argv)
 	check_letters(0, 1);
 	check_rela_entsize();
 	check_archive();
+	check_error_kinds();
 	check_refusals();
 	printf("1..%d\n", ntest);
 	return nfail != 0;
