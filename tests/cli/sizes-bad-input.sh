@@ -207,7 +207,7 @@ n=$((n + 1))
 cat "$ok" | "$SLUBTINY" size /dev/stdin "$ok" >"$tmp/out" 2>"$tmp/err"
 rc=$?
 "$SLUBTINY" size "$ok" >"$tmp/want"
-if [ $rc != 1 ] || ! cmp -s "$tmp/out" "$tmp/want" || ! grep -q '^slubtiny: /dev/stdin: ' "$tmp/err"; then
+if [ $rc != 1 ] || ! cmp -s "$tmp/out" "$tmp/want" || ! grep -q '^slubtiny: size: /dev/stdin: ' "$tmp/err"; then
 	echo "FAIL: size pipe: exit $rc"; cat "$tmp/err"; fail=1
 fi
 bad "usage: one file" "size-diff" "$SLUBTINY" size-diff "$ok"

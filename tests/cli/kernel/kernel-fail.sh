@@ -42,7 +42,7 @@ log="$kb/linux-source-6.12-[0-9a-f]*/x86_64/slub/slubtiny-make.log"
 fake_make 'sleep 2; exit 1'
 kernel tinyconfig --defconfig tinyconfig
 no_crash tinyconfig
-grep -qx "slubtiny: $item: make tinyconfig failed (exit status 1); make log $log is empty" \
+grep -qx "slubtiny: kernel: $item: make tinyconfig failed (exit status 1); make log $log is empty" \
 	"$t/tinyconfig.err" || bad "make tinyconfig failing: $(cat "$t/tinyconfig.err")"
 grep -v '^slubtiny: ' "$t/tinyconfig.err" | grep -q . && bad "make tinyconfig failing: more than one line"
 
@@ -53,7 +53,7 @@ i=0; while [ $i -lt 40 ]; do echo; echo; echo "  CC      line $i"; i=$((i + 1));
 echo "make: *** boom"; exit 2'
 kernel build --defconfig tinyconfig
 no_crash build
-grep -q "^slubtiny: $item: make mm/[a-z_]*\.o\( \.\.\.\)\? failed (exit status 2)$" "$t/build.err" ||
+grep -q "^slubtiny: kernel: $item: make mm/[a-z_]*\.o\( \.\.\.\)\? failed (exit status 2)$" "$t/build.err" ||
 	bad "build failing: $(head -3 "$t/build.err")"
 grep -q "^  make log ($log), last lines:$" "$t/build.err" || bad "build failing: no make log line"
 grep -qx '    make: \*\*\* boom' "$t/build.err" || bad "build failing: no log tail"
@@ -63,7 +63,7 @@ grep -qx '    make: \*\*\* boom' "$t/build.err" || bad "build failing: no log ta
 fake_make 'exit 0'
 kernel noconfig --defconfig tinyconfig
 no_crash noconfig
-grep -q "^slubtiny: $item: $kb/linux-source-6.12-[0-9a-f]*/x86_64/slub/\.config: cannot open: " \
+grep -q "^slubtiny: kernel: $item: $kb/linux-source-6.12-[0-9a-f]*/x86_64/slub/\.config: cannot open: " \
 	"$t/noconfig.err" || bad "no .config: $(cat "$t/noconfig.err")"
 
 # --defconfig .config that does not exist is a missing file, not a make
@@ -71,7 +71,7 @@ grep -q "^slubtiny: $item: $kb/linux-source-6.12-[0-9a-f]*/x86_64/slub/\.config:
 fake_make ': >"$0.ran"; exit 1'
 kernel dotconfig --defconfig .config
 no_crash dotconfig
-[ "$(cat "$t/dotconfig.err")" = "slubtiny: .config: cannot read: No such file or directory" ] ||
+[ "$(cat "$t/dotconfig.err")" = "slubtiny: kernel: .config: cannot read: No such file or directory" ] ||
 	bad "--defconfig .config missing: $(cat "$t/dotconfig.err")"
 [ ! -e "$t/bin/make.ran" ] || bad "--defconfig .config missing: make was run"
 [ ! -s "$t/dotconfig.out" ] || bad "--defconfig .config missing: output on stdout"
