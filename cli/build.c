@@ -130,6 +130,19 @@ int build_args_finish(struct build_args *b)
 	}
 	b->o.datadir = b->datadir;
 	b->o.builddir = b->builddir;
+	/* as make: $ARCH unless --arch says otherwise */
+	if (!b->o.narches && (env = getenv("ARCH")) && *env) {
+		b->arches[0] = st_build_arch_of_make(env);
+		if (!b->arches[0]) {
+			p_err("unknown ARCH '%s' (from the environment; the bundled build has "
+			      "x86_64, i686, arm, aarch64, riscv64, mips, mipsel, powerpc, sh4, or1k)",
+			      env);
+			return ST_EXIT_ERROR;
+		}
+		b->o.narches = 1;
+		if (st_out.verbosity >= 0)
+			p_err("ARCH=%s (from $ARCH): building %s only", env, b->arches[0]);
+	}
 	b->o.arches = b->o.narches ? b->arches : NULL;
 	env = getenv("CC");
 	b->o.cc = env && *env ? env : NULL;

@@ -38,7 +38,7 @@ enum {
 /* The option rows of the shared options, for the commands' tables. */
 #define BUILD_OPT_ROWS \
 	{ "variant", 0, OPT_VARIANT, "V", "this variant (defconfigs/V_defconfig, or a defconfig's path); repeatable" }, \
-	{ "arch", 0, OPT_ARCH, "A", "this architecture only (x86_64, arm, riscv64...); repeatable" }, \
+	{ "arch", 0, OPT_ARCH, "A", "this architecture only (x86_64, arm, riscv64...; default: $ARCH's); repeatable" }, \
 	{ "jobs", 'j', 'j', "N", "run N compiles at once; 0 = all CPUs (the default)" }, \
 	{ "builddir", 0, OPT_BUILDDIR, "DIR", "build directory (default: $SLUBTINY_BUILDDIR or ~/.cache/slubtiny)" }
 

@@ -22,7 +22,7 @@ enum {
 
 const struct st_opt st_check_opts[] = {
 	{ "srctree", 0, OPT_SRCTREE, "DIR", "also verify with this kernel tree's Kconfig (more rules)" },
-	{ "arch", 0, OPT_ARCH, "ARCH", "ARCH for Kconfig (default: from the arch/ARCH/configs/ path)" },
+	{ "arch", 0, OPT_ARCH, "ARCH", "ARCH for Kconfig (default: $ARCH, else the arch/ARCH/configs/ path)" },
 	{ "format", 0, OPT_FORMAT, "{text|json|github|sarif}", "output format (default: text)" },
 	{ "fix", 0, OPT_FIX, NULL, "rewrite the files with migrate's rules where that verifies" },
 	{ "baseline", 0, OPT_BASELINE, "REV", "only findings the files did not have at git revision REV (none: all)" },
@@ -129,9 +129,12 @@ bad_rule:
 	return -EINVAL;
 }
 
-/* The command line wins over .slubtiny.json; ignore lists add up. */
-static void merge_config(struct st_check_run_opts *o, const struct args *a,
-			 const struct st_check_config *cfg)
+/*
+ * The command line wins over .slubtiny.json; ignore lists add up. $ARCH
+ * (as make reads it) comes after --arch, before the file's "arch".
+ */
+static int merge_config(struct st_check_run_opts *o, enum st_arch_from *arch_from,
+			const struct args *a, const struct st_check_config *cfg)
 {
 	const bool *sel = a->has_select ? a->select : cfg->has_select ? cfg->select : NULL;
 	int i;
@@ -142,7 +145,8 @@ static void merge_config(struct st_check_run_opts *o, const struct args *a,
 			o->rules.enabled[i] = false;
 	}
 	o->srctree = a->srctree ? a->srctree : cfg->srctree;
-	o->arch = a->arch ? a->arch : cfg->arch;
+	if (st_cli_arch("check", a->arch, cfg->arch, &o->arch, arch_from))
+		return -EINVAL;
 	o->budget = a->budget ? a->budget : cfg->budget;
 	if (!o->budget && cfg->budgets) {
 		o->budgets = cfg->budgets;
@@ -152,6 +156,7 @@ static void merge_config(struct st_check_run_opts *o, const struct args *a,
 	o->fix = a->fix;
 	/* "none": no baseline, every finding */
 	o->baseline = a->baseline && strcmp(a->baseline, "none") ? a->baseline : NULL;
+	return 0;
 }
 
 static int load_config(struct st_check_config *cfg, const struct args *a)
@@ -182,6 +187,7 @@ int cmd_check(int argc, char **argv)
 	enum st_check_format fmt = ST_FMT_TEXT;
 	struct st_error e = { 0 };
 	struct args a = { 0 };
+	enum st_arch_from arch_from;
 	struct st_progress *prog;
 	int ret, status;
 
@@ -200,7 +206,14 @@ int cmd_check(int argc, char **argv)
 		st_check_config_free(&cfg);
 		return ST_EXIT_ERROR;
 	}
-	merge_config(&o, &a, &cfg);
+	if (merge_config(&o, &arch_from, &a, &cfg)) {
+		st_check_config_free(&cfg);
+		return ST_EXIT_ERROR;
+	}
+	/* an ARCH the command line does not show, where it decides */
+	if (o.srctree && fmt == ST_FMT_TEXT && st_out.verbosity >= 0 &&
+	    (arch_from == ST_ARCH_FROM_ENV || arch_from == ST_ARCH_FROM_CONFIG))
+		p_err("check: ARCH=%s (from %s)", o.arch, st_arch_from_name(arch_from));
 	o.shard_k = a.shard_k;
 	o.shard_n = a.shard_n;
 	o.allow_empty = a.allow_empty;
@@ -217,6 +230,8 @@ int cmd_check(int argc, char **argv)
 		return ST_EXIT_ERROR;
 	}
 	st_check_result_init(&r);
+	r.arch = o.arch;
+	r.arch_from = arch_from;
 	prog = st_progress_new("check");
 	o.progress = st_progress_update;
 	o.progress_ctx = prog;

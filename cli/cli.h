@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "opt.h"
+#include "kconfig/kconfig.h"
 
 struct st_error;
 
@@ -71,6 +72,15 @@ void p_lib_err(const struct st_error *e, const char *file, int err);
  * error printed. main() calls this when a command returns ST_EXIT_ERROR.
  */
 void st_json_error_document(void);
+/*
+ * The make ARCH of a command that takes --arch: @opt (--arch's value or
+ * NULL), else $ARCH as make reads it, else @cfg (a project config's, or
+ * NULL). *arch is NULL when none is given (each file's path decides, else
+ * the host), with *from = ST_ARCH_FROM_PATH. An unknown ARCH is said on
+ * stderr, naming it and where it came from: -EINVAL.
+ */
+int st_cli_arch(const char *cmd, const char *opt, const char *cfg, const char **arch,
+		enum st_arch_from *from);
 /* Keep @msg as the run's error for that document, unless one is kept already. */
 void st_record_error(const char *msg);
 

@@ -371,3 +371,29 @@ void st_progress_end(struct st_progress *p)
 	pthread_mutex_destroy(&p->lock);
 	free(p);
 }
+
+int st_cli_arch(const char *cmd, const char *opt, const char *cfg, const char **arch,
+		enum st_arch_from *from)
+{
+	const char *env = getenv("ARCH");
+
+	if (opt) {
+		*arch = opt;
+		*from = ST_ARCH_FROM_OPTION;
+	} else if (env && *env) {
+		*arch = env;
+		*from = ST_ARCH_FROM_ENV;
+	} else if (cfg) {
+		*arch = cfg;
+		*from = ST_ARCH_FROM_CONFIG;
+	} else {
+		*arch = NULL;
+		*from = ST_ARCH_FROM_PATH;
+		return 0;
+	}
+	if (st_arch_known(*arch))
+		return 0;
+	p_err("%s: unknown ARCH '%s' (from %s; an ARCH as for make: arm, sh, x86_64, ...)",
+	      cmd, *arch, *from == ST_ARCH_FROM_ENV ? "the environment" : st_arch_from_name(*from));
+	return -EINVAL;
+}

@@ -43,10 +43,10 @@ const struct st_opt st_footprint_opts[] = {
 	{ "boot", 0, OPT_BOOT, NULL, "build and boot each variant of a kernel tree in QEMU" },
 	{ "srctree", 0, OPT_SRCTREE, "DIR", "with --boot: the kernel tree (never written)" },
 	{ "defconfig", 0, OPT_DEFCONFIG, "FILE|TARGET", "with --boot: a defconfig file or make target (default: defconfig)" },
-	{ "arch", 0, OPT_ARCH, "A", "with --boot: the ARCH to boot: x86_64 (default), arm, riscv" },
+	{ "arch", 0, OPT_ARCH, "A", "with --boot: the ARCH to boot: x86_64, arm, riscv (default: $ARCH, else x86_64)" },
 	{ "boot-config", 0, OPT_BOOT_CONFIG, "minimal|kvm-guest", "with --boot: add only what a boot needs (default), or first the tree's kvm_guest.config" },
 	{ "config", 0, OPT_CONFIG, "FRAGMENT", "with --boot: merge this config fragment into every variant (as merge_config.sh); repeatable" },
-	{ "cross-compile", 0, OPT_CROSS, "[A=]PREFIX", "with --boot: CROSS_COMPILE; repeatable" },
+	{ "cross-compile", 0, OPT_CROSS, "[A=]PREFIX", "with --boot: CROSS_COMPILE (default: $CROSS_COMPILE); repeatable" },
 	{ "mem", 0, OPT_MEM, "MB", "with --boot: QEMU -m (default 32)" },
 	{ "cpus", 0, OPT_CPUS, "N", "with --boot: QEMU -smp (default 1)" },
 	{ "timeout", 0, OPT_TIMEOUT, "S", "with --boot: time limit per boot (default 300)" },
@@ -249,6 +249,23 @@ static int parse_args(int argc, char **argv, struct fp_args *a)
 	if (a->boot && !a->srctree) {
 		p_err("footprint: --boot needs --srctree DIR");
 		return -EINVAL;
+	}
+	/* as make: $ARCH unless --arch says otherwise (x86 boots as x86_64) */
+	if (a->boot && !a->arch) {
+		enum st_arch_from from;
+
+		if (st_cli_arch("footprint", NULL, NULL, &a->arch, &from))
+			return -EINVAL;
+		if (a->arch && !strcmp(a->arch, "x86"))
+			a->arch = "x86_64";
+		if (a->arch && st_out.verbosity >= 0)
+			p_err("footprint: ARCH=%s (from %s)", a->arch, st_arch_from_name(from));
+	}
+	if (a->boot && !a->nr_cross) {
+		char *cc = getenv("CROSS_COMPILE");
+
+		if (cc && *cc && push(&a->cross, &a->nr_cross, cc))
+			return -ENOMEM;
 	}
 	if (a->boot && (a->nr_traces || a->threads)) {
 		p_err("footprint: --trace and --threads are for the replay, not --boot");

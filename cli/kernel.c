@@ -38,8 +38,8 @@ const struct st_opt st_kernel_opts[] = {
 	{ "srctree", 0, OPT_SRCTREE, "DIR", "the kernel tree to build (required; never written)" },
 	{ "defconfig", 0, OPT_DEFCONFIG, "FILE|TARGET", "a defconfig file or a make target such as tinyconfig (default: defconfig)" },
 	{ "config", 0, OPT_CONFIG, "FRAGMENT", "merge this config fragment into every variant (as merge_config.sh); repeatable" },
-	{ "arch", 0, OPT_ARCH, "A", "build for this ARCH (default: the host's); repeatable" },
-	{ "cross-compile", 0, OPT_CROSS, "[A=]PREFIX", "CROSS_COMPILE, for every arch or for arch A; repeatable" },
+	{ "arch", 0, OPT_ARCH, "A", "build for this ARCH (default: $ARCH, else the host's); repeatable" },
+	{ "cross-compile", 0, OPT_CROSS, "[A=]PREFIX", "CROSS_COMPILE, for every arch or for arch A; repeatable (default: $CROSS_COMPILE)" },
 	{ "variant", 0, OPT_VARIANT, "V", "only this allocator (slub, slub_tiny, slab, slob); repeatable" },
 	{ "baseline", 0, OPT_BASELINE, "V", "compare against this variant (default: slub)" },
 	{ "objects", 0, OPT_OBJECTS, NULL, "build mm/slab_common.o and the allocator only (the default)" },
@@ -149,6 +149,25 @@ static int parse(struct kernel_args *ka, int argc, char **argv)
 	if (st_out.json && ka->markdown) {
 		p_err("kernel: --json and --markdown exclude each other");
 		return -1;
+	}
+	/* as make: $ARCH and $CROSS_COMPILE unless the options say otherwise */
+	if (!o->narches) {
+		enum st_arch_from from;
+		const char *arch;
+
+		if (st_cli_arch("kernel", NULL, NULL, &arch, &from))
+			return -1;
+		if (arch) {
+			ka->arches[o->narches++] = arch;
+			if (st_out.verbosity >= 0)
+				p_err("kernel: ARCH=%s (from %s)", arch, st_arch_from_name(from));
+		}
+	}
+	if (!o->ncross) {
+		const char *cc = getenv("CROSS_COMPILE");
+
+		if (cc && *cc)
+			ka->cross[o->ncross++] = cc;
 	}
 	return 0;
 }

@@ -30,8 +30,8 @@ const struct st_opt st_migrate_opts[] = {
 	{ "in-place", 0, OPT_IN_PLACE, NULL, "write each file back (atomic; a file that does not verify is kept)" },
 	{ "check", 0, OPT_CHECK, NULL, "write nothing; exit 1 if a file needs a change or has a finding" },
 	{ "srctree", 0, OPT_SRCTREE, "DIR", "verify with this kernel tree's Kconfig (default: bundled model)" },
-	{ "arch", 0, OPT_ARCH, "ARCH", "ARCH for Kconfig (default: from the arch/ARCH/configs/ path)" },
-	{ "cross-compile", 0, OPT_CROSS, "PREFIX", "CROSS_COMPILE for the compiler tests Kconfig runs" },
+	{ "arch", 0, OPT_ARCH, "ARCH", "ARCH for Kconfig (default: $ARCH, else the arch/ARCH/configs/ path)" },
+	{ "cross-compile", 0, OPT_CROSS, "PREFIX", "CROSS_COMPILE for Kconfig's compiler tests (default: $CROSS_COMPILE)" },
 	{ "target", 0, OPT_TARGET, "VERSION", "target kernel, e.g. 6.12 (default: the tree's, else the newest)" },
 	{ "fix-deps", 0, OPT_FIX_DEPS, NULL, "add what the result needs to take effect (e.g. CONFIG_EXPERT=y)" },
 	{ "no-verify", 0, OPT_NO_VERIFY, NULL, "apply the rules only; do not ask Kconfig" },
@@ -89,19 +89,31 @@ static void worse(struct run *r, int status)
 		r->status = status;
 }
 
-/* Text mode: what the verification was done against, once per basis. */
+/*
+ * Text mode: what the verification was done against, once per basis. A
+ * tree's "(ARCH=arm)" also says where the ARCH came from.
+ */
 static void announce(struct run *r, const struct st_mig_file *f)
 {
-	size_t i;
+	const char *from = st_arch_from_name(f->arch_from);
+	const char *w = f->verified_with;
+	char line[1200];
+	size_t i, n;
 
-	if (!f->verified_with)
+	if (!w)
 		return;
+	n = strlen(w);
+	if (r->opts.srctree && n && w[n - 1] == ')' && strstr(w, "(ARCH="))
+		snprintf(line, sizeof(line), "%.*s from %s%s)", (int)(n - 1), w,
+			 f->arch_from >= ST_ARCH_FROM_PATH ? "the " : "", from);
+	else
+		snprintf(line, sizeof(line), "%s", w);
 	for (i = 0; i < 16 && r->described[i]; i++)
-		if (!strcmp(r->described[i], f->verified_with))
+		if (!strcmp(r->described[i], line))
 			return;
 	if (i < 16)
-		r->described[i] = strdup(f->verified_with);
-	fprintf(stderr, "slubtiny: verified against %s\n", f->verified_with);
+		r->described[i] = strdup(line);
+	fprintf(stderr, "slubtiny: verified against %s\n", line);
 }
 
 /*
@@ -352,7 +364,10 @@ static int add_json(struct run *r, const struct st_mig_file *f, bool written)
 	    !cJSON_AddItemToObject(o, "changes", json_changes(r, f)) ||
 	    !cJSON_AddItemToObject(o, "refused", json_strings(f->refused, f->nr_refused)) ||
 	    !cJSON_AddBoolToObject(o, "written", written) ||
-	    !cJSON_AddItemToObject(o, "verified_with", json_str_or_null(f->verified_with)))
+	    !cJSON_AddItemToObject(o, "verified_with", json_str_or_null(f->verified_with)) ||
+	    !cJSON_AddItemToObject(o, "arch", json_str_or_null(f->arch[0] ? f->arch : NULL)) ||
+	    !cJSON_AddItemToObject(o, "arch_from", json_str_or_null(f->arch[0] ?
+				   st_arch_from_name(f->arch_from) : NULL)))
 		return -ENOMEM;
 	return 0;
 }
@@ -530,6 +545,14 @@ static int parse_opts(struct run *r, int argc, char **argv)
 	if (optind >= argc) {
 		p_err("migrate: no FILE or DIR given; see 'slubtiny migrate --help'");
 		return -EINVAL;
+	}
+	/* as make: $ARCH and $CROSS_COMPILE unless the options say otherwise */
+	if (st_cli_arch("migrate", r->opts.arch, NULL, &r->opts.arch, &r->opts.arch_from))
+		return -EINVAL;
+	if (!r->opts.cross_compile) {
+		const char *cc = getenv("CROSS_COMPILE");
+
+		r->opts.cross_compile = cc && *cc ? cc : NULL;
 	}
 	return 0;
 }

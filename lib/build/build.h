@@ -133,6 +133,12 @@ void st_toolchains_free(struct st_toolchain *tcs, size_t n);
 
 /* Names of the known architectures, NULL-terminated (for help texts). */
 const char *const *st_build_known_arches(void);
+/*
+ * The bundled build's arch for a make ARCH (arm64 -> aarch64, sh -> sh4,
+ * x86 -> x86_64, ...; a build arch name is its own), or NULL when none of
+ * st_build_known_arches() is that ARCH. Static.
+ */
+const char *st_build_arch_of_make(const char *arch);
 
 /*
  * Build every variant for every found toolchain. Returns 0 when the pool

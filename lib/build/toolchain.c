@@ -55,6 +55,24 @@ const char *const *st_build_known_arches(void)
 	return names;
 }
 
+const char *st_build_arch_of_make(const char *arch)
+{
+	static const char *const map[][2] = {
+		{ "x86", "x86_64" }, { "i386", "i686" }, { "arm64", "aarch64" },
+		{ "riscv", "riscv64" }, { "sh", "sh4" }, { "openrisc", "or1k" },
+		{ "ppc", "powerpc" },
+	};
+	size_t i;
+
+	for (i = 0; i < NARCH; i++)
+		if (!strcmp(arch, arch_defs[i].arch))
+			return arch_defs[i].arch;
+	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (!strcmp(arch, map[i][0]))
+			return map[i][1];
+	return NULL;
+}
+
 unsigned int st_build_cpus(void)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);

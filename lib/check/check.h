@@ -17,6 +17,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "kconfig/kconfig.h"
+
 struct st_error;
 struct st_defconfig;
 
@@ -91,6 +93,13 @@ struct st_check_result {
 	size_t nr_fix_refused;	/* --fix: rewrites not written (verification failed) */
 	bool verbose;		/* text: print each finding's whole cause chain */
 	bool quiet;		/* text: warnings and errors only, no notes */
+	/*
+	 * JSON "arch": the ARCH every file was resolved for and where it came
+	 * from, or NULL with ST_ARCH_FROM_PATH: each file's arch/ARCH/configs/,
+	 * else the host's. Set by the caller; not owned.
+	 */
+	const char *arch;
+	enum st_arch_from arch_from;
 };
 
 void st_check_result_init(struct st_check_result *r);

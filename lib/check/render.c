@@ -218,7 +218,12 @@ static int render_json(FILE *f, const struct st_check_result *r, bool pretty, bo
 	size_t counts[ST_RULE_COUNT] = { 0 };
 	size_t i;
 
-	if (!root || !cJSON_AddStringToObject(root, "version", ST_VERSION)) {
+	if (!root || !cJSON_AddStringToObject(root, "version", ST_VERSION) ||
+	    !(it = cJSON_AddObjectToObject(root, "arch")) ||
+	    !(r->arch ? cJSON_AddStringToObject(it, "name", r->arch)
+		      : cJSON_AddNullToObject(it, "name")) ||
+	    !cJSON_AddStringToObject(it, "from", r->arch ? st_arch_from_name(r->arch_from)
+							 : st_arch_from_name(ST_ARCH_FROM_PATH))) {
 		cJSON_Delete(root);
 		return -ENOMEM;
 	}

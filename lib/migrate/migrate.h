@@ -12,6 +12,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "kconfig/kconfig.h"
+
 struct st_defconfig;
 
 /* A kernel version as "MAJOR.MINOR" (patch level and -rc are ignored). */
@@ -142,6 +144,7 @@ struct st_mig_session;
 struct st_mig_opts {
 	const char *srctree;		/* kernel tree, or NULL (bundled model) */
 	const char *arch;		/* NULL: from arch/<arch>/configs/ in the path */
+	enum st_arch_from arch_from;	/* with @arch: --arch, $ARCH, ... */
 	const char *cross_compile;	/* CROSS_COMPILE, or NULL */
 	const char *target;		/* "6.2"; NULL: the tree's, or st_kver_newest */
 	bool verify;			/* resolve with Kconfig and report */
@@ -161,6 +164,8 @@ struct st_mig_file {
 	size_t nr_collateral;
 	bool verified;			/* Kconfig verification ran */
 	const char *verified_with;	/* st_kconfig_describe(), or NULL */
+	char arch[32];			/* the ARCH it was verified for, "" if not */
+	enum st_arch_from arch_from;	/* and where that came from */
 	size_t nr_errors;		/* parser errors: the file is not touched */
 	char **refused;			/* --fix-deps: fixes not written, and why */
 	size_t nr_refused;

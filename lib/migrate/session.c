@@ -62,24 +62,6 @@ int st_kver_of_tree(const char *srctree, struct st_kver *v, struct st_error *err
 	return 0;
 }
 
-/* ARCH values make accepts (SRCARCH names and their aliases). */
-static bool known_arch(const char *arch)
-{
-	static const char *const arches[] = {
-		"alpha", "arc", "arm", "arm64", "csky", "hexagon", "ia64", "loongarch",
-		"m68k", "microblaze", "mips", "nios2", "openrisc", "parisc", "powerpc",
-		"riscv", "s390", "sh", "sparc", "um", "x86", "xtensa",
-		"i386", "x86_64", "sparc32", "sparc64", "parisc64", "sh64", "ppc",
-		"ppc64", "arm26", NULL,
-	};
-	const char *const *a;
-
-	for (a = arches; *a; a++)
-		if (!strcmp(arch, *a))
-			return true;
-	return false;
-}
-
 int st_mig_session_new(struct st_mig_session **out, const struct st_mig_opts *opts,
 		       struct st_error *err)
 {
@@ -121,9 +103,11 @@ int st_mig_session_new(struct st_mig_session **out, const struct st_mig_opts *op
 			     st_kver_newest.minor);
 		goto fail;
 	}
-	if (opts->arch && !known_arch(opts->arch)) {
-		ret = st_err(err, EINVAL, NULL, "unknown --arch '%s' (an ARCH as for make: "
-			     "arm, sh, x86_64, ...)", opts->arch);
+	if (opts->arch && !st_arch_known(opts->arch)) {
+		ret = st_err(err, EINVAL, NULL, "unknown %s '%s'%s (an ARCH as for make: "
+			     "arm, sh, x86_64, ...)",
+			     opts->arch_from == ST_ARCH_FROM_ENV ? "ARCH" : "--arch", opts->arch,
+			     opts->arch_from == ST_ARCH_FROM_ENV ? " in the environment" : "");
 		goto fail;
 	}
 	if (opts->srctree && opts->target) {
@@ -539,10 +523,14 @@ static int verify(struct st_mig_session *s, const char *real, struct st_mig_file
 	int ret;
 
 	/* the path given decides, not where a symlink points */
+	f->arch_from = arch ? s->opts.arch_from : ST_ARCH_FROM_PATH;
 	if (!arch)
 		arch = arch_of_path(f->before->name, archbuf, sizeof(archbuf));
 	if (!arch)
 		arch = arch_of_path(real, archbuf, sizeof(archbuf));
+	if (!arch)
+		f->arch_from = ST_ARCH_FROM_HOST;
+	snprintf(f->arch, sizeof(f->arch), "%s", arch ? arch : st_arch_host());
 	base = strrchr(f->before->name, '/');
 	if (!strcmp(base ? base + 1 : f->before->name, "tiny.config"))
 		mode = ST_KC_TINYCONFIG;

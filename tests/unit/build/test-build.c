@@ -303,6 +303,26 @@ static void test_build(const char *src, const char *tmp)
 	st_toolchains_free(tcs, ntc);
 }
 
+/* make's ARCH names map onto the bundled build's arches. */
+static void test_arch_of_make(void)
+{
+	static const char *const pairs[][2] = {
+		{ "arm64", "aarch64" }, { "sh", "sh4" }, { "x86", "x86_64" },
+		{ "x86_64", "x86_64" }, { "i386", "i686" }, { "riscv", "riscv64" },
+		{ "openrisc", "or1k" }, { "arm", "arm" }, { "mipsel", "mipsel" },
+	};
+	const char *a;
+	size_t i;
+
+	for (i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
+		a = st_build_arch_of_make(pairs[i][0]);
+		ok(a && !strcmp(a, pairs[i][1]), "ARCH=%s builds %s (got %s)", pairs[i][0],
+		   pairs[i][1], a ? a : "(null)");
+	}
+	ok(!st_build_arch_of_make("nope") && !st_build_arch_of_make("sparc"),
+	   "an ARCH without a bundled build maps to nothing");
+}
+
 int main(void)
 {
 	const char *src = getenv("ST_SRCDIR");
@@ -315,6 +335,7 @@ int main(void)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (!mkdtemp(tmp))
 		return 2;
+	test_arch_of_make();
 	test_pool(tmp);
 	test_build(src, tmp);
 	printf("1..%d\n", ntest);

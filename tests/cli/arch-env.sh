@@ -1,0 +1,145 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# $ARCH is read as make reads it: `ARCH=arm slubtiny migrate --srctree T
+# board_defconfig` (a file outside arch/arm/configs/) resolves as arm, the
+# same as --arch arm and not as the host; --arch wins over $ARCH; the arch
+# and where it came from are printed (stderr, JSON); an unknown ARCH is a
+# one-line error naming it, exit 2. Against the Kconfig of Debian's
+# linux-source-6.12 (check-tree's extraction).
+set -u
+command -v jq >/dev/null || { echo "skip: jq missing"; exit 77; }
+. "$(dirname "$0")/kernel-tree.sh"
+unset ARCH CROSS_COMPILE
+t=$(mktemp -d) || exit 2
+trap 'rm -rf "$t"' EXIT
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+cd "$t" || exit 2
+# An at91 board as README's, but not below arch/arm/configs/: on x86 the
+# ARM symbols are unknown (findings the arm verdict does not have).
+cat >board_defconfig <<'EOF'
+CONFIG_SYSVIPC=y
+CONFIG_LOG_BUF_SHIFT=14
+CONFIG_BLK_DEV_INITRD=y
+CONFIG_CC_OPTIMIZE_FOR_SIZE=y
+# CONFIG_SLUB is not set
+CONFIG_SLOB=y
+# CONFIG_ARCH_MULTI_V7 is not set
+CONFIG_ARCH_MULTI_V5=y
+CONFIG_ARCH_AT91=y
+CONFIG_MODULES=y
+EOF
+case $(uname -m) in arm*) host_is_arm=1 ;; *) host_is_arm=0 ;; esac
+
+# run NAME [VAR=VALUE...] -- ARGS: exit status in NAME.st, stdout, stderr
+run() {
+	n=$1; shift
+	env "$@" >"$n.out" 2>"$n.err"
+	echo $? >"$n.st"
+}
+S=$SLUBTINY
+
+# migrate --json: the verdict (exit status and findings) and the arch fields
+run m-env ARCH=arm "$S" migrate --all --json --srctree "$tree" board_defconfig
+run m-opt "$S" migrate --all --json --srctree "$tree" --arch arm board_defconfig
+run m-host "$S" migrate --all --json --srctree "$tree" board_defconfig
+run m-win ARCH=arm "$S" migrate --all --json --srctree "$tree" --arch x86 board_defconfig
+for n in m-env m-opt m-host m-win; do
+	jq -e . "$n.out" >/dev/null 2>&1 || { bad "$n: stdout is not JSON"; head -c 300 "$n.out"; }
+	jq -c '[.files[0].findings[] | [.line, .symbol, .kind, .origin]]' "$n.out" >"$n.v" 2>/dev/null
+	jq -r '.files[0] | "\(.arch) \(.arch_from)"' "$n.out" >"$n.a" 2>/dev/null
+	[ -s "$n.err" ] && { bad "$n: stderr not empty with --json"; head -3 "$n.err"; }
+done
+[ "$(cat m-env.st)" = "$(cat m-opt.st)" ] || bad "migrate: ARCH=arm exits $(cat m-env.st), --arch arm $(cat m-opt.st)"
+cmp -s m-env.v m-opt.v || { bad "migrate: ARCH=arm findings differ from --arch arm"; cat m-env.v m-opt.v; }
+if [ $host_is_arm = 0 ]; then
+	cmp -s m-env.v m-host.v && bad "migrate: ARCH=arm findings are the host's (ARCH ignored)"
+	cmp -s m-win.v m-host.v || { bad "migrate: --arch x86 under ARCH=arm is not the host's verdict"; cat m-win.v m-host.v; }
+fi
+[ "$(cat m-env.a)" = 'arm $ARCH' ] || bad "migrate --json: arch/arch_from with ARCH=arm: $(cat m-env.a)"
+[ "$(cat m-opt.a)" = 'arm --arch' ] || bad "migrate --json: arch/arch_from with --arch arm: $(cat m-opt.a)"
+[ "$(cat m-win.a)" = 'x86 --arch' ] || bad "migrate --json: --arch x86 does not win over ARCH=arm: $(cat m-win.a)"
+[ $host_is_arm = 1 ] || [ "$(cat m-host.a)" = 'x86 host' ] || [ "$(uname -m)" != x86_64 ] ||
+	bad "migrate --json: arch/arch_from without either: $(cat m-host.a)"
+
+# migrate text: the arch and its source on the "verified against" line
+run m-text ARCH=arm "$S" migrate --srctree "$tree" board_defconfig
+[ "$(cat m-text.st)" = "$(cat m-opt.st)" ] || bad "migrate text: exit $(cat m-text.st), want $(cat m-opt.st)"
+grep -q '^slubtiny: verified against linux .* (ARCH=arm from \$ARCH)$' m-text.err ||
+	{ bad "migrate: the ARCH and where it came from are not said"; head -3 m-text.err; }
+grep -q '^--- a/board_defconfig$' m-text.out || bad "migrate text: no diff on stdout"
+
+# check --format json: the same, and "arch": {"name", "from"}
+run c-env ARCH=arm "$S" check --no-config --format json --srctree "$tree" board_defconfig
+run c-opt "$S" check --no-config --format json --srctree "$tree" --arch arm board_defconfig
+run c-host "$S" check --no-config --format json --srctree "$tree" board_defconfig
+run c-win ARCH=arm "$S" check --no-config --format json --srctree "$tree" --arch x86 board_defconfig
+for n in c-env c-opt c-host c-win; do
+	jq -e . "$n.out" >/dev/null 2>&1 || { bad "$n: stdout is not JSON"; head -c 300 "$n.out"; }
+	jq -c '[.findings[] | [.line, .rule, .symbol]]' "$n.out" >"$n.v" 2>/dev/null
+	jq -r '"\(.arch.name) \(.arch.from)"' "$n.out" >"$n.a" 2>/dev/null
+	[ -s "$n.err" ] && { bad "$n: stderr not empty with --format json"; head -3 "$n.err"; }
+	st=$(cat "$n.st")
+	[ "$st" = 1 ] || bad "$n: check exit $st, want 1 (SLOB is a finding everywhere)"
+done
+cmp -s c-env.v c-opt.v || { bad "check: ARCH=arm findings differ from --arch arm"; cat c-env.v c-opt.v; }
+if [ $host_is_arm = 0 ]; then
+	cmp -s c-env.v c-host.v && bad "check: ARCH=arm findings are the host's (ARCH ignored)"
+	cmp -s c-win.v c-host.v || { bad "check: --arch x86 under ARCH=arm is not the host's verdict"; cat c-win.v c-host.v; }
+fi
+[ "$(cat c-env.a)" = 'arm $ARCH' ] || bad "check json: arch with ARCH=arm: $(cat c-env.a)"
+[ "$(cat c-opt.a)" = 'arm --arch' ] || bad "check json: arch with --arch arm: $(cat c-opt.a)"
+[ "$(cat c-win.a)" = 'x86 --arch' ] || bad "check json: --arch x86 does not win over ARCH=arm: $(cat c-win.a)"
+[ "$(cat c-host.a)" = 'null path' ] || bad "check json: arch without either: $(cat c-host.a)"
+# text: an ARCH the command line does not show is said on stderr
+run c-text ARCH=arm "$S" check --no-config --srctree "$tree" board_defconfig
+[ "$(cat c-text.st)" = 1 ] || bad "check text: exit $(cat c-text.st), want 1"
+[ "$(cat c-text.err)" = 'slubtiny: check: ARCH=arm (from $ARCH)' ] ||
+	{ bad "check text: stderr does not say ARCH=arm from \$ARCH:"; cat c-text.err; }
+
+# An unknown ARCH: one line naming it, exit 2, nothing on stdout
+for cmd in migrate check kernel footprint build report; do
+	case $cmd in
+	kernel) args="--srctree $tree" ;;
+	footprint) args="--boot --srctree $tree" ;;
+	build|report) args="--variant slub_tiny --builddir $t/bd" ;;
+	*) args="--srctree $tree board_defconfig" ;;
+	esac
+	# (kernel, footprint, build and report would start builds for the host
+	# if ARCH were ignored)
+	ARCH=nope timeout 60 "$S" $cmd $args >bad.out 2>bad.err; st=$?
+	[ $st = 2 ] || bad "ARCH=nope $cmd: exit $st, want 2"
+	[ "$(wc -l <bad.err)" = 1 ] || { bad "ARCH=nope $cmd: not one line on stderr:"; head -5 bad.err; }
+	grep -q "^slubtiny: \($cmd: \)\?unknown ARCH 'nope' (from the environment" bad.err ||
+		{ bad "ARCH=nope $cmd: the error does not name the ARCH and its source:"; head -3 bad.err; }
+	[ -s bad.out ] && { bad "ARCH=nope $cmd: stdout not empty"; head -3 bad.out; }
+done
+
+# build: ARCH=arm64 builds aarch64 only, and says so; --arch wins
+if command -v aarch64-linux-gnu-gcc >/dev/null; then
+	ARCH=arm64 "$S" build --json --variant slub_tiny --builddir "$t/bd" >b.out 2>b.err; st=$?
+	[ $st = 0 ] || { bad "ARCH=arm64 build: exit $st"; cat b.err; }
+	[ "$(jq -r '[.units[].arch] | unique | join(",")' b.out 2>/dev/null)" = aarch64 ] ||
+		{ bad "ARCH=arm64 build: not aarch64 only:"; head -c 400 b.out; }
+	[ "$(cat b.err)" = 'slubtiny: ARCH=arm64 (from $ARCH): building aarch64 only' ] ||
+		{ bad "ARCH=arm64 build: stderr does not say the arch:"; cat b.err; }
+else
+	echo "note: aarch64-linux-gnu-gcc missing: ARCH=arm64 build not tried"
+fi
+if [ "$(uname -m)" = x86_64 ]; then
+	ARCH=arm64 "$S" build --json --arch x86_64 --variant slub_tiny --builddir "$t/bd" >b.out 2>b.err; st=$?
+	[ $st = 0 ] || { bad "ARCH=arm64 build --arch x86_64: exit $st"; cat b.err; }
+	[ "$(jq -r '[.units[].arch] | unique | join(",")' b.out 2>/dev/null)" = x86_64 ] ||
+		{ bad "ARCH=arm64 build --arch x86_64: --arch does not win:"; head -c 400 b.out; }
+	[ -s b.err ] && { bad "ARCH=arm64 build --arch x86_64: stderr not empty"; cat b.err; }
+fi
+# --arch wins: a bad $ARCH does not matter then
+"$S" migrate --no-verify --arch arm board_defconfig >/dev/null 2>err0; st0=$?
+ARCH=nope "$S" migrate --no-verify --arch arm board_defconfig >/dev/null 2>err1; st1=$?
+[ $st1 = $st0 ] || { bad "ARCH=nope with --arch arm: exit $st1, want $st0"; cat err1; }
+cmp -s err0 err1 || { bad "ARCH=nope with --arch arm: stderr differs"; diff err0 err1; }
+# an empty ARCH (ARCH= on a command line) is no ARCH
+ARCH= "$S" check --no-config --format json board_defconfig >e.out 2>e.err; st=$?
+[ $st = 1 ] || { bad "ARCH= check: exit $st, want 1"; cat e.err; }
+[ "$(jq -r '.arch.from' e.out 2>/dev/null)" = path ] || bad "ARCH= check: arch.from is not path"
+exit $fail
