@@ -524,8 +524,56 @@ class ConfigText(object):
         self.text = text
 
 
+def read_order(path, srcarch):
+    """
+    The menu order of @srcarch from a model's order file (written by
+    kconfig/gen-order.py): {name: (position, segment)}, or None when there
+    is no such file or arch. Within a segment the order is complete: every
+    symbol with a prompt between two of its names is in it.
+    """
+    arches = {}
+    cur = None
+    try:
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("#"):
+                    continue
+                words = line.split()
+                if len(words) == 2 and words[0] == "arch":
+                    cur = arches.setdefault(words[1], [])
+                elif cur is not None:
+                    cur.extend(words)
+    except EnvironmentError:
+        return None
+    if srcarch not in arches:
+        return None
+    base = next(iter(arches.values()))
+    toks = base
+    if arches[srcarch] is not base:
+        # =N keeps N tokens of the first arch, -N skips N, a name is added
+        toks = []
+        i = 0
+        for op in arches[srcarch]:
+            if op[0] == "=":
+                toks.extend(base[i:i + int(op[1:])])
+                i += int(op[1:])
+            elif op[0] == "-":
+                i += int(op[1:])
+            else:
+                toks.append(op)
+    out = {}
+    seg = 0
+    for pos, name in enumerate(toks):
+        if name == "|":
+            seg += 1
+        elif name not in out:
+            out[name] = (pos, seg)
+    return out
+
+
 class Tree(object):
-    def __init__(self, kconf, describe, version, env, model=None):
+    def __init__(self, kconf, describe, version, env, model=None,
+                 srcarch=None):
         self.model = model
         self.kconf = kconf
         self.describe = describe
@@ -551,6 +599,59 @@ class Tree(object):
             if isinstance(item, kconfiglib.Symbol) and \
                item.name not in self.order:
                 self.order[item.name] = i
+        # A model's own order is not the tree's: the real tree's, recorded
+        # for the arch in the model's order file, replaces it. Then
+        # self.segment gives each recorded name its segment (see
+        # read_order()); None: the order is complete (a real tree).
+        self.segment = None
+        real = read_order(os.path.join(os.path.dirname(model), "order"),
+                          srcarch) if model else None
+        if real:
+            self.order_from(real)
+
+    def order_from(self, real):
+        """
+        Take @real (read_order()) as the order. A model symbol it does not
+        have (no prompt in the tree, or not in it) sorts right after the
+        model symbol before it that it has, and places no line.
+        """
+        model = sorted(self.order, key=self.order.get)
+        self.order = {n: p for n, (p, _) in real.items()}
+        self.segment = {n: s for n, (_, s) in real.items()}
+        prev = -1.0
+        for n in model:
+            if n in self.order:
+                prev = self.order[n]
+            else:
+                prev += 1e-3
+                self.order[n] = prev
+
+    def after_line(self, assigns, name):
+        """
+        The line a new assignment to @name goes after (0: before the
+        first): after the last assignment whose symbol comes before @name
+        in menu order, as savedefconfig puts it. With a recorded order
+        that one must be in @name's segment (so that no line between is
+        of an unknown symbol); else the line goes before the next
+        assignment of @name's segment that comes after it.
+        """
+        order = self.order.get(name, -1)
+        segs = self.segment
+        seg = segs.get(name) if segs is not None else None
+        known = [a for a in assigns if a["sym"] in self.order and
+                 (segs is None or a["sym"] in segs)]
+        before = None
+        for k, a in enumerate(known):
+            if self.order[a["sym"]] < order:
+                before = k
+        if before is not None and (seg is None or
+                                   segs[known[before]["sym"]] == seg):
+            return known[before].get("line", 0)
+        for a in known[0 if before is None else before + 1:]:
+            if seg is not None and segs[a["sym"]] == seg and \
+               self.order[a["sym"]] > order:
+                return a.get("line", 0) - 1
+        return known[before].get("line", 0) if before is not None else 0
 
     def load_text(self, text, replace=True):
         self.kconf.load_config(ConfigText(text), replace=replace)
@@ -1371,18 +1472,12 @@ def fix_deps(tree, assigns, mode):
                 sorted(lost)[:4] if ln in by_line)))
         names = []
         findings = verify(tree, assigns, mode)
-    # Positions: after the assignment preceding it in menu order.
-    placed = [(tree.order.get(a["sym"], -1), a.get("line", 0))
-              for a in assigns if a["sym"] in tree.order]
     fixes = []
     for name in names:
         fx = added[name]
         order = tree.order.get(name, -1)
-        after = 0
-        best = -1
-        for o, line in placed:
-            if o < order and o > best:
-                best, after = o, line
+        # where savedefconfig puts it among the lines of the file
+        after = tree.after_line(assigns, name)
         replace = orig_lines.get(name, 0)
         reason = "%s for %s" % (fx["reason"], ", ".join(fx["for"][:4]))
         if len(fx["for"]) > 4:
@@ -1442,6 +1537,8 @@ class Server(object):
             path = os.path.join(MODELS_DIR, name)
             env = {"srctree": path, "SRCARCH": "none", "ARCH": "none",
                    "KERNELVERSION": name}
+            arch = req.get("arch") or host_subarch()
+            srcarch = "um" if arch == "um" else SRCARCH_MAP.get(arch, arch)
             os.environ.update(env)
             kconf = load_kconfig(os.path.join(path, "Kconfig"))
             desc = "bundled slab-related Kconfig model for linux %s " \
@@ -1449,7 +1546,8 @@ class Server(object):
             version = name
         self.tree = Tree(kconf, desc, version, env,
                          model=None if srctree else
-                         os.path.join(path, "Kconfig"))
+                         os.path.join(path, "Kconfig"),
+                         srcarch=None if srctree else srcarch)
         return {"describe": desc, "version": version,
                 "symbols": len(kconf.unique_defined_syms),
                 "env": env, "warnings": len(kconf.warnings)}
