@@ -9,8 +9,8 @@
 #
 # Inputs, real defconfigs of the Debian trees:
 #   - every Linux 6.1 board with CONFIG_SLOB=y, as it is (rsk7201, ...);
-#   - per arch of 6.1 and of 6.12, the first two (by name) with
-#     CONFIG_EXPERT=y, that line removed, and the first two without it;
+#   - per arch of 6.1 and of 6.12, the first (by name) with
+#     CONFIG_EXPERT=y, that line removed, and the first without it;
 #     each with CONFIG_SLOB=y appended, so that the migration writes
 #     CONFIG_SLUB_TINY=y, which needs EXPERT.
 # Each is migrated with `migrate --fix-deps --in-place -q` (no --srctree),
@@ -63,7 +63,7 @@ for v in 6.1 6.12; do
 			grep -qx 'CONFIG_EXPERT=y' "$f" && echo "e $b" || echo "n $b"
 		done >"$run/c"
 		for k in e n; do
-			awk -v k=$k '$1 == k { print $2 }' "$run/c" | head -2
+			awk -v k=$k '$1 == k { print $2 }' "$run/c" | head -1
 		done | while read -r b; do
 			rel=arch/$a/configs/$b
 			grep -qx "$v $rel" "$run/list" && continue
