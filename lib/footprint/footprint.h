@@ -58,6 +58,7 @@ struct st_fp_ratio {
 	double kernel;		/* 0 when the kernel has no such figure */
 	const char *expect;	/* "< 1", "<= 1", ">= 1.5" or NULL */
 	bool holds;
+	bool timed;		/* a speed ratio: reported, never a finding */
 };
 
 /* The kernel's Slab: figure of a variant, and where it comes from. */
@@ -75,7 +76,7 @@ struct st_fp_report {
 	size_t nr_runs;
 	struct st_fp_ratio *ratios;
 	size_t nr_ratios;
-	bool failed;		/* an expectation of the issue does not hold */
+	bool failed;		/* a page expectation does not hold */
 	/*
 	 * Set by the caller of st_fp_measure(), may be NULL: called before
 	 * each replay with the trace's place among the traces (1-based),

@@ -460,7 +460,14 @@ int st_fp_compare(struct st_fp_report *r)
 				 (!strcmp(cmps[k].what, "ops_per_s") ? mt : boot))
 				x->expect = cmps[k].expect;
 			x->holds = !x->expect || check(x->expect, x->value);
-			if (!x->holds)
+			/*
+			 * Speed moves with the machine's load: a finding
+			 * (exit 1) that a busy CI runner can produce would be
+			 * noise. Only the page counts, which replay the same
+			 * way every time, decide.
+			 */
+			x->timed = strcmp(x->what, "peak_pages") && strcmp(x->what, "final_pages");
+			if (!x->holds && !x->timed)
 				r->failed = true;
 		}
 	}
