@@ -94,7 +94,9 @@ fi
 # text: an ARCH the command line does not show is said on stderr
 run c-text ARCH=arm "$S" check --no-config --srctree "$tree" board_defconfig
 [ "$(cat c-text.st)" = 1 ] || bad "check text: exit $(cat c-text.st), want 1"
-[ "$(cat c-text.err)" = 'slubtiny: check: ARCH=arm (from $ARCH)' ] ||
+# (the findings follow it: diagnostics go to stderr, as gcc's)
+[ "$(head -1 c-text.err)" = 'slubtiny: check: ARCH=arm (from $ARCH)' ] &&
+	[ "$(grep -c '^slubtiny: ' c-text.err)" = 1 ] ||
 	{ bad "check text: stderr does not say ARCH=arm from \$ARCH:"; cat c-text.err; }
 
 # An unknown ARCH: one line naming it, exit 2, nothing on stdout
@@ -121,7 +123,7 @@ if command -v aarch64-linux-gnu-gcc >/dev/null; then
 	[ $st = 0 ] || { bad "ARCH=arm64 build: exit $st"; cat b.err; }
 	[ "$(jq -r '[.units[].arch] | unique | join(",")' b.out 2>/dev/null)" = aarch64 ] ||
 		{ bad "ARCH=arm64 build: not aarch64 only:"; head -c 400 b.out; }
-	[ "$(cat b.err)" = 'slubtiny: ARCH=arm64 (from $ARCH): building aarch64 only' ] ||
+	[ "$(cat b.err)" = 'slubtiny: build: ARCH=arm64 (from $ARCH): building aarch64 only' ] ||
 		{ bad "ARCH=arm64 build: stderr does not say the arch:"; cat b.err; }
 else
 	echo "note: aarch64-linux-gnu-gcc missing: ARCH=arm64 build not tried"

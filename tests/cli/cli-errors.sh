@@ -73,8 +73,8 @@ item_prefix() {
 		"$S" size --frob
 	err 2 "missing argument" "^slubtiny: migrate: option '--srctree' needs an argument (DIR); see 'slubtiny migrate --help'\$" \
 		"$S" migrate --srctree
-	err 2 "library error" "^slubtiny: size: $t/nope: No such file or directory\$" \
-		"$S" size "$t/nope"
+	err 2 "library error" "^slubtiny: size-diff: $t/nope: No such file or directory\$" \
+		"$S" size-diff "$t/nope" "$t/nope"
 	err 2 "library error" "^slubtiny: check: $t/nope: " \
 		"$S" check "$t/nope"
 	err 2 "command error" "^slubtiny: completion: expected 'bash' or 'zsh'" \

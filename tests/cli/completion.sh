@@ -69,7 +69,7 @@ complete_bash slubtiny report --variant "" | grep -q _legacy && { echo "FAIL: ba
 wants "kernel --variant" "$("$SLUBTINY" kernel --help | sed -n 's/.*--variant V .*(\(.*\)).*/\1/p' | tr -d ,)" \
 	slubtiny kernel --variant ""
 wants "footprint --arch" "$("$SLUBTINY" footprint --help | sed -n '/--arch A/,/^      --/p' |
-	sed -n '1s/.*boot: //p; 2s/^ *//p' | sed 's/ (default)//; s/,/ /g')" slubtiny footprint --arch ""
+	sed '$d' | tr '\n' ' ' | sed 's/.*boot: //; s/ *([^)]*)//g; s/,/ /g')" slubtiny footprint --arch ""
 shapes=$("$SLUBTINY" footprint --help | sed -n 's/.* SHAPE (\(.*\))$/\1/p' | sed 's/,/ /g; s/ or / /')
 [ -n "$shapes" ] || { echo "FAIL: no shapes in footprint --help"; fail=1; }
 wants "footprint gen SHAPE" "$shapes" slubtiny footprint gen ""

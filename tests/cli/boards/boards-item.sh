@@ -231,7 +231,7 @@ case $item in
 	jq -e '[.files[0].findings[] | select(.symbol == "IOSCHED_BFQ")] == []' out >/dev/null ||
 		bad "IOSCHED_BFQ=m reported ineffective"
 	run 2 "unknown arch" migrate --arch frob $f
-	has "unknown --arch 'frob'" "unknown arch"
+	has "unknown ARCH 'frob' (from --arch" "unknown arch"
 	run 2 "too new" migrate --target 9.9 $f
 	has 'newer than the newest kernel' "too-new target"
 	run 0 "tree and target differ" migrate --no-verify --target 6.12 --srctree "$k61" $f
