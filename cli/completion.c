@@ -30,19 +30,21 @@ enum arg_kind { ARG_NONE, ARG_DIR, ARG_FILE, ARG_WORDS, ARG_RULES, ARG_LIST, ARG
 static const char *const *build_variants(void)
 {
 	static const char *none[] = { NULL };
+	/* Read once, kept to the end of the process: completion prints once and exits. */
+	static const char **names;
 	struct st_error e = { 0 };
 	struct st_variant *v = NULL;
 	char dir[PATH_MAX];
-	const char **names;
 	size_t n = 0, i;
 
+	if (names)
+		return names;
 	if (st_build_datadir(dir, sizeof(dir), &e) || st_build_variants(dir, &v, &n, &e))
 		return none;
 	names = calloc(n + 1, sizeof(*names));
 	for (i = 0; names && i < n; i++)
 		names[i] = strdup(v[i].name);
 	st_build_variants_free(v, n);
-	/* Kept to the end of the process: completion prints once and exits. */
 	return names ? names : none;
 }
 
