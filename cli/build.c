@@ -295,7 +295,7 @@ int cmd_build(int argc, char **argv)
 	if (opt != ST_OPT_DONE)
 		return opt == ST_OPT_HELP ? ST_EXIT_OK : ST_EXIT_ERROR;
 	if (optind < argc) {
-		p_err("build: unexpected argument '%s'", argv[optind]);
+		p_err("unexpected argument '%s'", argv[optind]);
 		return ST_EXIT_ERROR;
 	}
 	status = build_args_finish(&b);

@@ -103,7 +103,7 @@ static int parse_args(struct args *a, int argc, char **argv)
 		case OPT_ALLOW_EMPTY: a->allow_empty = true; break;
 		case OPT_BASELINE: a->baseline = optarg; break;
 		case OPT_SHARD:
-			if (st_parse_shard("check", optarg, &a->shard_k, &a->shard_n))
+			if (st_parse_shard(optarg, &a->shard_k, &a->shard_n))
 				return -EINVAL;
 			break;
 		case OPT_SELECT:
@@ -125,7 +125,7 @@ static int parse_args(struct args *a, int argc, char **argv)
 		a->format = "json";
 	return 0;
 bad_rule:
-	p_err("check: %s", e.msg);
+	p_err("%s", e.msg);
 	return -EINVAL;
 }
 
@@ -145,7 +145,7 @@ static int merge_config(struct st_check_run_opts *o, enum st_arch_from *arch_fro
 			o->rules.enabled[i] = false;
 	}
 	o->srctree = a->srctree ? a->srctree : cfg->srctree;
-	if (st_cli_arch("check", a->arch, cfg->arch, &o->arch, arch_from))
+	if (st_cli_arch(a->arch, cfg->arch, &o->arch, arch_from))
 		return -EINVAL;
 	o->budget = a->budget ? a->budget : cfg->budget;
 	if (!o->budget && cfg->budgets) {
@@ -199,7 +199,7 @@ int cmd_check(int argc, char **argv)
 		return ST_EXIT_OK;
 	}
 	if (a.format && st_check_format_parse(a.format, &fmt)) {
-		p_err("check: unknown format '%s' (text, json, github, sarif)", a.format);
+		p_err("unknown format '%s' (text, json, github, sarif)", a.format);
 		return ST_EXIT_ERROR;
 	}
 	if (load_config(&cfg, &a)) {
@@ -213,19 +213,19 @@ int cmd_check(int argc, char **argv)
 	/* an ARCH the command line does not show, where it decides */
 	if (o.srctree && fmt == ST_FMT_TEXT && st_out.verbosity >= 0 &&
 	    (arch_from == ST_ARCH_FROM_ENV || arch_from == ST_ARCH_FROM_CONFIG))
-		p_err("check: ARCH=%s (from %s)", o.arch, st_arch_from_name(arch_from));
+		p_err("ARCH=%s (from %s)", o.arch, st_arch_from_name(arch_from));
 	o.shard_k = a.shard_k;
 	o.shard_n = a.shard_n;
 	o.allow_empty = a.allow_empty;
 	for (ret = optind; a.fix && ret < argc; ret++) {
 		if (!strcmp(argv[ret], "-")) {
-			p_err("check: --fix cannot rewrite standard input (use 'slubtiny migrate --in-place -')");
+			p_err("--fix cannot rewrite standard input (use 'slubtiny migrate --in-place -')");
 			st_check_config_free(&cfg);
 			return ST_EXIT_ERROR;
 		}
 	}
 	if (optind >= argc && !o.budget && !o.budgets) {
-		p_err("check: no FILE or DIR given; see 'slubtiny check --help'");
+		p_err("no FILE or DIR given; see 'slubtiny check --help'");
 		st_check_config_free(&cfg);
 		return ST_EXIT_ERROR;
 	}
@@ -240,7 +240,7 @@ int cmd_check(int argc, char **argv)
 	if (ret) {
 		/* about no one file (an empty DIR, ...): the command's prefix */
 		if (e.code && !e.file[0])
-			p_err("check: %s", e.msg);
+			p_err("%s", e.msg);
 		else
 			p_lib_err(&e, NULL, ret);
 		st_check_render_error(stdout, fmt, e.code && e.file[0] ? e.file : NULL,
@@ -262,22 +262,22 @@ int cmd_check(int argc, char **argv)
 			      st_out.err_color && fmt == ST_FMT_TEXT);
 	st_out.json_done = true;
 	if (ret) {
-		p_err("check: cannot write the result: %s", strerror(-ret));
+		p_err("cannot write the result: %s", strerror(-ret));
 		status = ST_EXIT_ERROR;
 		goto out;
 	}
 	for (size_t i = 0; i < r.nr_fixed_msgs; i++)
 		fprintf(stderr, "%s\n", r.fixed[i]);
 	if (r.nr_fixed_lines)
-		p_err("check: --fix: fixed %zu line%s in %zu file%s", r.nr_fixed_lines,
+		p_err("--fix: fixed %zu line%s in %zu file%s", r.nr_fixed_lines,
 		      r.nr_fixed_lines == 1 ? "" : "s", r.nr_fixed, r.nr_fixed == 1 ? "" : "s");
 	if (r.nr_baseline && fmt == ST_FMT_TEXT)
-		p_err("check: %zu finding%s not shown: the files had %s at %s "
+		p_err("%zu finding%s not shown: the files had %s at %s "
 		      "(--baseline none shows all)", r.nr_baseline,
 		      r.nr_baseline == 1 ? "" : "s", r.nr_baseline == 1 ? "it" : "them",
 		      o.baseline);
 	if (r.nr_fix_refused)
-		p_err("check: --fix: %zu file(s) not rewritten: the migrated allocator would not take effect (see 'slubtiny migrate')",
+		p_err("--fix: %zu file(s) not rewritten: the migrated allocator would not take effect (see 'slubtiny migrate')",
 		      r.nr_fix_refused);
 	status = st_check_nr_failing(&r) ? ST_EXIT_FINDINGS : ST_EXIT_OK;
 out:

@@ -79,7 +79,7 @@ void st_json_error_document(void);
  * the host), with *from = ST_ARCH_FROM_PATH. An unknown ARCH is said on
  * stderr, naming it and where it came from: -EINVAL.
  */
-int st_cli_arch(const char *cmd, const char *opt, const char *cfg, const char **arch,
+int st_cli_arch(const char *opt, const char *cfg, const char **arch,
 		enum st_arch_from *from);
 /* Keep @msg as the run's error for that document, unless one is kept already. */
 void st_record_error(const char *msg);

@@ -70,19 +70,11 @@ int st_out_close(FILE *f, const char *path, int err)
 /* The first error of the run, for st_json_error_document(). */
 static char first_err[1024], first_err_file[512];
 
-/* Whether @msg starts with the name of command @cmd and a ':' or ' '. */
-static bool names_cmd(const char *msg, const char *cmd)
-{
-	size_t l = strcspn(cmd, " ");
-
-	return !strncmp(msg, cmd, l) && (msg[l] == ':' || msg[l] == ' ');
-}
-
-/* "slubtiny: CMD: @msg"; the command left out when @msg may already name it (@named). */
-static void print_err(const char *msg, bool named)
+/* "slubtiny: CMD: @msg" (before a command is known: "slubtiny: @msg"). */
+static void print_err(const char *msg)
 {
 	fflush(stdout);
-	if (st_out.cmd && !(named && names_cmd(msg, st_out.cmd)))
+	if (st_out.cmd)
 		fprintf(stderr, "slubtiny: %s: %s\n", st_out.cmd, msg);
 	else
 		fprintf(stderr, "slubtiny: %s\n", msg);
@@ -98,7 +90,7 @@ void p_err(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	print_err(msg, true);
+	print_err(msg);
 }
 
 void st_record_error(const char *msg)
@@ -139,8 +131,7 @@ void p_lib_err(const struct st_error *e, const char *file, int err)
 		snprintf(msg, sizeof(msg), "%s: %s", file, why);
 	else
 		snprintf(msg, sizeof(msg), "%s", why);
-	/* A file name that happens to be a command's is still printed after it. */
-	print_err(msg, false);
+	print_err(msg);
 	/* In the JSON error: the file on its own, the message without it. */
 	if (first && e && e->code && e->file[0]) {
 		snprintf(first_err_file, sizeof(first_err_file), "%s", e->file);
@@ -372,7 +363,7 @@ void st_progress_end(struct st_progress *p)
 	free(p);
 }
 
-int st_cli_arch(const char *cmd, const char *opt, const char *cfg, const char **arch,
+int st_cli_arch(const char *opt, const char *cfg, const char **arch,
 		enum st_arch_from *from)
 {
 	const char *env = getenv("ARCH");
@@ -393,7 +384,7 @@ int st_cli_arch(const char *cmd, const char *opt, const char *cfg, const char **
 	}
 	if (st_arch_known(*arch))
 		return 0;
-	p_err("%s: unknown ARCH '%s' (from %s; an ARCH as for make: arm, sh, x86_64, ...)",
-	      cmd, *arch, *from == ST_ARCH_FROM_ENV ? "the environment" : st_arch_from_name(*from));
+	p_err("unknown ARCH '%s' (from %s; an ARCH as for make: arm, sh, x86_64, ...)",
+	      *arch, *from == ST_ARCH_FROM_ENV ? "the environment" : st_arch_from_name(*from));
 	return -EINVAL;
 }

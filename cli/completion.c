@@ -393,6 +393,6 @@ int cmd_completion(int argc, char **argv)
 		st_usage(stdout, "completion");
 		return ST_EXIT_OK;
 	}
-	p_err("completion: expected 'bash' or 'zsh'; see 'slubtiny completion --help'");
+	p_err("expected 'bash' or 'zsh'; see 'slubtiny completion --help'");
 	return ST_EXIT_ERROR;
 }

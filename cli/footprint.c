@@ -103,11 +103,11 @@ static int do_gen(int argc, char **argv)
 	if (c != ST_OPT_DONE)
 		return c == ST_OPT_HELP ? ST_EXIT_OK : ST_EXIT_ERROR;
 	if (optind != argc - 1) {
-		p_err("footprint gen: expected one SHAPE; see 'slubtiny footprint --help'");
+		p_err("expected one SHAPE; see 'slubtiny footprint --help'");
 		return ST_EXIT_ERROR;
 	}
 	if (binary && isatty(STDOUT_FILENO)) {
-		p_err("footprint gen: not writing a binary trace to a terminal");
+		p_err("not writing a binary trace to a terminal");
 		return ST_EXIT_ERROR;
 	}
 	err = st_fp_generate(argv[optind], seed, scale, binary, stdout, &e);
@@ -206,7 +206,7 @@ static int parse_args(int argc, char **argv, struct fp_args *a)
 			break;
 		case OPT_ACCEL:
 			if (strcmp(optarg, "kvm") && strcmp(optarg, "tcg")) {
-				p_err("footprint: --accel is kvm or tcg, not '%s'", optarg);
+				p_err("--accel is kvm or tcg, not '%s'", optarg);
 				return -EINVAL;
 			}
 			a->accel = optarg;
@@ -219,7 +219,7 @@ static int parse_args(int argc, char **argv, struct fp_args *a)
 			break;
 		case OPT_BOOT_CONFIG:
 			if (strcmp(optarg, "minimal") && strcmp(optarg, "kvm-guest")) {
-				p_err("footprint: --boot-config is minimal or kvm-guest, not '%s'",
+				p_err("--boot-config is minimal or kvm-guest, not '%s'",
 				      optarg);
 				return -EINVAL;
 			}
@@ -236,30 +236,30 @@ static int parse_args(int argc, char **argv, struct fp_args *a)
 	if (c == ST_OPT_FAIL)
 		return -EINVAL;
 	if (optind != argc) {
-		p_err("footprint: unexpected argument '%s'; see 'slubtiny footprint --help'",
+		p_err("unexpected argument '%s'; see 'slubtiny footprint --help'",
 		      argv[optind]);
 		return -EINVAL;
 	}
 	if (!a->boot && (a->srctree || a->defconfig || a->arch || a->nr_cross || a->nr_fragments || a->mem ||
 			 a->cpus || a->timeout || a->accel || a->jobs || a->busybox ||
 			 a->cmdline || a->profile)) {
-		p_err("footprint: the kernel options need --boot");
+		p_err("the kernel options need --boot");
 		return -EINVAL;
 	}
 	if (a->boot && !a->srctree) {
-		p_err("footprint: --boot needs --srctree DIR");
+		p_err("--boot needs --srctree DIR");
 		return -EINVAL;
 	}
 	/* as make: $ARCH unless --arch says otherwise (x86 boots as x86_64) */
 	if (a->boot && !a->arch) {
 		enum st_arch_from from;
 
-		if (st_cli_arch("footprint", NULL, NULL, &a->arch, &from))
+		if (st_cli_arch(NULL, NULL, &a->arch, &from))
 			return -EINVAL;
 		if (a->arch && !strcmp(a->arch, "x86"))
 			a->arch = "x86_64";
 		if (a->arch && st_out.verbosity >= 0)
-			p_err("footprint: ARCH=%s (from %s)", a->arch, st_arch_from_name(from));
+			p_err("ARCH=%s (from %s)", a->arch, st_arch_from_name(from));
 	}
 	if (a->boot && !a->nr_cross) {
 		char *cc = getenv("CROSS_COMPILE");
@@ -268,7 +268,7 @@ static int parse_args(int argc, char **argv, struct fp_args *a)
 			return -ENOMEM;
 	}
 	if (a->boot && (a->nr_traces || a->threads)) {
-		p_err("footprint: --trace and --threads are for the replay, not --boot");
+		p_err("--trace and --threads are for the replay, not --boot");
 		return -EINVAL;
 	}
 	return 0;
@@ -290,7 +290,7 @@ static int print_json(const struct st_fp_report *r)
 
 	cJSON_Delete(root);
 	if (!s) {
-		p_err("footprint: %s", strerror(ENOMEM));
+		p_err("%s", strerror(ENOMEM));
 		return ST_EXIT_ERROR;
 	}
 	puts(s);
@@ -324,7 +324,7 @@ static int use_booted(struct st_fp_report *r, const char *builddir)
 	}
 	st_boot_latest_free(l, n);
 	if (err)
-		p_err("footprint: %s", strerror(-err));
+		p_err("%s", strerror(-err));
 	return err;
 }
 
@@ -415,7 +415,7 @@ static int do_boot(struct fp_args *a)
 		s = j ? (st_out.pretty ? cJSON_Print(j) : cJSON_PrintUnformatted(j)) : NULL;
 		cJSON_Delete(j);
 		if (!s) {
-			p_err("footprint: %s", strerror(ENOMEM));
+			p_err("%s", strerror(ENOMEM));
 			st_boot_result_free(r);
 			return ST_EXIT_ERROR;
 		}

@@ -74,7 +74,7 @@ struct kernel_args {
 static int add_arg(const char **v, size_t *n, const char *arg, const char *opt)
 {
 	if (*n == KERNEL_MAX_ARGS) {
-		p_err("kernel: too many %s options (at most %d)", opt, KERNEL_MAX_ARGS);
+		p_err("too many %s options (at most %d)", opt, KERNEL_MAX_ARGS);
 		return -1;
 	}
 	v[(*n)++] = arg;
@@ -123,7 +123,7 @@ static int parse(struct kernel_args *ka, int argc, char **argv)
 			ka->html = optarg;
 			break;
 		case OPT_SHARD:
-			if (st_parse_shard("kernel", optarg, &o->shard_k, &o->shard_n))
+			if (st_parse_shard(optarg, &o->shard_k, &o->shard_n))
 				return -1;
 			break;
 		case OPT_VMLINUX:
@@ -139,15 +139,15 @@ static int parse(struct kernel_args *ka, int argc, char **argv)
 	if (ret || opt == ST_OPT_FAIL)
 		return -1;
 	if (optind < argc) {
-		p_err("kernel: unexpected argument '%s'", argv[optind]);
+		p_err("unexpected argument '%s'", argv[optind]);
 		return -1;
 	}
 	if (!o->srctree) {
-		p_err("kernel: --srctree DIR is required");
+		p_err("--srctree DIR is required");
 		return -1;
 	}
 	if (st_out.json && ka->markdown) {
-		p_err("kernel: --json and --markdown exclude each other");
+		p_err("--json and --markdown exclude each other");
 		return -1;
 	}
 	/* as make: $ARCH and $CROSS_COMPILE unless the options say otherwise */
@@ -155,12 +155,12 @@ static int parse(struct kernel_args *ka, int argc, char **argv)
 		enum st_arch_from from;
 		const char *arch;
 
-		if (st_cli_arch("kernel", NULL, NULL, &arch, &from))
+		if (st_cli_arch(NULL, NULL, &arch, &from))
 			return -1;
 		if (arch) {
 			ka->arches[o->narches++] = arch;
 			if (st_out.verbosity >= 0)
-				p_err("kernel: ARCH=%s (from %s)", arch, st_arch_from_name(from));
+				p_err("ARCH=%s (from %s)", arch, st_arch_from_name(from));
 		}
 	}
 	if (!o->ncross) {

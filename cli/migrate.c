@@ -518,7 +518,7 @@ static int parse_opts(struct run *r, int argc, char **argv)
 		case OPT_FORCE: r->force = true; break;
 		case OPT_ALL: r->all = true; break;
 		case OPT_SHARD:
-			if (st_parse_shard("migrate", optarg, &r->shard_k, &r->shard_n))
+			if (st_parse_shard(optarg, &r->shard_k, &r->shard_n))
 				return -EINVAL;
 			break;
 		}
@@ -531,23 +531,23 @@ static int parse_opts(struct run *r, int argc, char **argv)
 		r->all = true;
 	for (c = optind; c < argc; c++)
 		if (!strcmp(argv[c], "-") && r->in_place && st_out.json) {
-			p_err("migrate: --in-place - writes the file on stdout: not with --json");
+			p_err("--in-place - writes the file on stdout: not with --json");
 			return -EINVAL;
 		}
 	if (r->in_place && r->check) {
-		p_err("migrate: --in-place and --check exclude each other");
+		p_err("--in-place and --check exclude each other");
 		return -EINVAL;
 	}
 	if (r->opts.fix_deps && !r->opts.verify) {
-		p_err("migrate: --fix-deps needs the verification (drop --no-verify)");
+		p_err("--fix-deps needs the verification (drop --no-verify)");
 		return -EINVAL;
 	}
 	if (optind >= argc) {
-		p_err("migrate: no FILE or DIR given; see 'slubtiny migrate --help'");
+		p_err("no FILE or DIR given; see 'slubtiny migrate --help'");
 		return -EINVAL;
 	}
 	/* as make: $ARCH and $CROSS_COMPILE unless the options say otherwise */
-	if (st_cli_arch("migrate", r->opts.arch, NULL, &r->opts.arch, &r->opts.arch_from))
+	if (st_cli_arch(r->opts.arch, NULL, &r->opts.arch, &r->opts.arch_from))
 		return -EINVAL;
 	if (!r->opts.cross_compile) {
 		const char *cc = getenv("CROSS_COMPILE");

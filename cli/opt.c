@@ -297,7 +297,7 @@ int st_parse_jobs(const char *s, unsigned int *out)
 	return 0;
 }
 
-int st_parse_shard(const char *cmd, const char *s, unsigned int *k, unsigned int *n)
+int st_parse_shard(const char *s, unsigned int *k, unsigned int *n)
 {
 	unsigned long a, b;
 	char *end;
@@ -312,13 +312,13 @@ int st_parse_shard(const char *cmd, const char *s, unsigned int *k, unsigned int
 	if (errno || *end)
 		goto bad;
 	if (!b || b > 65536 || !a || a > b) {
-		p_err("%s: --shard '%s': K/N needs 1 <= K <= N <= 65536", cmd, s);
+		p_err("--shard '%s': K/N needs 1 <= K <= N <= 65536", s);
 		return -1;
 	}
 	*k = (unsigned int)a;
 	*n = (unsigned int)b;
 	return 0;
 bad:
-	p_err("%s: --shard '%s': not K/N (e.g. 1/4)", cmd, s);
+	p_err("--shard '%s': not K/N (e.g. 1/4)", s);
 	return -1;
 }

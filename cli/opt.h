@@ -73,9 +73,9 @@ int st_parse_jobs(const char *s, unsigned int *out);
 
 /*
  * Parse --shard K/N (1 <= K <= N <= 65536) into *k and *n. On error print
- * one line "slubtiny CMD: --shard 'S': ..." and return -1.
+ * one line "slubtiny: CMD: --shard 'S': ..." and return -1.
  */
-int st_parse_shard(const char *cmd, const char *s, unsigned int *k, unsigned int *n);
+int st_parse_shard(const char *s, unsigned int *k, unsigned int *n);
 
 #define ST_OPT_SHARD_HELP "only the K-th of N parts of the files (sorted by path, every N-th)"
 

@@ -95,31 +95,31 @@ static int parse(struct report_args *ra, int argc, char **argv)
 	if (opt == ST_OPT_FAIL)
 		return -1;
 	if (st_out.json && ra->markdown) {
-		p_err("report: --json and --markdown exclude each other");
+		p_err("--json and --markdown exclude each other");
 		return -1;
 	}
 	if (ra->merge && (ra->objects || ra->attribute)) {
-		p_err("report: --merge takes only the JSON files of `slubtiny kernel --shard`");
+		p_err("--merge takes only the JSON files of `slubtiny kernel --shard`");
 		return -1;
 	}
 	if (ra->merge && optind == argc) {
-		p_err("report: --merge needs the JSON files of the shards");
+		p_err("--merge needs the JSON files of the shards");
 		return -1;
 	}
 	if (!ra->objects && !ra->merge && optind < argc) {
-		p_err("report: unexpected argument '%s' (NAME=PATH needs --objects)", argv[optind]);
+		p_err("unexpected argument '%s' (NAME=PATH needs --objects)", argv[optind]);
 		return -1;
 	}
 	if (ra->objects && argc - optind < 2) {
-		p_err("report: --objects needs at least two NAME=PATH arguments");
+		p_err("--objects needs at least two NAME=PATH arguments");
 		return -1;
 	}
 	if (ra->mixed && !ra->objects) {
-		p_err("report: --mixed-arch is for --objects");
+		p_err("--mixed-arch is for --objects");
 		return -1;
 	}
 	if (ra->objects && ra->attribute) {
-		p_err("report: --attribute works on the bundled variants, not on --objects");
+		p_err("--attribute works on the bundled variants, not on --objects");
 		return -1;
 	}
 	return 0;

@@ -54,7 +54,7 @@ static int parse_format(const char *s, enum st_size_format *fmt)
 		*fmt = ST_SIZE_GNU;
 		return 0;
 	}
-	p_err("size: invalid argument to --format: %s (berkeley, sysv or gnu)", s);
+	p_err("invalid argument to --format: %s (berkeley, sysv or gnu)", s);
 	return -1;
 }
 
@@ -64,7 +64,7 @@ static int parse_radix(const char *s, int *radix)
 		*radix = atoi(s);
 		return 0;
 	}
-	p_err("size: invalid radix: %s (8, 10 or 16)", s);
+	p_err("invalid radix: %s (8, 10 or 16)", s);
 	return -1;
 }
 
@@ -173,7 +173,7 @@ int cmd_size(int argc, char **argv)
 	}
 	files = calloc(n, sizeof(*files));
 	if (!files) {
-		p_err("size: out of memory");
+		p_err("out of memory");
 		return ST_EXIT_ERROR;
 	}
 	/*

@@ -136,11 +136,11 @@ int cmd_size_diff(int argc, char **argv)
 	if (c != ST_OPT_DONE)
 		return c == ST_OPT_HELP ? ST_EXIT_OK : ST_EXIT_ERROR;
 	if (nmodes > 1) {
-		p_err("size-diff: -c, -d and -t are mutually exclusive");
+		p_err("-c, -d and -t are mutually exclusive");
 		return ST_EXIT_ERROR;
 	}
 	if (argc - optind != 2) {
-		p_err("size-diff: expected OLD and NEW files; see 'slubtiny size-diff --help'");
+		p_err("expected OLD and NEW files; see 'slubtiny size-diff --help'");
 		return ST_EXIT_ERROR;
 	}
 	old.path = argv[optind];
