@@ -113,7 +113,9 @@ grep -q '^slubtiny: kernel: \[' "$t/k2.err" && bad "kernel -q: progress lines"
 cmp -s "$t/k1.out" "$t/k2.out" || bad "kernel --json: stdout differs with and without progress"
 
 # footprint: replaying traces that take seconds writes lines; -q none.
-"$SLUBTINY" footprint gen boot >"$t/boot.trace" 2>"$t/gen.err" || bad "footprint gen failed"
+# (scale 20: about 3 s of replay, so that lines every 0.2 s come even on an
+# idle machine, where the plain boot trace replays in 0.2 s)
+"$SLUBTINY" footprint gen boot --scale 20 >"$t/boot.trace" 2>"$t/gen.err" || bad "footprint gen failed"
 fp() { # name args...
 	n=$1
 	shift
