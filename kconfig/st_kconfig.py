@@ -120,6 +120,32 @@ class Kconfig(kconfiglib.Kconfig):
         finally:
             self._st_parsing = False
 
+    def _load_config(self, filename, replace):
+        # Since 6.11 conf ranks a choice's members by the order the file
+        # assigns them (see choice_ranking()): number each assignment.
+        if replace or not hasattr(self, "_st_seq"):
+            self._st_seq = {}
+        self._st_loading = True
+        try:
+            super()._load_config(filename, replace)
+        finally:
+            self._st_loading = False
+
+
+_kconfiglib_set_value = kconfiglib.Symbol.set_value
+
+
+def _set_value_ranked(self, value):
+    ok = _kconfiglib_set_value(self, value)
+    kconf = self.kconfig
+    if ok and self.choice is not None and getattr(kconf, "_st_loading", 0):
+        kconf._st_count = getattr(kconf, "_st_count", 0) + 1
+        kconf._st_seq[self] = kconf._st_count
+    return ok
+
+
+kconfiglib.Symbol.set_value = _set_value_ranked
+
 
 
 #
@@ -750,11 +776,19 @@ def clamp_ranges(kconf):
 
 #
 # Choices as Linux >= 6.11 resolves them ("kconfig: refactor choice value
-# calculation"): a member's visibility no longer includes the choice's
-# prompt condition (a choice whose prompt is hidden still takes its
-# default), and the selection is: the first visible member set to y (last
-# assignment first), else the default unless it is explicitly n, else the
-# first visible member the file does not mention, else the last visible one.
+# calculation", scripts/kconfig/symbol.c sym_calc_choice()): a member's
+# visibility no longer includes the choice's prompt condition (a choice
+# whose prompt is hidden still takes its default), and the selection is
+# made over the members ranked by the file, the one assigned last first
+# (members the file does not mention follow in menu order):
+#   1. the first visible member of that ranking set to y;
+#   2. else the default (the first active default whose member is visible,
+#      else the first visible member) unless the file sets it to n;
+#   3. else the first visible member the file does not mention;
+#   4. else the last visible member of the ranking: the visible member
+#      whose line comes first in the file, when the file sets them all n.
+# Before 6.11 (symbol.c of 6.1, as Kconfiglib does it) an n is never looked
+# at: the last member set to y if visible, else the default.
 #
 
 def new_choice_semantics(kconf):
@@ -786,21 +820,41 @@ def new_choice_semantics(kconf):
     kconfiglib.Choice._selection = _new_choice_selection
 
 
-def _new_choice_selection(self):
-    first = [self.user_selection] if self.user_selection else []
-    for sym in first + [m for m in self.syms if m.user_value == 2 and
-                        m is not self.user_selection]:
+def choice_ranking(choice):
+    """@choice's members in conf's priority order (see above)."""
+    seq = getattr(choice.kconfig, "_st_seq", {})
+    told = [m for m in choice.syms if m in seq]
+    told.sort(key=lambda m: -seq[m])
+    # (a user value from elsewhere than a file ranks as the oldest line)
+    old = [m for m in choice.syms if m not in seq and m.user_value is not None]
+    return told + old + [m for m in choice.syms if m.user_value is None and
+                         m not in seq]
+
+
+def choice_default(choice):
+    """conf's sym_choice_default(): the default member, visible, or None."""
+    for sym, cond in choice.defaults:
+        if kconfiglib.expr_value(cond) and sym.visibility:
+            return sym
+    for sym in choice.syms:
         if sym.visibility:
             return sym
-    for sym, cond in self.defaults:
-        if kconfiglib.expr_value(cond) and sym.visibility:
-            if sym.user_value != 0:
-                return sym
-            break
+    return None
+
+
+def _new_choice_selection(self):
+    """The member Linux >= 6.11 selects (steps 1-4 above), or None."""
+    ranked = choice_ranking(self)
+    for sym in ranked:
+        if sym.visibility and sym.user_value == 2:
+            return sym
+    sym = choice_default(self)
+    if sym is not None and sym.user_value != 0:
+        return sym
     for sym in self.syms:
         if sym.visibility and sym.user_value is None:
             return sym
-    for sym in reversed(self.syms):
+    for sym in reversed(ranked):
         if sym.visibility:
             return sym
     return None
@@ -1234,6 +1288,16 @@ class Explainer(object):
                 title, loc(cnode), sel.name, why))
             return "choice", 'choice "%s" selected %s instead (%s)' % (
                 title, sel.name, why)
+        if requested == "n" and sel is sym and self.tree.new_choice:
+            # (step 4 of _new_choice_selection(): the other steps never
+            # pick a member the file sets to n)
+            detail.append('choice "%s" (%s) always has one member set; '
+                          'since Linux 6.11, when a file sets every visible '
+                          'member to n, conf takes the one whose line comes '
+                          'first' % (title, loc(cnode)))
+            return "choice", 'a choice cannot be empty: every visible ' \
+                'member of "%s" is set to n, and conf takes the one set ' \
+                'first' % title
         if requested == "n" and sel is sym:
             detail.append('choice "%s" (%s) always has one member set; '
                           'no other member is set to y, so its default %s '

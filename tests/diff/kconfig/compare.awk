@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Compare one defconfig's resolution by kc-tool with conf's.
 #   awk -v def=DEFCONFIG -v ref=CONF_DOT_CONFIG -v ours=KC_DOT_CONFIG \
-#       -v fnd=FINDINGS -v name=LABEL -f compare.awk </dev/null
+#       -v fnd=FINDINGS -v name=LABEL [-v withn=1] -f compare.awk </dev/null
 # FINDINGS holds kc-tool's F lines for this file. Prints CONFIG/SET
 # mismatch lines and one "STAT name notkept reported" line.
 
@@ -57,9 +57,16 @@ BEGIN {
 	}
 	if (nd) printf "CONFIG-MISMATCH %s: %d symbols:%s\n", name, nd, first
 
-	# 2. options conf did not keep == options reported (requested != n)
+	# 2. options conf did not keep == options reported (requested != n;
+	# with withn=1 also "is not set" lines, of bool symbols only: one is
+	# not kept when conf sets its symbol)
 	nk = 0; nr = 0
 	for (k in want) {
+		if (want[k] == "n" && withn) {
+			if ((k in conf) && conf[k] != "n") { notkept[k] = 1; nk++ }
+			if (k in rep) { reported[k] = 1; nr++ }
+			continue
+		}
 		if (want[k] == "n" || want[k] ~ /^n/ && !(want[k] ~ /^"/)) continue
 		if (!(k in conf) || conf[k] != want[k]) { notkept[k] = 1; nk++ }
 		if (k in rep) { reported[k] = 1; nr++ }
