@@ -266,6 +266,9 @@ int cmd_check(int argc, char **argv)
 		status = ST_EXIT_ERROR;
 		goto out;
 	}
+	/* each file that could not be checked: one line, after the findings */
+	for (size_t i = 0; i < r.nr_errors; i++)
+		p_err("%s: %s", r.errors[i].file, r.errors[i].msg);
 	for (size_t i = 0; i < r.nr_fixed_msgs; i++)
 		fprintf(stderr, "%s\n", r.fixed[i]);
 	if (r.nr_fixed_lines)
@@ -279,7 +282,8 @@ int cmd_check(int argc, char **argv)
 	if (r.nr_fix_refused)
 		p_err("--fix: %zu file(s) not rewritten: the migrated allocator would not take effect (see 'slubtiny migrate')",
 		      r.nr_fix_refused);
-	status = st_check_nr_failing(&r) ? ST_EXIT_FINDINGS : ST_EXIT_OK;
+	status = r.nr_errors ? ST_EXIT_ERROR :
+		 st_check_nr_failing(&r) ? ST_EXIT_FINDINGS : ST_EXIT_OK;
 out:
 	st_check_result_free(&r);
 	st_check_config_free(&cfg);

@@ -91,6 +91,13 @@ struct st_check_result {
 	char **fixed;
 	size_t nr_fixed_msgs;
 	size_t nr_fix_refused;	/* --fix: rewrites not written (verification failed) */
+	/*
+	 * Files that could not be checked (an arch the tree lacks): one
+	 * message each, "FILE" and "problem"; their findings are dropped, the
+	 * other files' kept. Any makes the exit status 2.
+	 */
+	struct st_check_file_error *errors;
+	size_t nr_errors;
 	bool verbose;		/* text: print each finding's whole cause chain */
 	bool quiet;		/* text: warnings and errors only, no notes */
 	/*
@@ -102,7 +109,15 @@ struct st_check_result {
 	enum st_arch_from arch_from;
 };
 
+struct st_check_file_error {
+	char *file;
+	char *msg;
+};
+
 void st_check_result_init(struct st_check_result *r);
+
+/* Record that @file could not be checked, for @msg (copied). */
+int st_check_add_error(struct st_check_result *r, const char *file, const char *msg);
 void st_check_result_free(struct st_check_result *r);
 
 /* Append a finding (strings are copied; @sym and @hint may be NULL). */

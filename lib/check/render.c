@@ -138,6 +138,13 @@ static int render_github(FILE *f, const struct st_check_result *r, bool pretty, 
 		}
 		fputc('\n', f);
 	}
+	for (i = 0; i < r->nr_errors; i++) {
+		fputs("::error file=", f);
+		gh_escape(f, r->errors[i].file, true);
+		fputs("::", f);
+		gh_escape(f, r->errors[i].msg, false);
+		fputc('\n', f);
+	}
 	return 0;
 }
 
@@ -236,6 +243,15 @@ static int render_json(FILE *f, const struct st_check_result *r, bool pretty, bo
 			goto oom;
 		cJSON_AddItemToArray(arr, it);
 		counts[r->f[i].rule]++;
+	}
+	/* files not checked: present only when there are some */
+	if (r->nr_errors && !(arr = cJSON_AddArrayToObject(root, "errors")))
+		goto oom;
+	for (i = 0; i < r->nr_errors; i++) {
+		if (!(it = cJSON_CreateObject()) || !cJSON_AddItemToArray(arr, it) ||
+		    !cJSON_AddStringToObject(it, "file", r->errors[i].file) ||
+		    !cJSON_AddStringToObject(it, "message", r->errors[i].msg))
+			goto oom;
 	}
 	it = cJSON_AddObjectToObject(root, "summary");
 	if (!it ||
@@ -361,6 +377,33 @@ fail:
 	return NULL;
 }
 
+/* The files not checked, as the failed invocation's notifications. */
+static bool sarif_notes(cJSON *run, const struct st_check_result *r)
+{
+	cJSON *invs, *inv, *notes, *n;
+	char *text;
+	size_t i;
+
+	if (!(invs = cJSON_AddArrayToObject(run, "invocations")) ||
+	    !(inv = cJSON_CreateObject()) || !cJSON_AddItemToArray(invs, inv) ||
+	    !cJSON_AddBoolToObject(inv, "executionSuccessful", 0) ||
+	    !cJSON_AddNumberToObject(inv, "exitCode", 2) ||
+	    !(notes = cJSON_AddArrayToObject(inv, "toolExecutionNotifications")))
+		return false;
+	for (i = 0; i < r->nr_errors; i++) {
+		if (asprintf(&text, "%s: %s", r->errors[i].file, r->errors[i].msg) < 0)
+			return false;
+		if (!(n = cJSON_CreateObject()) || !cJSON_AddItemToArray(notes, n) ||
+		    !cJSON_AddStringToObject(n, "level", "error") ||
+		    !add_obj(n, "message", text_obj(text))) {
+			free(text);
+			return false;
+		}
+		free(text);
+	}
+	return true;
+}
+
 static int render_sarif(FILE *f, const struct st_check_result *r, bool pretty, bool color)
 {
 	cJSON *root = cJSON_CreateObject(), *runs, *run, *tool, *drv, *rules, *res, *it;
@@ -394,6 +437,8 @@ static int render_sarif(FILE *f, const struct st_check_result *r, bool pretty, b
 			goto oom;
 		cJSON_AddItemToArray(res, it);
 	}
+	if (r->nr_errors && !sarif_notes(run, r))
+		goto oom;
 	return print_json(f, root, pretty);
 oom:
 	cJSON_Delete(root);

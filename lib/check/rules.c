@@ -146,7 +146,32 @@ void st_check_result_free(struct st_check_result *r)
 	for (i = 0; i < r->nr_fixed_msgs; i++)
 		free(r->fixed[i]);
 	free(r->fixed);
+	for (i = 0; i < r->nr_errors; i++) {
+		free(r->errors[i].file);
+		free(r->errors[i].msg);
+	}
+	free(r->errors);
 	memset(r, 0, sizeof(*r));
+}
+
+int st_check_add_error(struct st_check_result *r, const char *file, const char *msg)
+{
+	struct st_check_file_error *e;
+
+	e = realloc(r->errors, (r->nr_errors + 1) * sizeof(*e));
+	if (!e)
+		return -ENOMEM;
+	r->errors = e;
+	e += r->nr_errors;
+	e->file = strdup(file);
+	e->msg = strdup(msg);
+	if (!e->file || !e->msg) {
+		free(e->file);
+		free(e->msg);
+		return -ENOMEM;
+	}
+	r->nr_errors++;
+	return 0;
 }
 
 int st_check_add(struct st_check_result *r, enum st_rule rule, const char *file,
@@ -202,11 +227,19 @@ static int cmp_finding(const void *a, const void *b)
 	return (int)x->rule - (int)y->rule;
 }
 
+static int cmp_error(const void *a, const void *b)
+{
+	return strcmp(((const struct st_check_file_error *)a)->file,
+		      ((const struct st_check_file_error *)b)->file);
+}
+
 void st_check_sort(struct st_check_result *r)
 {
 	/* Stable enough: equal keys only come from one rule on one line. */
 	if (r->nr > 1)
 		qsort(r->f, r->nr, sizeof(*r->f), cmp_finding);
+	if (r->nr_errors > 1)
+		qsort(r->errors, r->nr_errors, sizeof(*r->errors), cmp_error);
 }
 
 size_t st_check_nr_failing(const struct st_check_result *r)

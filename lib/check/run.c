@@ -284,6 +284,9 @@ static int absorb(struct st_check_result *to, struct st_check_result *from)
 	if (from->nr)
 		memcpy(to->f + to->nr, from->f, from->nr * sizeof(*f));
 	to->nr += from->nr;
+	for (size_t i = 0; i < from->nr_errors; i++)
+		if (st_check_add_error(to, from->errors[i].file, from->errors[i].msg))
+			return -ENOMEM;
 	to->nr_files += from->nr_files;
 	to->nr_suppressed += from->nr_suppressed;
 	to->nr_baseline += from->nr_baseline;

@@ -20,7 +20,8 @@
 
 struct tree_arch {
 	char *arch;			/* "" for the host's */
-	struct st_kconfig *kc;
+	struct st_kconfig *kc;		/* NULL: the tree lacks the arch */
+	char *bad;			/* then why, for each of its files */
 };
 
 struct st_check_tree {
@@ -61,6 +62,7 @@ void st_check_tree_free(struct st_check_tree *t)
 	for (i = 0; i < t->nr; i++) {
 		st_kconfig_close(t->a[i].kc);
 		free(t->a[i].arch);
+		free(t->a[i].bad);
 	}
 	free(t->a);
 	free(t->srctree);
@@ -68,9 +70,12 @@ void st_check_tree_free(struct st_check_tree *t)
 	free(t);
 }
 
-/* The helper for @arch ("" = host), started on first use. */
+/*
+ * The helper for @arch ("" = host), started on first use. An arch the tree
+ * lacks is remembered: *kc NULL and *bad the message, for every file of it.
+ */
 static int tree_kc(struct st_check_tree *t, const char *arch,
-		   struct st_kconfig **kc, struct st_error *err)
+		   struct st_kconfig **kc, const char **bad, struct st_error *err)
 {
 	struct st_kc_opts ko = { .srctree = t->srctree };
 	struct tree_arch *na;
@@ -80,6 +85,7 @@ static int tree_kc(struct st_check_tree *t, const char *arch,
 	for (i = 0; i < t->nr; i++) {
 		if (!strcmp(t->a[i].arch, arch)) {
 			*kc = t->a[i].kc;
+			*bad = t->a[i].bad;
 			return 0;
 		}
 	}
@@ -87,16 +93,28 @@ static int tree_kc(struct st_check_tree *t, const char *arch,
 	if (!na)
 		return st_err(err, ENOMEM, NULL, "out of memory");
 	t->a = na;
+	na += t->nr;
+	memset(na, 0, sizeof(*na));
 	ko.arch = arch[0] ? arch : NULL;
 	ret = st_kconfig_open(&ko, kc, err);
+	/* -EINVAL: the helper found no arch/ARCH/Kconfig in the tree */
+	if (ret == -EINVAL) {
+		na->bad = strdup(err->msg);
+		st_error_clear(err);
+		*kc = NULL;
+		ret = na->bad ? 0 : -ENOMEM;
+	}
 	if (ret)
 		return ret;
-	na[t->nr].arch = strdup(arch);
-	if (!na[t->nr].arch) {
+	na->arch = strdup(arch);
+	if (!na->arch) {
 		st_kconfig_close(*kc);
+		free(na->bad);
 		return st_err(err, ENOMEM, NULL, "out of memory");
 	}
-	na[t->nr++].kc = *kc;
+	na->kc = *kc;
+	*bad = na->bad;
+	t->nr++;
 	return 0;
 }
 
@@ -259,7 +277,7 @@ int st_check_tree_verify(struct st_check_tree *t, struct st_check_result *r,
 	struct st_kc_assign *as;
 	struct st_kc_result *res = NULL;
 	struct st_kconfig *kc;
-	const char *a;
+	const char *a, *bad = NULL;
 	char *arch = NULL;
 	bool *confirmed = NULL;
 	size_t i, n = 0, nr_before = r->nr, alen;
@@ -267,10 +285,18 @@ int st_check_tree_verify(struct st_check_tree *t, struct st_check_result *r,
 
 	if (!t->arch && (a = st_mig_arch_of_path(path, &alen)))
 		arch = strndup(a, alen);
-	ret = tree_kc(t, t->arch ? t->arch : arch ? arch : "", &kc, err);
+	ret = tree_kc(t, t->arch ? t->arch : arch ? arch : "", &kc, &bad, err);
 	free(arch);
 	if (ret)
 		return ret;
+	/* not checked at all: an error for this file alone, no findings */
+	if (bad) {
+		while (r->nr > start)
+			drop(r, r->nr - 1);
+		if (st_check_add_error(r, path, bad))
+			return st_err(err, ENOMEM, path, "out of memory");
+		return 0;
+	}
 	as = calloc(dc->nr_lines + 1, sizeof(*as));
 	confirmed = calloc(nr_before - start + 1, sizeof(*confirmed));
 	if (!as || !confirmed) {

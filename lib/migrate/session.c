@@ -535,6 +535,14 @@ static int verify(struct st_mig_session *s, const char *real, struct st_mig_file
 	if (!strcmp(base ? base + 1 : f->before->name, "tiny.config"))
 		mode = ST_KC_TINYCONFIG;
 	ret = helper_for(s, arch, &kc, err);
+	/* an arch the tree lacks: about this file, not the tree */
+	if (ret == -EINVAL) {
+		char msg[sizeof(err->msg)];
+
+		snprintf(msg, sizeof(msg), "%s", err->msg);
+		st_error_clear(err);
+		return st_err(err, EINVAL, f->path, "%s", msg);
+	}
 	if (ret)
 		return ret;
 	f->verified_with = st_kconfig_describe(kc);
