@@ -34,6 +34,13 @@ int st_check_tree_verify(struct st_check_tree *t, struct st_check_result *r,
 			 const char *path, const struct st_check_opts *o,
 			 struct st_error *err);
 
+/*
+ * Fold this file's unknown-symbol findings (from @start on) into one when
+ * there are two or more: a tree without the build system's own patches
+ * lacks its symbols by the dozen. The chain lists each line.
+ */
+int st_check_tree_summarize(struct st_check_result *r, size_t start);
+
 /* --fix (fix.c): migrate's rewrite, verified, written atomically. */
 int st_check_fix(const struct st_check_run_opts *o, char **files, size_t n,
 		 struct st_check_result *r, struct st_error *err);

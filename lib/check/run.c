@@ -225,6 +225,9 @@ static int check_file(const struct st_check_run_opts *o, struct st_check_tree *t
 			ret = st_err(err, ENOMEM, path, "out of memory");
 		st_check_result_free(&b);
 	}
+	/* after the baseline: a new unknown symbol is not hidden in an old summary */
+	if (!ret && t && st_check_tree_summarize(r, start))
+		ret = st_err(err, ENOMEM, path, "out of memory");
 	st_defconfig_free(base);
 	st_defconfig_free(dc);
 	return ret;

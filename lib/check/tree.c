@@ -269,6 +269,75 @@ static int merge(struct st_check_result *r, size_t start, const char *path,
 	return ret;
 }
 
+/* Names in the one-line summary of unknown symbols; the chain has all. */
+#define UNKNOWN_NAMES 5
+
+/* The line text at the head of a helper's "TEXT: unknown symbol ..." */
+static int unknown_text_len(const struct st_check_finding *f)
+{
+	const char *e = strstr(f->msg, ": unknown symbol");
+
+	return e ? (int)(e - f->msg) : (int)strlen(f->msg);
+}
+
+int st_check_tree_summarize(struct st_check_result *r, size_t start)
+{
+	struct st_check_finding *f;
+	char *names = NULL, *chain = NULL, *msg = NULL;
+	size_t i, n = 0, k = 0, first = 0, nl, cl;
+	FILE *mn, *mc;
+	int ret = -ENOMEM;
+
+	for (i = start; i < r->nr; i++)
+		if (r->f[i].rule == ST_RULE_UNKNOWN_SYMBOL && !n++)
+			first = i;
+	if (n < 2)
+		return 0;
+	mn = open_memstream(&names, &nl);
+	mc = open_memstream(&chain, &cl);
+	if (!mn || !mc)
+		goto out;
+	for (i = start; i < r->nr; i++) {
+		f = &r->f[i];
+		if (f->rule != ST_RULE_UNKNOWN_SYMBOL)
+			continue;
+		if (k < UNKNOWN_NAMES)
+			fprintf(mn, "%s%s", k ? ", " : "", f->sym ? f->sym : "?");
+		fprintf(mc, "%snot in this tree, line %d: %.*s", k ? "\n" : "",
+			f->line, unknown_text_len(f), f->msg);
+		k++;
+	}
+	if (n > UNKNOWN_NAMES)
+		fputs(", ...", mn);
+out:
+	if (mn && fclose(mn))
+		names = NULL;
+	if (mc && fclose(mc))
+		chain = NULL;
+	if (!names || !chain || asprintf(&msg, "%zu symbols unknown to this tree: %s "
+					 "(a patched tree? see doc/check.md)", n, names) < 0)
+		goto fail;
+	f = &r->f[first];
+	free(f->msg);
+	free(f->sym);
+	free(f->chain);
+	free(f->hint);
+	f->msg = msg;
+	f->sym = NULL;
+	f->chain = chain;
+	chain = NULL;
+	f->hint = strdup("pass the kernel tree with the build system's patches applied as "
+			 "--srctree, or delete the lines (-v lists them)");
+	for (i = r->nr; i-- > first + 1; )
+		if (r->f[i].rule == ST_RULE_UNKNOWN_SYMBOL)
+			drop(r, i);
+	ret = f->hint ? 0 : -ENOMEM;
+fail:
+	free(names);
+	free(chain);
+	return ret;
+}
+
 int st_check_tree_verify(struct st_check_tree *t, struct st_check_result *r,
 			 size_t start, const struct st_defconfig *dc,
 			 const char *path, const struct st_check_opts *o,
