@@ -52,8 +52,10 @@ const struct st_check_rule st_check_rules[ST_RULE_COUNT] = {
 	},
 	[ST_RULE_UNKNOWN_SYMBOL] = {
 		"unknown-symbol", ST_LEVEL_WARNING, true, false,
-		"The kernel tree's Kconfig has no such symbol (needs --srctree).",
-		"Delete the line, or rename the symbol to its current name.",
+		"The kernel tree's Kconfig has no such symbol (needs --srctree); "
+		"two or more in a file are one finding, listing them.",
+		"Delete the line, rename the symbol to its current name, or pass the "
+		"build system's patched kernel tree as --srctree.",
 	},
 	[ST_RULE_INEFFECTIVE] = {
 		"ineffective-option", ST_LEVEL_WARNING, true, false,

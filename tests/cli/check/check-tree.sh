@@ -49,10 +49,16 @@ dropped() { # file config
 	done | sort
 }
 
-# symbols check reports as not taking effect (requested value other than n)
+# symbols check reports as not taking effect (requested value other than n);
+# two or more unknown symbols of a file are one finding whose chain lists
+# them ("not in this tree, line N: CONFIG_X=v")
 reported() { # json
-	tr '{' '\n' <"$1" | grep -v '"message":"# CONFIG_' | grep -E '"rule":"(ineffective-option|unknown-symbol|slub-tiny-deps|slub-tiny-disables|removed-allocator)"' |
-		sed -n 's/.*"symbol":"\([A-Za-z0-9_]*\)".*/\1/p' | sort -u
+	{
+		tr '{' '\n' <"$1" | grep -v '"message":"# CONFIG_' | grep -E '"rule":"(ineffective-option|unknown-symbol|slub-tiny-deps|slub-tiny-disables|removed-allocator)"' |
+			sed -n 's/.*"symbol":"\([A-Za-z0-9_]*\)".*/\1/p'
+		grep -o '"not in this tree, line [0-9]*: CONFIG_[A-Za-z0-9_]*=' "$1" |
+			sed 's/.*: CONFIG_//; s/=$//'
+	} | sort -u
 }
 
 for spec in "x86 arch/x86/configs/stcheck_defconfig stcheck_defconfig" \
