@@ -93,6 +93,76 @@ void p_err(const char *fmt, ...)
 	print_err(msg);
 }
 
+void p_note(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (st_out.verbosity < 0)
+		return;
+	fflush(stdout);
+	if (st_out.cmd)
+		fprintf(stderr, "slubtiny: %s: ", st_out.cmd);
+	else
+		fputs("slubtiny: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void st_arch_tally_add(struct st_arch_tally *t, const char *file, const char *arch,
+		       enum st_arch_from from, const char *why)
+{
+	size_t i;
+
+	for (i = 0; i < t->ng; i++) {
+		if (t->g[i].from != from || strcmp(t->g[i].arch, arch))
+			continue;
+		if (strcmp(t->g[i].why, why ? why : ""))
+			t->g[i].why[0] = '\0';
+		t->g[i].n++;
+		return;
+	}
+	if (t->ng == sizeof(t->g) / sizeof(t->g[0])) {
+		t->dropped++;
+		return;
+	}
+	snprintf(t->g[i].arch, sizeof(t->g[i].arch), "%s", arch);
+	snprintf(t->g[i].why, sizeof(t->g[i].why), "%s", why ? why : "");
+	snprintf(t->g[i].file, sizeof(t->g[i].file), "%s", file);
+	t->g[i].from = from;
+	t->g[i].n = 1;
+	t->ng++;
+}
+
+void st_arch_tally_print(const struct st_arch_tally *t)
+{
+	char files[300];
+	size_t i;
+
+	for (i = 0; i < t->ng; i++) {
+		if (t->g[i].n == 1)
+			snprintf(files, sizeof(files), "%s", t->g[i].file);
+		else
+			snprintf(files, sizeof(files), "%zu files", t->g[i].n);
+		p_note("ARCH=%s (from %s%s%s) for %s", t->g[i].arch,
+		       st_arch_from_name(t->g[i].from), t->g[i].why[0] ? ": " : "",
+		       t->g[i].why, files);
+	}
+	if (t->dropped)
+		p_note("and %zu more files of other ARCHes", t->dropped);
+}
+
+void st_say_found(size_t checked, size_t looked, size_t skipped)
+{
+	if (looked)
+		p_note("checked %zu kernel config%s (%zu file%s looked at, %zu not kernel configs)",
+		       checked, checked == 1 ? "" : "s", looked, looked == 1 ? "" : "s",
+		       skipped);
+	else
+		p_note("checked %zu kernel config%s", checked, checked == 1 ? "" : "s");
+}
+
 void st_record_error(const char *msg)
 {
 	if (!first_err[0])

@@ -100,6 +100,19 @@ struct st_check_result {
 	 */
 	const char *arch;
 	enum st_arch_from arch_from;
+	/* The ARCH each file was judged for, in the order checked (owned). */
+	struct st_check_arch *archs;
+	size_t nr_archs;
+	/* Discovery: files a walk looked at, and of them not kernel configs. */
+	size_t nr_looked, nr_skipped;
+};
+
+/* One file's ARCH and how it was decided (st_arch_decide()). */
+struct st_check_arch {
+	char *file;
+	char arch[32];
+	enum st_arch_from from;
+	char why[96];		/* "CONFIG_ARCH_AT91", "arch/arm/configs/", "" */
 };
 
 void st_check_result_init(struct st_check_result *r);
@@ -321,6 +334,11 @@ struct st_check_run_opts {
 	 * error: a CI gate pointed at the wrong place must not pass).
 	 */
 	bool allow_empty;
+	/*
+	 * Files named that are not kernel configs (by content) are left out,
+	 * as a directory walk leaves them: for pre-commit, which picks by name.
+	 */
+	bool skip_foreign;
 	/*
 	 * Called after each file with the number done, the total and the
 	 * file, from the worker threads (so it must be thread-safe), or NULL.

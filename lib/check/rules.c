@@ -146,6 +146,9 @@ void st_check_result_free(struct st_check_result *r)
 	for (i = 0; i < r->nr_fixed_msgs; i++)
 		free(r->fixed[i]);
 	free(r->fixed);
+	for (i = 0; i < r->nr_archs; i++)
+		free(r->archs[i].file);
+	free(r->archs);
 	memset(r, 0, sizeof(*r));
 }
 

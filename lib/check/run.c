@@ -17,6 +17,7 @@
 #include "common/spawn.h"
 #include "common/error.h"
 #include "defconfig/defconfig.h"
+#include "layout/discover.h"
 #include "migrate/migrate.h"
 
 /*
@@ -36,6 +37,7 @@ struct item {
 struct work {
 	const struct st_check_run_opts *o;
 	char **files;
+	const struct st_check_arch *archs;	/* of each file */
 	struct item *items;
 	size_t nitems;
 	size_t *idx;		/* storage of every item's indexes */
@@ -342,12 +344,10 @@ static int run_items(struct work *w, size_t nfiles, struct st_check_result *r,
 	return ret;
 }
 
-static char *arch_key(const struct st_check_run_opts *o, const char *path)
+/* The helper a file needs: its ARCH, "" for the host's (the default). */
+static char *arch_key(const struct st_check_arch *a)
 {
-	size_t n;
-	const char *a = o->arch ? NULL : st_mig_arch_of_path(path, &n);
-
-	return a ? strndup(a, n) : strdup(o->arch ? o->arch : "");
+	return strdup(a->from == ST_ARCH_FROM_HOST ? "" : a->arch);
 }
 
 /*
@@ -376,7 +376,7 @@ static int make_items(struct work *w, size_t n)
 		goto out;
 	}
 	for (i = 0; i < n; i++)
-		if (!(keys[i] = arch_key(w->o, w->files[i])))
+		if (!(keys[i] = arch_key(&w->archs[i])))
 			goto out;
 	for (i = 0; i < n; i++) {
 		struct item *it;
@@ -424,36 +424,43 @@ static void free_items(struct work *w)
 }
 
 /*
- * The first directory of @paths that no file of @files (their expansion)
- * is below, or NULL. The walk names each file DIR/NAME with DIR as given,
- * so a prefix test suffices; a nested operand's files are its parent's too.
+ * The ARCH of each of @files into r->archs: the run's (--arch, $ARCH,
+ * .slubtiny.json), else each file's own (path, layout, symbols, host).
  */
-static const char *empty_dir(char *const *paths, size_t n, char *const *files,
-			     size_t nr_files)
+static int decide_archs(const struct st_check_run_opts *o, char *const *files, size_t n,
+			enum st_arch_from given_from, struct st_check_result *r)
 {
-	struct stat st;
-	size_t i, j, len;
+	size_t i;
 
+	r->archs = calloc(n + 1, sizeof(*r->archs));
+	if (!r->archs)
+		return -ENOMEM;
 	for (i = 0; i < n; i++) {
-		if (!strcmp(paths[i], "-") || stat(paths[i], &st) || !S_ISDIR(st.st_mode))
-			continue;
-		len = strlen(paths[i]);
-		for (j = 0; j < nr_files; j++)
-			if (!strncmp(files[j], paths[i], len) &&
-			    (paths[i][len - 1] == '/' || files[j][len] == '/'))
-				break;
-		if (j == nr_files)
-			return paths[i];
+		struct st_check_arch *a = &r->archs[i];
+		struct st_arch_choice c;
+
+		st_arch_decide(files[i], NULL, o->arch, given_from, &c);
+		a->file = strdup(files[i]);
+		if (!a->file)
+			return -ENOMEM;
+		snprintf(a->arch, sizeof(a->arch), "%s", c.arch);
+		snprintf(a->why, sizeof(a->why), "%s", c.why);
+		a->from = c.from;
+		r->nr_archs++;
 	}
-	return NULL;
+	return 0;
 }
 
 int st_check_run(const struct st_check_run_opts *opts, char *const *paths, size_t n,
 		 struct st_check_result *r, struct st_error *err)
 {
 	struct st_check_run_opts oc = *opts, *o = &oc;
+	struct st_discover_opts dopt = {
+		.allow_empty = opts->allow_empty,
+		.skip_foreign = opts->skip_foreign,
+	};
+	struct st_discovery d;
 	char **files = NULL;
-	const char *empty;
 	size_t nr_files = 0;
 	int ret;
 
@@ -470,23 +477,25 @@ int st_check_run(const struct st_check_run_opts *opts, char *const *paths, size_
 			oc.rules.fix_minor = v.minor;
 		}
 	}
-	ret = st_mig_expand_paths(paths, n, &files, &nr_files, err);
+	ret = st_discover(paths, n, &dopt, &d, err);
 	if (ret)
 		return ret;
-	empty = o->allow_empty ? NULL : empty_dir(paths, n, files, nr_files);
-	if (empty) {
-		ret = st_err(err, ENOENT, NULL, "no kernel configs found under %s", empty);
-		st_mig_paths_free(files, nr_files);
-		return ret;
-	}
+	files = d.paths;
+	nr_files = d.nr;
+	r->nr_looked = d.nr_looked;
+	r->nr_skipped = d.nr_skipped;
 	if (o->shard_n && st_mig_shard_paths(files, &nr_files, o->shard_k, o->shard_n)) {
+		st_mig_paths_free(files, nr_files);
+		return st_err(err, ENOMEM, NULL, "out of memory");
+	}
+	if (decide_archs(o, files, nr_files, r->arch_from, r)) {
 		st_mig_paths_free(files, nr_files);
 		return st_err(err, ENOMEM, NULL, "out of memory");
 	}
 	if (o->fix)
 		ret = st_check_fix(o, files, nr_files, r, err);
 	if (!ret) {
-		struct work w = { .o = o, .files = files, .nfiles = nr_files };
+		struct work w = { .o = o, .files = files, .archs = r->archs, .nfiles = nr_files };
 
 		ret = make_items(&w, nr_files);
 		if (ret)
