@@ -212,10 +212,6 @@ int cmd_check(int argc, char **argv)
 		st_check_config_free(&cfg);
 		return ST_EXIT_ERROR;
 	}
-	/* an ARCH the command line does not show, where it decides */
-	if (o.srctree && fmt == ST_FMT_TEXT && st_out.verbosity >= 0 &&
-	    (arch_from == ST_ARCH_FROM_ENV || arch_from == ST_ARCH_FROM_CONFIG))
-		p_err("ARCH=%s (from %s)", o.arch, st_arch_from_name(arch_from));
 	o.shard_k = a.shard_k;
 	o.shard_n = a.shard_n;
 	o.allow_empty = a.allow_empty;
@@ -272,11 +268,10 @@ int cmd_check(int argc, char **argv)
 	if (fmt == ST_FMT_TEXT) {
 		struct st_arch_tally t = { .ng = 0 };
 
-		st_say_found(r.nr_archs, r.nr_looked, r.nr_skipped);
 		for (size_t i = 0; i < r.nr_archs; i++)
 			st_arch_tally_add(&t, r.archs[i].file, r.archs[i].arch, r.archs[i].from,
 					  r.archs[i].why);
-		st_arch_tally_print(&t);
+		st_say_found(r.nr_archs, r.nr_looked, r.nr_skipped, &t);
 	}
 	for (size_t i = 0; i < r.nr_fixed_msgs; i++)
 		fprintf(stderr, "%s\n", r.fixed[i]);
@@ -291,7 +286,8 @@ int cmd_check(int argc, char **argv)
 	if (r.nr_fix_refused)
 		p_err("--fix: %zu file(s) not rewritten: the migrated allocator would not take effect (see 'slubtiny migrate')",
 		      r.nr_fix_refused);
-	status = st_check_nr_failing(&r) ? ST_EXIT_FINDINGS : ST_EXIT_OK;
+	status = r.nr_not_kernel ? ST_EXIT_ERROR :
+		 st_check_nr_failing(&r) ? ST_EXIT_FINDINGS : ST_EXIT_OK;
 out:
 	st_check_result_free(&r);
 	st_check_config_free(&cfg);

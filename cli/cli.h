@@ -105,9 +105,13 @@ struct st_arch_tally {
 };
 void st_arch_tally_add(struct st_arch_tally *t, const char *file, const char *arch,
 		       enum st_arch_from from, const char *why);
-void st_arch_tally_print(const struct st_arch_tally *t);
-/* "checked 3 kernel configs (12 files looked at, 9 not kernel configs)" */
-void st_say_found(size_t checked, size_t looked, size_t skipped);
+/*
+ * "checked 3 kernel configs (12 files looked at, 9 not kernel configs),
+ * ARCH=arm (from path: arch/arm/configs/)"; with several ARCHes, one line
+ * more for each.
+ */
+void st_say_found(size_t checked, size_t looked, size_t skipped,
+		  const struct st_arch_tally *t);
 
 /* Keep @msg as the run's error for that document, unless one is kept already. */
 void st_record_error(const char *msg);

@@ -135,32 +135,40 @@ void st_arch_tally_add(struct st_arch_tally *t, const char *file, const char *ar
 	t->ng++;
 }
 
-void st_arch_tally_print(const struct st_arch_tally *t)
+/* "ARCH=arm (from symbols: CONFIG_ARCH_AT91)" of group @i into @buf. */
+static void arch_group(const struct st_arch_tally *t, size_t i, char *buf, size_t size)
 {
-	char files[300];
-	size_t i;
-
-	for (i = 0; i < t->ng; i++) {
-		if (t->g[i].n == 1)
-			snprintf(files, sizeof(files), "%s", t->g[i].file);
-		else
-			snprintf(files, sizeof(files), "%zu files", t->g[i].n);
-		p_note("ARCH=%s (from %s%s%s) for %s", t->g[i].arch,
-		       st_arch_from_name(t->g[i].from), t->g[i].why[0] ? ": " : "",
-		       t->g[i].why, files);
-	}
-	if (t->dropped)
-		p_note("and %zu more files of other ARCHes", t->dropped);
+	snprintf(buf, size, "ARCH=%s (from %s%s%s)", t->g[i].arch,
+		 st_arch_from_name(t->g[i].from), t->g[i].why[0] ? ": " : "", t->g[i].why);
 }
 
-void st_say_found(size_t checked, size_t looked, size_t skipped)
+void st_say_found(size_t checked, size_t looked, size_t skipped,
+		  const struct st_arch_tally *t)
 {
+	char counts[128] = "", arch[200] = "";
+	size_t i;
+
 	if (looked)
-		p_note("checked %zu kernel config%s (%zu file%s looked at, %zu not kernel configs)",
-		       checked, checked == 1 ? "" : "s", looked, looked == 1 ? "" : "s",
-		       skipped);
-	else
-		p_note("checked %zu kernel config%s", checked, checked == 1 ? "" : "s");
+		snprintf(counts, sizeof(counts), " (%zu file%s looked at, %zu not kernel configs)",
+			 looked, looked == 1 ? "" : "s", skipped);
+	/* one ARCH for all: said on the same line */
+	if (t->ng == 1 && !t->dropped) {
+		arch[0] = ',';
+		arch[1] = ' ';
+		arch_group(t, 0, arch + 2, sizeof(arch) - 2);
+	}
+	p_note("checked %zu kernel config%s%s%s", checked, checked == 1 ? "" : "s", counts,
+	       arch);
+	for (i = 0; !arch[0] && i < t->ng; i++) {
+		arch_group(t, i, arch, sizeof(arch));
+		if (t->g[i].n == 1)
+			p_note("%s for %s", arch, t->g[i].file);
+		else
+			p_note("%s for %zu files", arch, t->g[i].n);
+		arch[0] = '\0';
+	}
+	if (t->dropped)
+		p_note("and %zu files of other ARCHes", t->dropped);
 }
 
 void st_record_error(const char *msg)

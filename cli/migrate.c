@@ -459,6 +459,7 @@ static int write_stdout(const struct st_mig_file *f)
 
 static void do_file(struct run *r, struct st_mig_session *s, const char *path)
 {
+	struct st_cfg_verdict v;
 	struct st_error e = { 0 };
 	struct st_mig_file f;
 	bool written = false;
@@ -467,6 +468,12 @@ static void do_file(struct run *r, struct st_mig_session *s, const char *path)
 
 	if (strcmp(path, "-"))
 		announce_symlink(path);
+	if (st_cfg_not_kernel(path, &v)) {
+		/* named: a walk leaves such files out */
+		st_err(&e, EINVAL, path, "%s", v.why);
+		file_error(r, path, &e, -EINVAL);
+		return;
+	}
 	ret = st_mig_session_file(s, path, &f, &e);
 	if (ret) {
 		file_error(r, path, &e, ret);
@@ -640,9 +647,9 @@ int cmd_migrate(int argc, char **argv)
 		st_progress_update(prog, i + 1, n, paths[i]);
 	}
 	st_progress_end(prog);
-	if (!st_out.json) {
-		st_say_found(n, d.nr_looked, d.nr_skipped);
-		st_arch_tally_print(&r.archs);
+	/* an error's one line stays alone */
+	if (!st_out.json && r.status < ST_EXIT_ERROR) {
+		st_say_found(n, d.nr_looked, d.nr_skipped, &r.archs);
 	}
 	if (r.nr_fixed && !st_out.json && st_out.verbosity >= 0)
 		fprintf(stderr, "slubtiny: fixed %zu line%s in %zu file%s (--fix-deps)\n",

@@ -105,6 +105,8 @@ struct st_check_result {
 	size_t nr_archs;
 	/* Discovery: files a walk looked at, and of them not kernel configs. */
 	size_t nr_looked, nr_skipped;
+	/* Named files that are another program's config: error findings, exit 2. */
+	size_t nr_not_kernel;
 };
 
 /* One file's ARCH and how it was decided (st_arch_decide()). */

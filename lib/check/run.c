@@ -424,6 +424,34 @@ static void free_items(struct work *w)
 }
 
 /*
+ * Take out of @files those that are clearly no kernel config (only a named
+ * file can be: a walk leaves them out), each an error finding of its own.
+ */
+static int drop_not_kernel(char **files, size_t *n, struct st_check_result *r)
+{
+	struct st_cfg_verdict v;
+	size_t i, j;
+	int ret;
+
+	for (i = j = 0; i < *n; i++) {
+		if (!st_cfg_not_kernel(files[i], &v)) {
+			files[j++] = files[i];
+			continue;
+		}
+		ret = st_check_add(r, ST_RULE_SYNTAX, files[i], v.line ? v.line : 1, 1, NULL,
+				   "name only kernel configs (or pass --skip-non-kernel)",
+				   "%s", v.why);
+		if (ret)
+			return ret;
+		r->f[r->nr - 1].level = ST_LEVEL_ERROR;
+		r->nr_not_kernel++;
+		free(files[i]);
+	}
+	*n = j;
+	return 0;
+}
+
+/*
  * The ARCH of each of @files into r->archs: the run's (--arch, $ARCH,
  * .slubtiny.json), else each file's own (path, layout, symbols, host).
  */
@@ -488,7 +516,8 @@ int st_check_run(const struct st_check_run_opts *opts, char *const *paths, size_
 		st_mig_paths_free(files, nr_files);
 		return st_err(err, ENOMEM, NULL, "out of memory");
 	}
-	if (decide_archs(o, files, nr_files, r->arch_from, r)) {
+	if (drop_not_kernel(files, &nr_files, r) ||
+	    decide_archs(o, files, nr_files, r->arch_from, r)) {
 		st_mig_paths_free(files, nr_files);
 		return st_err(err, ENOMEM, NULL, "out of memory");
 	}

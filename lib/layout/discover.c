@@ -261,6 +261,14 @@ int st_cfg_classify(const char *path, struct st_cfg_verdict *v)
 	return 0;
 }
 
+bool st_cfg_not_kernel(const char *path, struct st_cfg_verdict *v)
+{
+	if (!strcmp(path, "-") || st_cfg_classify(path, v))
+		return false;
+	return v->kind == ST_CFG_BUILDROOT || v->kind == ST_CFG_UBOOT ||
+	       v->kind == ST_CFG_BUSYBOX;
+}
+
 int st_cfg_arch_of_buf(const char *buf, size_t len, char *arch, size_t asize,
 		       char *sym, size_t ssize)
 {

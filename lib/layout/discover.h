@@ -50,6 +50,13 @@ void st_cfg_classify_buf(const char *buf, size_t len, struct st_cfg_verdict *v);
 /* The same for a file: 0, or -errno when it cannot be read. */
 int st_cfg_classify(const char *path, struct st_cfg_verdict *v);
 
+/*
+ * A named file that is clearly another program's config (Buildroot's BR2_,
+ * U-Boot's, BusyBox's): true with @v saying why. Unreadable: false (the
+ * caller's reading says why).
+ */
+bool st_cfg_not_kernel(const char *path, struct st_cfg_verdict *v);
+
 /* Is @sym (without CONFIG_) defined by the 6.1 or 6.12 tree? (~1% false yes) */
 bool st_cfg_kernel_symbol(const char *sym, size_t len);
 
