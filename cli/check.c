@@ -216,6 +216,7 @@ int cmd_check(int argc, char **argv)
 	o.shard_n = a.shard_n;
 	o.allow_empty = a.allow_empty;
 	o.skip_foreign = a.skip_non_kernel;
+	o.config = &cfg;
 	for (ret = optind; a.fix && ret < argc; ret++) {
 		if (!strcmp(argv[ret], "-")) {
 			p_err("--fix cannot rewrite standard input (use 'slubtiny migrate --in-place -')");

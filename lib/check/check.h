@@ -204,10 +204,23 @@ struct st_check_ignore {
 	char *reason;
 };
 
+/*
+ * "arches": [{"files": GLOB, "arch": ARCH}, ...]: files matching GLOB (as
+ * "ignores" match) are judged for ARCH, before "arch" and each file's own
+ * (path, symbols, host); --arch and $ARCH still win. For trees that mix
+ * arches where neither path nor symbols tell.
+ */
+struct st_check_arch_map {
+	char *glob;
+	char *arch;
+};
+
 struct st_check_config {
 	char *path;		/* where it was read from, NULL if none */
 	struct st_check_ignore *ignores;
 	size_t nr_ignores;
+	struct st_check_arch_map *arches;
+	size_t nr_arches;
 	bool has_select;
 	bool select[ST_RULE_COUNT];
 	bool ignore[ST_RULE_COUNT];
@@ -228,6 +241,12 @@ int st_check_config_load(struct st_check_config *c, const char *path,
  */
 int st_check_config_find(const char *dir, char **path);
 void st_check_config_free(struct st_check_config *c);
+/*
+ * @file relative to the directory of @c's file when it is below it (in
+ * @buf), else as given: what "ignores" and "arches" globs match.
+ */
+const char *st_check_config_rel(const struct st_check_config *c, const char *file,
+				char *buf, size_t size);
 
 /*
  * Drop the findings of @r that an "ignores" entry of @c covers (counted as
@@ -341,6 +360,8 @@ struct st_check_run_opts {
 	 * as a directory walk leaves them: for pre-commit, which picks by name.
 	 */
 	bool skip_foreign;
+	/* .slubtiny.json, for its "arches" (or NULL); not owned */
+	const struct st_check_config *config;
 	/*
 	 * Called after each file with the number done, the total and the
 	 * file, from the worker threads (so it must be thread-safe), or NULL.

@@ -4,7 +4,10 @@
  * against a tree, then the size budgets.
  */
 #include <errno.h>
+#include <fnmatch.h>
+#include <limits.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -240,9 +243,16 @@ static int do_item(struct work *w, const struct item *it, struct st_check_result
 	size_t i;
 	int ret = 0;
 
-	/* a tree per item: its helper ends with the item, freeing its memory */
-	if (o->srctree)
-		ret = st_check_tree_new(&t, o->srctree, o->arch, err);
+	/*
+	 * A tree per item: its helper ends with the item, freeing its memory.
+	 * The item's files share the ARCH decided for them (the host's: NULL).
+	 */
+	if (o->srctree) {
+		const struct st_check_arch *a = &w->archs[it->idx[0]];
+
+		ret = st_check_tree_new(&t, o->srctree,
+					a->from == ST_ARCH_FROM_HOST ? NULL : a->arch, err);
+	}
 	for (i = 0; !ret && i < it->n; i++) {
 		ret = check_file(o, t, w->files[it->idx[i]], r, err);
 		if (o->progress)
@@ -452,6 +462,30 @@ static int drop_not_kernel(char **files, size_t *n, struct st_check_result *r)
 }
 
 /*
+ * .slubtiny.json's "arches" entry matching @file (relative to the file's
+ * directory, as "ignores"): its glob, with the ARCH in @c, or NULL.
+ */
+static const char *mapped_arch(const struct st_check_run_opts *o, const char *file,
+			       struct st_arch_choice *c)
+{
+	const char *name;
+	char rel[PATH_MAX];
+	size_t k;
+
+	if (!o->config || !o->config->nr_arches)
+		return NULL;
+	name = st_check_config_rel(o->config, file, rel, sizeof(rel));
+	for (k = 0; k < o->config->nr_arches; k++) {
+		if (!fnmatch(o->config->arches[k].glob, name, 0)) {
+			memset(c, 0, sizeof(*c));
+			snprintf(c->arch, sizeof(c->arch), "%s", o->config->arches[k].arch);
+			return o->config->arches[k].glob;
+		}
+	}
+	return NULL;
+}
+
+/*
  * The ARCH of each of @files into r->archs: the run's (--arch, $ARCH,
  * .slubtiny.json), else each file's own (path, layout, symbols, host).
  */
@@ -466,8 +500,16 @@ static int decide_archs(const struct st_check_run_opts *o, char *const *files, s
 	for (i = 0; i < n; i++) {
 		struct st_check_arch *a = &r->archs[i];
 		struct st_arch_choice c;
+		const char *glob;
+		/* the command line, then .slubtiny.json's "arches", then its "arch" */
+		bool cmdline = o->arch && given_from != ST_ARCH_FROM_CONFIG;
 
-		st_arch_decide(files[i], NULL, o->arch, given_from, &c);
+		if (!cmdline && (glob = mapped_arch(o, files[i], &c))) {
+			c.from = ST_ARCH_FROM_CONFIG;
+			snprintf(c.why, sizeof(c.why), "arches: %s", glob);
+		} else {
+			st_arch_decide(files[i], NULL, o->arch, given_from, &c);
+		}
 		a->file = strdup(files[i]);
 		if (!a->file)
 			return -ENOMEM;

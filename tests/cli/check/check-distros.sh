@@ -83,6 +83,23 @@ grep -q '^configs/acme_tiny_defconfig:1:1: error: .*BR2_arm' "$t/err" ||
 grep -q '^board/acme/tiny/linux.config:' "$t/err" ||
 	{ echo "FAIL: a named BR2_ defconfig: the other file was not checked:"; cat "$t/err"; fail=1; }
 cd - >/dev/null
+# .slubtiny.json's "arches" maps files to an ARCH where neither path nor
+# symbols tell (OpenWrt's generic config is every target's); $ARCH wins.
+mkdir -p "$t/map" && cp -R "$F/openwrt/target" "$t/map/" && cd "$t/map" || exit 2
+git init -q . 2>/dev/null
+printf '{"arches": [{"files": "target/linux/generic/*", "arch": "mips"}]}\n' >.slubtiny.json
+"$SLUBTINY" check --format json target >"$t/map.json" 2>"$t/err"
+[ "$(jq -c '[.files[] | select(.file | test("linux/generic/")) | .arch, .arch_from, .arch_why]' "$t/map.json")" = \
+	'["mips",".slubtiny.json","arches: target/linux/generic/*"]' ] ||
+	{ echo "FAIL: arches: $(jq -c .files "$t/map.json")"; fail=1; }
+ARCH=arm "$SLUBTINY" check --format json target >"$t/map.json" 2>"$t/err"
+[ "$(jq -r '[.files[].arch] | unique | join(",")' "$t/map.json")" = arm ] ||
+	{ echo "FAIL: arches: \$ARCH does not win: $(jq -c .files "$t/map.json")"; fail=1; }
+printf '{"arches": [{"files": "*", "arch": "nope"}]}\n' >.slubtiny.json
+"$SLUBTINY" check target >/dev/null 2>"$t/err"; st=$?
+[ $st = 2 ] && [ "$(cat "$t/err")" = "slubtiny: check: .slubtiny.json: \"arches\": unknown arch 'nope' for \"*\"" ] ||
+	{ echo "FAIL: arches: a bad arch: exit $st"; cat "$t/err"; fail=1; }
+cd - >/dev/null
 # Both hooks have the same patterns, and pass --skip-non-kernel.
 python3 -c '
 import sys, yaml
