@@ -324,8 +324,8 @@ int st_budget_check(struct st_check_result *r, const struct st_budget *b,
 		    const char *builddir, struct st_error *err);
 
 /*
- * One `slubtiny check` run: expand @paths (a directory means every
- * *_defconfig and *.config below it), optionally fix each file with
+ * One `slubtiny check` run: expand @paths (a directory means the kernel
+ * configs below it, see st_discover()), optionally fix each file with
  * migrate's rewrite, run the rules (and, with @srctree, the Kconfig
  * verification), then the budgets. Findings go to @r; errors (unreadable
  * file, helper failure, bad budget file) fill @err and return -errno.
@@ -333,7 +333,7 @@ int st_budget_check(struct st_check_result *r, const struct st_budget *b,
 struct st_check_run_opts {
 	struct st_check_opts rules;
 	const char *srctree;	/* kernel tree for verification, or NULL */
-	const char *arch;	/* NULL: from arch/<arch>/configs/ in the path */
+	const char *arch;	/* NULL: each file's own (st_arch_decide()) */
 	bool fix;		/* apply migrate's rewrite in place first */
 	const char *budget;	/* budget file, or NULL */
 	const char *budgets;	/* or the text of one (inline in .slubtiny.json) */

@@ -371,19 +371,38 @@ static bool openwrt_name(const char *name)
 	return true;
 }
 
+/* Is @dir/ in @path, at its start or after a slash? */
+static bool under(const char *path, const char *dir)
+{
+	const char *p = path;
+	size_t l = strlen(dir);
+
+	for (;;) {
+		if (!strncmp(p, dir, l) && p[l] == '/')
+			return true;
+		p = strchr(p, '/');
+		if (!p)
+			return false;
+		p++;
+	}
+}
+
 /*
  * Names a kernel config has: defconfig and *_defconfig (arch/<a>/configs/,
  * Yocto layers), *.config (fragments, Buildroot's linux.config), *.fragment
- * (Buildroot), *.cfg (Yocto fragments), OpenWrt's config-VERSION. The
- * content decides; the name only spares reading every file of a tree.
+ * (Buildroot), OpenWrt's config-VERSION, and *.cfg below a recipes-kernel/
+ * directory: Yocto's BusyBox fragments (recipes-core/busybox/, *.cfg) can
+ * hold kernel symbols alone (CONFIG_WATCHDOG=y), so only the place tells.
+ * The content decides the rest; the name spares reading every file.
  */
-static bool candidate(const char *name)
+static bool candidate(const char *path, const char *name)
 {
 	size_t n = strlen(name);
 
 	return !strcmp(name, "defconfig") || ends_with(name, n, "_defconfig") ||
 	       ends_with(name, n, ".config") || ends_with(name, n, ".fragment") ||
-	       ends_with(name, n, ".cfg") || openwrt_name(name);
+	       openwrt_name(name) ||
+	       (ends_with(name, n, ".cfg") && under(path, "recipes-kernel"));
 }
 
 struct walk {
@@ -444,7 +463,7 @@ static int walk(struct walk *w, const char *dir, int depth)
 			continue;
 		if (S_ISDIR(st.st_mode) && !S_ISLNK(st.st_mode))
 			ret = walk(w, sub, depth + 1);
-		else if (S_ISREG(st.st_mode) && candidate(de->d_name))
+		else if (S_ISREG(st.st_mode) && candidate(sub, de->d_name))
 			ret = take_if_kernel(w, sub, de->d_name);
 	}
 	closedir(d);
