@@ -66,9 +66,9 @@ for h in hooks:
 	[ -s "$t/err" ] && { echo "FAIL: $tree: check --skip-non-kernel stderr"; cat "$t/err"; fail=1; }
 	cd - >/dev/null
 }
-expect openwrt 7 target/linux/generic/config-6.6 target/linux/ath79/generic/config-default \
+expect openwrt 6 target/linux/generic/config-6.6 target/linux/ath79/generic/config-default \
 	target/linux/ramips/mt76x8/config-6.1
-expect yocto 6 meta-board/recipes-kernel/linux/files/slob.cfg \
+expect yocto 5 meta-board/recipes-kernel/linux/files/slob.cfg \
 	meta-board/recipes-kernel/linux/files/tiny.cfg \
 	meta-board/recipes-kernel/linux/files/sama5-board/defconfig
 expect buildroot 5 board/acme/tiny/linux.config board/acme/tiny/linux-extra.config \
