@@ -17,7 +17,7 @@
 enum {
 	OPT_SRCTREE = ST_OPT_ID, OPT_ARCH, OPT_FORMAT, OPT_FIX, OPT_BUDGET, OPT_SELECT,
 	OPT_IGNORE, OPT_CONFIG, OPT_NO_CONFIG, OPT_BUILDDIR, OPT_LIST_RULES, OPT_BASELINE,
-	OPT_SHARD, OPT_ALLOW_EMPTY,
+	OPT_SHARD, OPT_ALLOW_EMPTY, OPT_SKIP_NON_KERNEL,
 };
 
 const struct st_opt st_check_opts[] = {
@@ -34,6 +34,7 @@ const struct st_opt st_check_opts[] = {
 	{ "no-config", 0, OPT_NO_CONFIG, NULL, "do not read .slubtiny.json" },
 	{ "shard", 0, OPT_SHARD, "K/N", ST_OPT_SHARD_HELP },
 	{ "allow-empty", 0, OPT_ALLOW_EMPTY, NULL, "a DIR without kernel configs is no error (exit 0)" },
+	{ "skip-non-kernel", 0, OPT_SKIP_NON_KERNEL, NULL, "leave out FILEs whose content is no kernel config (as a DIR walk does)" },
 	{ "list-rules", 0, OPT_LIST_RULES, NULL, "print the rule ids with what each finds, then exit" },
 	ST_OPT_ROW_JSON,
 	ST_OPT_ROW_QUIET,
@@ -79,7 +80,7 @@ static void list_rules(void)
 
 struct args {
 	const char *srctree, *arch, *format, *budget, *builddir, *config, *baseline;
-	bool fix, no_config, has_select, list_rules, allow_empty;
+	bool fix, no_config, has_select, list_rules, allow_empty, skip_non_kernel;
 	unsigned int shard_k, shard_n;
 	bool select[ST_RULE_COUNT], ignore[ST_RULE_COUNT];
 };
@@ -101,6 +102,7 @@ static int parse_args(struct args *a, int argc, char **argv)
 		case OPT_CONFIG: a->config = optarg; break;
 		case OPT_NO_CONFIG: a->no_config = true; break;
 		case OPT_ALLOW_EMPTY: a->allow_empty = true; break;
+		case OPT_SKIP_NON_KERNEL: a->skip_non_kernel = true; break;
 		case OPT_BASELINE: a->baseline = optarg; break;
 		case OPT_SHARD:
 			if (st_parse_shard(optarg, &a->shard_k, &a->shard_n))
@@ -210,13 +212,11 @@ int cmd_check(int argc, char **argv)
 		st_check_config_free(&cfg);
 		return ST_EXIT_ERROR;
 	}
-	/* an ARCH the command line does not show, where it decides */
-	if (o.srctree && fmt == ST_FMT_TEXT && st_out.verbosity >= 0 &&
-	    (arch_from == ST_ARCH_FROM_ENV || arch_from == ST_ARCH_FROM_CONFIG))
-		p_err("ARCH=%s (from %s)", o.arch, st_arch_from_name(arch_from));
 	o.shard_k = a.shard_k;
 	o.shard_n = a.shard_n;
 	o.allow_empty = a.allow_empty;
+	o.skip_foreign = a.skip_non_kernel;
+	o.config = &cfg;
 	for (ret = optind; a.fix && ret < argc; ret++) {
 		if (!strcmp(argv[ret], "-")) {
 			p_err("--fix cannot rewrite standard input (use 'slubtiny migrate --in-place -')");
@@ -269,6 +269,14 @@ int cmd_check(int argc, char **argv)
 	/* each file that could not be checked: one line, after the findings */
 	for (size_t i = 0; i < r.nr_errors; i++)
 		p_err("%s: %s", r.errors[i].file, r.errors[i].msg);
+	if (fmt == ST_FMT_TEXT) {
+		struct st_arch_tally t = { .ng = 0 };
+
+		for (size_t i = 0; i < r.nr_archs; i++)
+			st_arch_tally_add(&t, r.archs[i].file, r.archs[i].arch, r.archs[i].from,
+					  r.archs[i].why);
+		st_say_found(r.nr_archs, r.nr_looked, r.nr_skipped, &t);
+	}
 	for (size_t i = 0; i < r.nr_fixed_msgs; i++)
 		fprintf(stderr, "%s\n", r.fixed[i]);
 	if (r.nr_fixed_lines)
@@ -282,7 +290,7 @@ int cmd_check(int argc, char **argv)
 	if (r.nr_fix_refused)
 		p_err("--fix: %zu file(s) not rewritten: the migrated allocator would not take effect (see 'slubtiny migrate')",
 		      r.nr_fix_refused);
-	status = r.nr_errors ? ST_EXIT_ERROR :
+	status = r.nr_errors || r.nr_not_kernel ? ST_EXIT_ERROR :
 		 st_check_nr_failing(&r) ? ST_EXIT_FINDINGS : ST_EXIT_OK;
 out:
 	st_check_result_free(&r);

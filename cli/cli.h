@@ -81,6 +81,38 @@ void st_json_error_document(void);
  */
 int st_cli_arch(const char *opt, const char *cfg, const char **arch,
 		enum st_arch_from *from);
+/*
+ * Text mode, unless -q: "slubtiny: CMD: msg" on stderr, for what the run
+ * found or decided (not an error: never the JSON error document's).
+ */
+void p_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * The ARCHes a run judged its files for, grouped by ARCH and how it was
+ * decided, said once per group after the run: "ARCH=arm (from symbols:
+ * CONFIG_ARCH_AT91) for board/defconfig", "ARCH=arm (from the path) for 75
+ * files".
+ */
+struct st_arch_tally {
+	struct {
+		char arch[32];
+		enum st_arch_from from;
+		char why[96];	/* "" when the files' differ */
+		char file[256];	/* the first */
+		size_t n;
+	} g[16];
+	size_t ng, dropped;
+};
+void st_arch_tally_add(struct st_arch_tally *t, const char *file, const char *arch,
+		       enum st_arch_from from, const char *why);
+/*
+ * "checked 3 kernel configs (12 files looked at, 9 not kernel configs),
+ * ARCH=arm (from path: arch/arm/configs/)"; with several ARCHes, one line
+ * more for each.
+ */
+void st_say_found(size_t checked, size_t looked, size_t skipped,
+		  const struct st_arch_tally *t);
+
 /* Keep @msg as the run's error for that document, unless one is kept already. */
 void st_record_error(const char *msg);
 

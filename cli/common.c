@@ -93,6 +93,84 @@ void p_err(const char *fmt, ...)
 	print_err(msg);
 }
 
+void p_note(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (st_out.verbosity < 0)
+		return;
+	fflush(stdout);
+	if (st_out.cmd)
+		fprintf(stderr, "slubtiny: %s: ", st_out.cmd);
+	else
+		fputs("slubtiny: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void st_arch_tally_add(struct st_arch_tally *t, const char *file, const char *arch,
+		       enum st_arch_from from, const char *why)
+{
+	size_t i;
+
+	for (i = 0; i < t->ng; i++) {
+		if (t->g[i].from != from || strcmp(t->g[i].arch, arch))
+			continue;
+		if (strcmp(t->g[i].why, why ? why : ""))
+			t->g[i].why[0] = '\0';
+		t->g[i].n++;
+		return;
+	}
+	if (t->ng == sizeof(t->g) / sizeof(t->g[0])) {
+		t->dropped++;
+		return;
+	}
+	snprintf(t->g[i].arch, sizeof(t->g[i].arch), "%s", arch);
+	snprintf(t->g[i].why, sizeof(t->g[i].why), "%s", why ? why : "");
+	snprintf(t->g[i].file, sizeof(t->g[i].file), "%s", file);
+	t->g[i].from = from;
+	t->g[i].n = 1;
+	t->ng++;
+}
+
+/* "ARCH=arm (from symbols: CONFIG_ARCH_AT91)" of group @i into @buf. */
+static void arch_group(const struct st_arch_tally *t, size_t i, char *buf, size_t size)
+{
+	snprintf(buf, size, "ARCH=%s (from %s%s%s)", t->g[i].arch,
+		 st_arch_from_name(t->g[i].from), t->g[i].why[0] ? ": " : "", t->g[i].why);
+}
+
+void st_say_found(size_t checked, size_t looked, size_t skipped,
+		  const struct st_arch_tally *t)
+{
+	char counts[128] = "", arch[200] = "";
+	size_t i;
+
+	if (looked)
+		snprintf(counts, sizeof(counts), " (%zu file%s looked at, %zu not kernel configs)",
+			 looked, looked == 1 ? "" : "s", skipped);
+	/* one ARCH for all: said on the same line */
+	if (t->ng == 1 && !t->dropped) {
+		arch[0] = ',';
+		arch[1] = ' ';
+		arch_group(t, 0, arch + 2, sizeof(arch) - 2);
+	}
+	p_note("checked %zu kernel config%s%s%s", checked, checked == 1 ? "" : "s", counts,
+	       arch);
+	for (i = 0; !arch[0] && i < t->ng; i++) {
+		arch_group(t, i, arch, sizeof(arch));
+		if (t->g[i].n == 1)
+			p_note("%s for %s", arch, t->g[i].file);
+		else
+			p_note("%s for %zu files", arch, t->g[i].n);
+		arch[0] = '\0';
+	}
+	if (t->dropped)
+		p_note("and %zu files of other ARCHes", t->dropped);
+}
+
 void st_record_error(const char *msg)
 {
 	if (!first_err[0])

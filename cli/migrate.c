@@ -20,11 +20,13 @@
 #include "common/diag.h"
 #include "common/error.h"
 #include "defconfig/defconfig.h"
+#include "layout/discover.h"
 #include "migrate/migrate.h"
 #include "st_config.h"
 
 enum { OPT_SRCTREE = ST_OPT_ID, OPT_ARCH, OPT_CROSS, OPT_TARGET, OPT_FIX_DEPS,
-       OPT_NO_VERIFY, OPT_FORCE, OPT_IN_PLACE, OPT_CHECK, OPT_ALL, OPT_SHARD };
+       OPT_NO_VERIFY, OPT_FORCE, OPT_IN_PLACE, OPT_CHECK, OPT_ALL, OPT_SHARD,
+       OPT_ALLOW_EMPTY, OPT_SKIP_NON_KERNEL };
 
 const struct st_opt st_migrate_opts[] = {
 	{ "in-place", 0, OPT_IN_PLACE, NULL, "write each file back (atomic; a file that does not verify is kept)" },
@@ -38,6 +40,8 @@ const struct st_opt st_migrate_opts[] = {
 	{ "force", 0, OPT_FORCE, NULL, "with --in-place: write even a file that does not verify" },
 	{ "shard", 0, OPT_SHARD, "K/N", ST_OPT_SHARD_HELP },
 	{ "all", 0, OPT_ALL, NULL, "also list the findings the input already had" },
+	{ "allow-empty", 0, OPT_ALLOW_EMPTY, NULL, "a DIR without kernel configs is no error (exit 0)" },
+	{ "skip-non-kernel", 0, OPT_SKIP_NON_KERNEL, NULL, "leave out FILEs whose content is no kernel config (as a DIR walk does)" },
 	ST_OPT_ROW_JSON,
 	ST_OPT_ROW_QUIET,
 	{ "verbose", 'v', ST_OPT_VERBOSE, NULL, "print more: whole cause chains, and what --all lists" },
@@ -77,6 +81,8 @@ struct run {
 	bool in_place, check, force;
 	bool all;		/* list pre-existing findings and collateral */
 	unsigned int shard_k, shard_n;	/* --shard K/N, or 0 */
+	struct st_discover_opts discover;	/* --allow-empty, --skip-non-kernel */
+	struct st_arch_tally archs;	/* text: said after the files */
 	int status;		/* worst exit status so far */
 	cJSON *files;		/* JSON mode: the "files" array */
 	char *described[16];	/* verification bases already announced */
@@ -367,7 +373,9 @@ static int add_json(struct run *r, const struct st_mig_file *f, bool written)
 	    !cJSON_AddItemToObject(o, "verified_with", json_str_or_null(f->verified_with)) ||
 	    !cJSON_AddItemToObject(o, "arch", json_str_or_null(f->arch[0] ? f->arch : NULL)) ||
 	    !cJSON_AddItemToObject(o, "arch_from", json_str_or_null(f->arch[0] ?
-				   st_arch_from_name(f->arch_from) : NULL)))
+				   st_arch_from_name(f->arch_from) : NULL)) ||
+	    !cJSON_AddItemToObject(o, "arch_why", json_str_or_null(f->arch_why[0] ?
+				   f->arch_why : NULL)))
 		return -ENOMEM;
 	return 0;
 }
@@ -451,6 +459,7 @@ static int write_stdout(const struct st_mig_file *f)
 
 static void do_file(struct run *r, struct st_mig_session *s, const char *path)
 {
+	struct st_cfg_verdict v;
 	struct st_error e = { 0 };
 	struct st_mig_file f;
 	bool written = false;
@@ -459,11 +468,19 @@ static void do_file(struct run *r, struct st_mig_session *s, const char *path)
 
 	if (strcmp(path, "-"))
 		announce_symlink(path);
+	if (st_cfg_not_kernel(path, &v)) {
+		/* named: a walk leaves such files out */
+		st_err(&e, EINVAL, path, "%s", v.why);
+		file_error(r, path, &e, -EINVAL);
+		return;
+	}
 	ret = st_mig_session_file(s, path, &f, &e);
 	if (ret) {
 		file_error(r, path, &e, ret);
 		goto out;
 	}
+	if (f.arch[0])
+		st_arch_tally_add(&r->archs, f.path, f.arch, f.arch_from, f.arch_why);
 	if (f.nr_errors) {
 		parse_errors(r, &f);
 		goto out;
@@ -517,6 +534,8 @@ static int parse_opts(struct run *r, int argc, char **argv)
 		case OPT_NO_VERIFY: r->opts.verify = false; break;
 		case OPT_FORCE: r->force = true; break;
 		case OPT_ALL: r->all = true; break;
+		case OPT_ALLOW_EMPTY: r->discover.allow_empty = true; break;
+		case OPT_SKIP_NON_KERNEL: r->discover.skip_foreign = true; break;
 		case OPT_SHARD:
 			if (st_parse_shard(optarg, &r->shard_k, &r->shard_n))
 				return -EINVAL;
@@ -576,8 +595,10 @@ int cmd_migrate(int argc, char **argv)
 	struct st_error e = { 0 };
 	cJSON *root = NULL;
 	struct st_progress *prog;
+	struct st_discovery d = { 0 };
 	char **paths = NULL, tgt[16];
-	size_t n = 0, n_all, i;
+	size_t n = 0, i;
+	cJSON *sum;
 	int ret;
 
 	ret = parse_opts(&r, argc, argv);
@@ -585,12 +606,18 @@ int cmd_migrate(int argc, char **argv)
 		return ret > 0 ? ST_EXIT_OK : ST_EXIT_ERROR;
 	ret = st_mig_session_new(&s, &r.opts, &e);
 	if (!ret)
-		ret = st_mig_expand_paths(argv + optind, argc - optind, &paths, &n, &e);
-	n_all = n;
+		ret = st_discover(argv + optind, argc - optind, &r.discover, &d, &e);
+	paths = d.paths;
+	n = d.nr;
 	if (!ret && r.shard_n && st_mig_shard_paths(paths, &n, r.shard_k, r.shard_n))
 		ret = st_err(&e, ENOMEM, NULL, "out of memory");
 	if (ret) {
-		p_lib_err(&e, NULL, ret);
+		/* about no one file (an empty DIR): the command's prefix */
+		if (e.code && !e.file[0])
+			p_err("%s", e.msg);
+		else
+			p_lib_err(&e, NULL, ret);
+		st_mig_paths_free(paths, n);
 		st_mig_session_free(s);
 		return ST_EXIT_ERROR;
 	}
@@ -603,14 +630,16 @@ int cmd_migrate(int argc, char **argv)
 		if (!root || !cJSON_AddStringToObject(root, "version", ST_VERSION) ||
 		    !cJSON_AddStringToObject(root, "target", tgt) ||
 		    !cJSON_AddStringToObject(root, "lines", r.in_place ? "written" : "input") ||
-		    !(r.files = cJSON_AddArrayToObject(root, "files"))) {
+		    !(r.files = cJSON_AddArrayToObject(root, "files")) ||
+		    !(sum = cJSON_AddObjectToObject(root, "summary")) ||
+		    !cJSON_AddNumberToObject(sum, "files", n) ||
+		    !cJSON_AddNumberToObject(sum, "looked_at", d.nr_looked) ||
+		    !cJSON_AddNumberToObject(sum, "not_kernel_configs", d.nr_skipped)) {
 			p_err("out of memory");
 			r.status = ST_EXIT_ERROR;
 			goto out;
 		}
 	}
-	if (!n_all)
-		p_err("warning: no *_defconfig or *.config files found");
 	prog = n > 1 ? st_progress_new("migrate") : NULL;
 	for (i = 0; i < n; i++) {
 		st_progress_hide(prog);
@@ -618,6 +647,10 @@ int cmd_migrate(int argc, char **argv)
 		st_progress_update(prog, i + 1, n, paths[i]);
 	}
 	st_progress_end(prog);
+	/* an error's one line stays alone */
+	if (!st_out.json && r.status < ST_EXIT_ERROR) {
+		st_say_found(n, d.nr_looked, d.nr_skipped, &r.archs);
+	}
 	if (r.nr_fixed && !st_out.json && st_out.verbosity >= 0)
 		fprintf(stderr, "slubtiny: fixed %zu line%s in %zu file%s (--fix-deps)\n",
 			r.nr_fixed, r.nr_fixed == 1 ? "" : "s", r.nr_fixed_files,

@@ -107,6 +107,21 @@ struct st_check_result {
 	 */
 	const char *arch;
 	enum st_arch_from arch_from;
+	/* The ARCH each file was judged for, in the order checked (owned). */
+	struct st_check_arch *archs;
+	size_t nr_archs;
+	/* Discovery: files a walk looked at, and of them not kernel configs. */
+	size_t nr_looked, nr_skipped;
+	/* Named files that are another program's config: error findings, exit 2. */
+	size_t nr_not_kernel;
+};
+
+/* One file's ARCH and how it was decided (st_arch_decide()). */
+struct st_check_arch {
+	char *file;
+	char arch[32];
+	enum st_arch_from from;
+	char why[96];		/* "CONFIG_ARCH_AT91", "arch/arm/configs/", "" */
 };
 
 struct st_check_file_error {
@@ -204,10 +219,23 @@ struct st_check_ignore {
 	char *reason;
 };
 
+/*
+ * "arches": [{"files": GLOB, "arch": ARCH}, ...]: files matching GLOB (as
+ * "ignores" match) are judged for ARCH, before "arch" and each file's own
+ * (path, symbols, host); --arch and $ARCH still win. For trees that mix
+ * arches where neither path nor symbols tell.
+ */
+struct st_check_arch_map {
+	char *glob;
+	char *arch;
+};
+
 struct st_check_config {
 	char *path;		/* where it was read from, NULL if none */
 	struct st_check_ignore *ignores;
 	size_t nr_ignores;
+	struct st_check_arch_map *arches;
+	size_t nr_arches;
 	bool has_select;
 	bool select[ST_RULE_COUNT];
 	bool ignore[ST_RULE_COUNT];
@@ -228,6 +256,12 @@ int st_check_config_load(struct st_check_config *c, const char *path,
  */
 int st_check_config_find(const char *dir, char **path);
 void st_check_config_free(struct st_check_config *c);
+/*
+ * @file relative to the directory of @c's file when it is below it (in
+ * @buf), else as given: what "ignores" and "arches" globs match.
+ */
+const char *st_check_config_rel(const struct st_check_config *c, const char *file,
+				char *buf, size_t size);
 
 /*
  * Drop the findings of @r that an "ignores" entry of @c covers (counted as
@@ -305,8 +339,8 @@ int st_budget_check(struct st_check_result *r, const struct st_budget *b,
 		    const char *builddir, struct st_error *err);
 
 /*
- * One `slubtiny check` run: expand @paths (a directory means every
- * *_defconfig and *.config below it), optionally fix each file with
+ * One `slubtiny check` run: expand @paths (a directory means the kernel
+ * configs below it, see st_discover()), optionally fix each file with
  * migrate's rewrite, run the rules (and, with @srctree, the Kconfig
  * verification), then the budgets. Findings go to @r; errors (unreadable
  * file, helper failure, bad budget file) fill @err and return -errno.
@@ -314,7 +348,7 @@ int st_budget_check(struct st_check_result *r, const struct st_budget *b,
 struct st_check_run_opts {
 	struct st_check_opts rules;
 	const char *srctree;	/* kernel tree for verification, or NULL */
-	const char *arch;	/* NULL: from arch/<arch>/configs/ in the path */
+	const char *arch;	/* NULL: each file's own (st_arch_decide()) */
 	bool fix;		/* apply migrate's rewrite in place first */
 	const char *budget;	/* budget file, or NULL */
 	const char *budgets;	/* or the text of one (inline in .slubtiny.json) */
@@ -336,6 +370,13 @@ struct st_check_run_opts {
 	 * error: a CI gate pointed at the wrong place must not pass).
 	 */
 	bool allow_empty;
+	/*
+	 * Files named that are not kernel configs (by content) are left out,
+	 * as a directory walk leaves them: for pre-commit, which picks by name.
+	 */
+	bool skip_foreign;
+	/* .slubtiny.json, for its "arches" (or NULL); not owned */
+	const struct st_check_config *config;
 	/*
 	 * Called after each file with the number done, the total and the
 	 * file, from the worker threads (so it must be thread-safe), or NULL.

@@ -166,6 +166,52 @@ static int ignore_entry(struct st_check_ignore *ig, const cJSON *o, const char *
 	return 0;
 }
 
+/* One "arches" entry: "files" and a known "arch", nothing else. */
+static int arch_entry(struct st_check_arch_map *m, const cJSON *o, const char *path,
+		      struct st_error *err)
+{
+	const cJSON *v;
+	int ret;
+
+	if (!cJSON_IsObject(o))
+		return st_err(err, EINVAL, path, "\"arches\" entries must be objects");
+	cJSON_ArrayForEach(v, o) {
+		if (!strcmp(v->string, "files"))
+			ret = string_key(&m->glob, v, "arches: files", false, path, err);
+		else if (!strcmp(v->string, "arch"))
+			ret = string_key(&m->arch, v, "arches: arch", false, path, err);
+		else
+			ret = st_err(err, EINVAL, path, "\"arches\": unknown key \"%s\"", v->string);
+		if (ret)
+			return ret;
+	}
+	if (!m->glob || !m->arch)
+		return st_err(err, EINVAL, path, "\"arches\": an entry needs \"files\" and \"arch\"");
+	if (!st_arch_known(m->arch))
+		return st_err(err, EINVAL, path, "\"arches\": unknown arch '%s' for \"%s\"",
+			      m->arch, m->glob);
+	return 0;
+}
+
+static int arches(struct st_check_config *c, const cJSON *v, struct st_error *err)
+{
+	const cJSON *o;
+	int n, ret;
+
+	if (!cJSON_IsArray(v))
+		return st_err(err, EINVAL, c->path, "\"arches\" must be an array");
+	n = cJSON_GetArraySize(v);
+	c->arches = calloc(n ? n : 1, sizeof(*c->arches));
+	if (!c->arches)
+		return st_err(err, ENOMEM, c->path, "out of memory");
+	cJSON_ArrayForEach(o, v) {
+		ret = arch_entry(&c->arches[c->nr_arches++], o, c->path, err);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 static int ignores(struct st_check_config *c, const cJSON *v, struct st_error *err)
 {
 	const cJSON *o;
@@ -219,6 +265,9 @@ int st_check_config_parse(struct st_check_config *c, const char *buf, size_t len
 			ret = string_key(&c->budget, v, k, true, c->path, err);
 		} else if (!strcmp(k, "budgets")) {
 			ret = inline_budgets(c, v, err);
+		} else if (!strcmp(k, "arches")) {
+			ret = c->arches ? st_err(err, EINVAL, c->path, "\"arches\" given twice")
+					: arches(c, v, err);
 		} else if (!strcmp(k, "ignores")) {
 			ret = c->ignores ? st_err(err, EINVAL, c->path, "\"ignores\" given twice")
 					 : ignores(c, v, err);
@@ -306,6 +355,11 @@ void st_check_config_free(struct st_check_config *c)
 		free(c->ignores[i].reason);
 	}
 	free(c->ignores);
+	for (i = 0; i < c->nr_arches; i++) {
+		free(c->arches[i].glob);
+		free(c->arches[i].arch);
+	}
+	free(c->arches);
 	free(c->path);
 	free(c->srctree);
 	free(c->arch);

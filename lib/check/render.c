@@ -219,6 +219,30 @@ static cJSON *json_finding(const struct st_check_finding *x)
 	return o;
 }
 
+/* "files": each file with its ARCH and how that was decided. */
+static cJSON *json_archs(const struct st_check_result *r)
+{
+	cJSON *arr = cJSON_CreateArray(), *o;
+	size_t i;
+
+	for (i = 0; arr && i < r->nr_archs; i++) {
+		const struct st_check_arch *a = &r->archs[i];
+
+		o = cJSON_CreateObject();
+		if (!o || !cJSON_AddStringToObject(o, "file", a->file) ||
+		    !cJSON_AddStringToObject(o, "arch", a->arch) ||
+		    !cJSON_AddStringToObject(o, "arch_from", st_arch_from_name(a->from)) ||
+		    !(a->why[0] ? cJSON_AddStringToObject(o, "arch_why", a->why)
+				: cJSON_AddNullToObject(o, "arch_why"))) {
+			cJSON_Delete(o);
+			cJSON_Delete(arr);
+			return NULL;
+		}
+		cJSON_AddItemToArray(arr, o);
+	}
+	return arr;
+}
+
 static int render_json(FILE *f, const struct st_check_result *r, bool pretty, bool color)
 {
 	cJSON *root = cJSON_CreateObject(), *arr, *by, *it;
@@ -234,6 +258,8 @@ static int render_json(FILE *f, const struct st_check_result *r, bool pretty, bo
 		cJSON_Delete(root);
 		return -ENOMEM;
 	}
+	if (!cJSON_AddItemToObject(root, "files", json_archs(r)))
+		goto oom;
 	arr = cJSON_AddArrayToObject(root, "findings");
 	if (!arr)
 		goto oom;
@@ -256,6 +282,8 @@ static int render_json(FILE *f, const struct st_check_result *r, bool pretty, bo
 	it = cJSON_AddObjectToObject(root, "summary");
 	if (!it ||
 	    !cJSON_AddNumberToObject(it, "files", r->nr_files) ||
+	    !cJSON_AddNumberToObject(it, "looked_at", r->nr_looked) ||
+	    !cJSON_AddNumberToObject(it, "not_kernel_configs", r->nr_skipped) ||
 	    !cJSON_AddNumberToObject(it, "findings", r->nr) ||
 	    !cJSON_AddNumberToObject(it, "failing", st_check_nr_failing(r)) ||
 	    !cJSON_AddNumberToObject(it, "suppressed", r->nr_suppressed) ||

@@ -153,6 +153,9 @@ void st_check_result_free(struct st_check_result *r)
 		free(r->errors[i].msg);
 	}
 	free(r->errors);
+	for (i = 0; i < r->nr_archs; i++)
+		free(r->archs[i].file);
+	free(r->archs);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -765,22 +768,30 @@ static const char *below(const char *dir, const char *file, char *buf, size_t si
 	return buf;
 }
 
-void st_check_apply_ignores(struct st_check_result *r, const struct st_check_config *c)
+const char *st_check_config_rel(const struct st_check_config *c, const char *file,
+				char *buf, size_t size)
 {
-	char dir[PATH_MAX], rel[PATH_MAX];
-	const char *slash, *name;
-	size_t i, j, k;
+	char dir[PATH_MAX];
+	const char *slash = c->path ? strrchr(c->path, '/') : NULL;
 
-	if (!c->nr_ignores)
-		return;
-	slash = c->path ? strrchr(c->path, '/') : NULL;
 	if (slash == c->path)
 		snprintf(dir, sizeof(dir), "/");
 	else
 		snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - c->path) : 1,
 			 slash ? c->path : ".");
+	return below(dir, file, buf, size);
+}
+
+void st_check_apply_ignores(struct st_check_result *r, const struct st_check_config *c)
+{
+	char rel[PATH_MAX];
+	const char *name;
+	size_t i, j, k;
+
+	if (!c->nr_ignores)
+		return;
 	for (i = j = 0; i < r->nr; i++) {
-		name = below(dir, r->f[i].file, rel, sizeof(rel));
+		name = st_check_config_rel(c, r->f[i].file, rel, sizeof(rel));
 		for (k = 0; k < c->nr_ignores; k++)
 			if (c->ignores[k].rules[r->f[i].rule] &&
 			    !fnmatch(c->ignores[k].glob, name, 0))

@@ -4,7 +4,10 @@
  * against a tree, then the size budgets.
  */
 #include <errno.h>
+#include <fnmatch.h>
+#include <limits.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +20,7 @@
 #include "common/spawn.h"
 #include "common/error.h"
 #include "defconfig/defconfig.h"
+#include "layout/discover.h"
 #include "migrate/migrate.h"
 
 /*
@@ -36,6 +40,7 @@ struct item {
 struct work {
 	const struct st_check_run_opts *o;
 	char **files;
+	const struct st_check_arch *archs;	/* of each file */
 	struct item *items;
 	size_t nitems;
 	size_t *idx;		/* storage of every item's indexes */
@@ -241,9 +246,16 @@ static int do_item(struct work *w, const struct item *it, struct st_check_result
 	size_t i;
 	int ret = 0;
 
-	/* a tree per item: its helper ends with the item, freeing its memory */
-	if (o->srctree)
-		ret = st_check_tree_new(&t, o->srctree, o->arch, err);
+	/*
+	 * A tree per item: its helper ends with the item, freeing its memory.
+	 * The item's files share the ARCH decided for them (the host's: NULL).
+	 */
+	if (o->srctree) {
+		const struct st_check_arch *a = &w->archs[it->idx[0]];
+
+		ret = st_check_tree_new(&t, o->srctree,
+					a->from == ST_ARCH_FROM_HOST ? NULL : a->arch, err);
+	}
 	for (i = 0; !ret && i < it->n; i++) {
 		ret = check_file(o, t, w->files[it->idx[i]], r, err);
 		if (o->progress)
@@ -348,12 +360,10 @@ static int run_items(struct work *w, size_t nfiles, struct st_check_result *r,
 	return ret;
 }
 
-static char *arch_key(const struct st_check_run_opts *o, const char *path)
+/* The helper a file needs: its ARCH, "" for the host's (the default). */
+static char *arch_key(const struct st_check_arch *a)
 {
-	size_t n;
-	const char *a = o->arch ? NULL : st_mig_arch_of_path(path, &n);
-
-	return a ? strndup(a, n) : strdup(o->arch ? o->arch : "");
+	return strdup(a->from == ST_ARCH_FROM_HOST ? "" : a->arch);
 }
 
 /*
@@ -382,7 +392,7 @@ static int make_items(struct work *w, size_t n)
 		goto out;
 	}
 	for (i = 0; i < n; i++)
-		if (!(keys[i] = arch_key(w->o, w->files[i])))
+		if (!(keys[i] = arch_key(&w->archs[i])))
 			goto out;
 	for (i = 0; i < n; i++) {
 		struct item *it;
@@ -430,36 +440,103 @@ static void free_items(struct work *w)
 }
 
 /*
- * The first directory of @paths that no file of @files (their expansion)
- * is below, or NULL. The walk names each file DIR/NAME with DIR as given,
- * so a prefix test suffices; a nested operand's files are its parent's too.
+ * Take out of @files those that are clearly no kernel config (only a named
+ * file can be: a walk leaves them out), each an error finding of its own.
  */
-static const char *empty_dir(char *const *paths, size_t n, char *const *files,
-			     size_t nr_files)
+static int drop_not_kernel(char **files, size_t *n, struct st_check_result *r)
 {
-	struct stat st;
-	size_t i, j, len;
+	struct st_cfg_verdict v;
+	size_t i, j;
+	int ret;
 
-	for (i = 0; i < n; i++) {
-		if (!strcmp(paths[i], "-") || stat(paths[i], &st) || !S_ISDIR(st.st_mode))
+	for (i = j = 0; i < *n; i++) {
+		if (!st_cfg_not_kernel(files[i], &v)) {
+			files[j++] = files[i];
 			continue;
-		len = strlen(paths[i]);
-		for (j = 0; j < nr_files; j++)
-			if (!strncmp(files[j], paths[i], len) &&
-			    (paths[i][len - 1] == '/' || files[j][len] == '/'))
-				break;
-		if (j == nr_files)
-			return paths[i];
+		}
+		ret = st_check_add(r, ST_RULE_SYNTAX, files[i], v.line ? v.line : 1, 1, NULL,
+				   "name only kernel configs (or pass --skip-non-kernel)",
+				   "%s", v.why);
+		if (ret)
+			return ret;
+		r->f[r->nr - 1].level = ST_LEVEL_ERROR;
+		r->nr_not_kernel++;
+		free(files[i]);
+	}
+	*n = j;
+	return 0;
+}
+
+/*
+ * .slubtiny.json's "arches" entry matching @file (relative to the file's
+ * directory, as "ignores"): its glob, with the ARCH in @c, or NULL.
+ */
+static const char *mapped_arch(const struct st_check_run_opts *o, const char *file,
+			       struct st_arch_choice *c)
+{
+	const char *name;
+	char rel[PATH_MAX];
+	size_t k;
+
+	if (!o->config || !o->config->nr_arches)
+		return NULL;
+	name = st_check_config_rel(o->config, file, rel, sizeof(rel));
+	for (k = 0; k < o->config->nr_arches; k++) {
+		if (!fnmatch(o->config->arches[k].glob, name, 0)) {
+			memset(c, 0, sizeof(*c));
+			snprintf(c->arch, sizeof(c->arch), "%s", o->config->arches[k].arch);
+			return o->config->arches[k].glob;
+		}
 	}
 	return NULL;
+}
+
+/*
+ * The ARCH of each of @files into r->archs: the run's (--arch, $ARCH,
+ * .slubtiny.json), else each file's own (path, layout, symbols, host).
+ */
+static int decide_archs(const struct st_check_run_opts *o, char *const *files, size_t n,
+			enum st_arch_from given_from, struct st_check_result *r)
+{
+	size_t i;
+
+	r->archs = calloc(n + 1, sizeof(*r->archs));
+	if (!r->archs)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		struct st_check_arch *a = &r->archs[i];
+		struct st_arch_choice c;
+		const char *glob;
+		/* the command line, then .slubtiny.json's "arches", then its "arch" */
+		bool cmdline = o->arch && given_from != ST_ARCH_FROM_CONFIG;
+
+		if (!cmdline && (glob = mapped_arch(o, files[i], &c))) {
+			c.from = ST_ARCH_FROM_CONFIG;
+			snprintf(c.why, sizeof(c.why), "arches: %s", glob);
+		} else {
+			st_arch_decide(files[i], NULL, o->arch, given_from, &c);
+		}
+		a->file = strdup(files[i]);
+		if (!a->file)
+			return -ENOMEM;
+		snprintf(a->arch, sizeof(a->arch), "%s", c.arch);
+		snprintf(a->why, sizeof(a->why), "%s", c.why);
+		a->from = c.from;
+		r->nr_archs++;
+	}
+	return 0;
 }
 
 int st_check_run(const struct st_check_run_opts *opts, char *const *paths, size_t n,
 		 struct st_check_result *r, struct st_error *err)
 {
 	struct st_check_run_opts oc = *opts, *o = &oc;
+	struct st_discover_opts dopt = {
+		.allow_empty = opts->allow_empty,
+		.skip_foreign = opts->skip_foreign,
+	};
+	struct st_discovery d;
 	char **files = NULL;
-	const char *empty;
 	size_t nr_files = 0;
 	int ret;
 
@@ -476,23 +553,26 @@ int st_check_run(const struct st_check_run_opts *opts, char *const *paths, size_
 			oc.rules.fix_minor = v.minor;
 		}
 	}
-	ret = st_mig_expand_paths(paths, n, &files, &nr_files, err);
+	ret = st_discover(paths, n, &dopt, &d, err);
 	if (ret)
 		return ret;
-	empty = o->allow_empty ? NULL : empty_dir(paths, n, files, nr_files);
-	if (empty) {
-		ret = st_err(err, ENOENT, NULL, "no kernel configs found under %s", empty);
-		st_mig_paths_free(files, nr_files);
-		return ret;
-	}
+	files = d.paths;
+	nr_files = d.nr;
+	r->nr_looked = d.nr_looked;
+	r->nr_skipped = d.nr_skipped;
 	if (o->shard_n && st_mig_shard_paths(files, &nr_files, o->shard_k, o->shard_n)) {
+		st_mig_paths_free(files, nr_files);
+		return st_err(err, ENOMEM, NULL, "out of memory");
+	}
+	if (drop_not_kernel(files, &nr_files, r) ||
+	    decide_archs(o, files, nr_files, r->arch_from, r)) {
 		st_mig_paths_free(files, nr_files);
 		return st_err(err, ENOMEM, NULL, "out of memory");
 	}
 	if (o->fix)
 		ret = st_check_fix(o, files, nr_files, r, err);
 	if (!ret) {
-		struct work w = { .o = o, .files = files, .nfiles = nr_files };
+		struct work w = { .o = o, .files = files, .archs = r->archs, .nfiles = nr_files };
 
 		ret = make_items(&w, nr_files);
 		if (ret)

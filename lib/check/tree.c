@@ -16,6 +16,7 @@
 #include "common/error.h"
 #include "defconfig/defconfig.h"
 #include "kconfig/kconfig.h"
+#include "layout/discover.h"
 #include "migrate/migrate.h"
 
 struct tree_arch {
@@ -346,16 +347,15 @@ int st_check_tree_verify(struct st_check_tree *t, struct st_check_result *r,
 	struct st_kc_assign *as;
 	struct st_kc_result *res = NULL;
 	struct st_kconfig *kc;
-	const char *a, *bad = NULL;
-	char *arch = NULL;
+	struct st_arch_choice ac;
+	const char *bad = NULL;
 	bool *confirmed = NULL;
-	size_t i, n = 0, nr_before = r->nr, alen;
+	size_t i, n = 0, nr_before = r->nr;
 	int ret;
 
-	if (!t->arch && (a = st_mig_arch_of_path(path, &alen)))
-		arch = strndup(a, alen);
-	ret = tree_kc(t, t->arch ? t->arch : arch ? arch : "", &kc, &bad, err);
-	free(arch);
+	/* as check's run decided it (st_arch_decide() is deterministic) */
+	st_arch_decide(path, NULL, t->arch, ST_ARCH_FROM_OPTION, &ac);
+	ret = tree_kc(t, ac.from == ST_ARCH_FROM_HOST ? "" : ac.arch, &kc, &bad, err);
 	if (ret)
 		return ret;
 	/* not checked at all: an error for this file alone, no findings */

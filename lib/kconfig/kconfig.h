@@ -52,17 +52,23 @@ struct st_kc_opts {
  * Where the ARCH of a run or of one file came from. make reads ARCH from
  * its command line or the environment; slubtiny's order is --arch, then
  * $ARCH, then the project's .slubtiny.json, then the file's
- * arch/<arch>/configs/ directory (kernel/configs/ is x86's), then the host.
+ * arch/<arch>/configs/ directory (kernel/configs/ is x86's), then the build
+ * system's layout, then the file's own arch-only symbols, then the host.
  */
 enum st_arch_from {
 	ST_ARCH_FROM_OPTION,	/* --arch */
 	ST_ARCH_FROM_ENV,	/* $ARCH */
 	ST_ARCH_FROM_CONFIG,	/* "arch" of .slubtiny.json */
 	ST_ARCH_FROM_PATH,	/* arch/<arch>/configs/ in the file's path */
+	ST_ARCH_FROM_LAYOUT,	/* the build system (OpenWrt's target Makefile, ...) */
+	ST_ARCH_FROM_SYMBOLS,	/* symbols only that arch defines (ARCH_AT91) */
 	ST_ARCH_FROM_HOST,	/* the host's, as make's SUBARCH */
 };
 
-/* "--arch", "$ARCH", ".slubtiny.json", "path", "host" (JSON and text). */
+/*
+ * "--arch", "$ARCH", ".slubtiny.json", "path", "layout", "symbols", "host"
+ * (JSON and text).
+ */
 const char *st_arch_from_name(enum st_arch_from from);
 
 /* @arch is an ARCH make accepts (SRCARCH names and their aliases). */

@@ -166,6 +166,7 @@ struct st_mig_file {
 	const char *verified_with;	/* st_kconfig_describe(), or NULL */
 	char arch[32];			/* the ARCH it was verified for, "" if not */
 	enum st_arch_from arch_from;	/* and where that came from */
+	char arch_why[96];		/* what decided ("CONFIG_ARCH_AT91"), or "" */
 	size_t nr_errors;		/* parser errors: the file is not touched */
 	char **refused;			/* --fix-deps: fixes not written, and why */
 	size_t nr_refused;
@@ -208,15 +209,7 @@ int st_mig_file_write(const struct st_mig_file *f, struct st_error *err);
 /* "MAJOR.MINOR" of a kernel tree from its Makefile (VERSION, PATCHLEVEL). */
 int st_kver_of_tree(const char *srctree, struct st_kver *v, struct st_error *err);
 
-/*
- * Expand @paths: files stay ("-" too, once), a directory gives every
- * *_defconfig, defconfig and *.config below it, OpenWrt's
- * target/linux/.../config-VERSION and the *.cfg fragments below a Yocto
- * recipes-kernel directory
- * (sorted). *out is a malloc'd array of malloc'd strings.
- */
-int st_mig_expand_paths(char *const *paths, size_t n, char ***out, size_t *nr_out,
-			struct st_error *err);
+/* Free a list of malloc'd paths (st_discover()'s, after sharding). */
 void st_mig_paths_free(char **paths, size_t n);
 
 /*
@@ -227,12 +220,5 @@ void st_mig_paths_free(char **paths, size_t n);
  * The others are freed; their order is kept. n == 0 keeps everything.
  */
 int st_mig_shard_paths(char **paths, size_t *nr, unsigned int k, unsigned int n);
-
-/*
- * The SRCARCH of a defconfig from its path: <arch> of the last
- * "arch/<arch>/configs/" in @path (at its start or after a '/'), as a
- * pointer into @path and its length in *len, or NULL.
- */
-const char *st_mig_arch_of_path(const char *path, size_t *len);
 
 #endif

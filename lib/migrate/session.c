@@ -4,7 +4,6 @@
  * arch of each file, keep one Kconfig helper per arch, migrate, verify
  * (optionally fixing dependencies) and compute the collateral changes.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -18,6 +17,7 @@
 #include "common/error.h"
 #include "defconfig/defconfig.h"
 #include "kconfig/kconfig.h"
+#include "layout/discover.h"
 #include "migrate/migrate.h"
 
 #define MAX_ARCHES	32
@@ -154,40 +154,6 @@ const char *st_mig_session_warning(const struct st_mig_session *s)
 struct st_kver st_mig_session_target(const struct st_mig_session *s)
 {
 	return s->target;
-}
-
-const char *st_mig_arch_of_path(const char *path, size_t *len)
-{
-	const char *p, *a, *end;
-
-	/* the last "arch/X/configs/": the tree nearest to the file */
-	for (a = NULL, p = path; (p = strstr(p, "arch/")); p++) {
-		if (p != path && p[-1] != '/')
-			continue;
-		end = strchr(p + 5, '/');
-		if (end && end > p + 5 && !strncmp(end, "/configs/", 9))
-			a = p;
-	}
-	if (!a)
-		return NULL;
-	end = strchr(a + 5, '/');
-	*len = end - (a + 5);
-	return a + 5;
-}
-
-/* SRCARCH of @real (a realpath) in @buf; kernel/configs/ is x86's. */
-static const char *arch_of_path(const char *real, char *buf, size_t size)
-{
-	size_t n;
-	const char *a = st_mig_arch_of_path(real, &n);
-
-	if (a && n < size) {
-		snprintf(buf, size, "%.*s", (int)n, a);
-		return buf;
-	}
-	if (strstr(real, "/kernel/configs/") || !strncmp(real, "kernel/configs/", 15))
-		return "x86";	/* make ARCH=x86 tinyconfig */
-	return NULL;
 }
 
 static int helper_for(struct st_mig_session *s, const char *arch,
@@ -518,19 +484,10 @@ static int verify(struct st_mig_session *s, const char *real, struct st_mig_file
 	const char *base = strrchr(real, '/');
 	enum st_kc_mode mode = ST_KC_DEFCONFIG;
 	struct st_kconfig *kc = NULL;
-	const char *arch = s->opts.arch;
-	char archbuf[64];
+	/* the host's is the helper's default */
+	const char *arch = f->arch_from == ST_ARCH_FROM_HOST ? NULL : f->arch;
 	int ret;
 
-	/* the path given decides, not where a symlink points */
-	f->arch_from = arch ? s->opts.arch_from : ST_ARCH_FROM_PATH;
-	if (!arch)
-		arch = arch_of_path(f->before->name, archbuf, sizeof(archbuf));
-	if (!arch)
-		arch = arch_of_path(real, archbuf, sizeof(archbuf));
-	if (!arch)
-		f->arch_from = ST_ARCH_FROM_HOST;
-	snprintf(f->arch, sizeof(f->arch), "%s", arch ? arch : st_arch_host());
 	base = strrchr(f->before->name, '/');
 	if (!strcmp(base ? base + 1 : f->before->name, "tiny.config"))
 		mode = ST_KC_TINYCONFIG;
@@ -679,6 +636,7 @@ int st_mig_session_file(struct st_mig_session *s, const char *path,
 			struct st_mig_file *f, struct st_error *err)
 {
 	struct st_migration base = { 0 };
+	struct st_arch_choice ac;
 	char real[PATH_MAX];
 	size_t len;
 	int ret;
@@ -692,6 +650,10 @@ int st_mig_session_file(struct st_mig_session *s, const char *path,
 	f->path = display_path(path);
 	if (!f->path)
 		return st_err(err, ENOMEM, path, "out of memory");
+	st_arch_decide(f->before->name, real, s->opts.arch, s->opts.arch_from, &ac);
+	f->arch_from = ac.from;
+	snprintf(f->arch, sizeof(f->arch), "%s", ac.arch);
+	snprintf(f->arch_why, sizeof(f->arch_why), "%s", ac.why);
 	f->nr_errors = f->before->nr_errors;
 	if (f->nr_errors)
 		return 0;
@@ -758,193 +720,7 @@ int st_mig_file_write(const struct st_mig_file *f, struct st_error *err)
 	return st_defconfig_write_atomic(f->before->name, f->m.after, err);
 }
 
-/* Paths below directories. */
-
-struct pathlist {
-	char **v;
-	size_t n, cap;
-};
-
-static int pl_add(struct pathlist *pl, const char *p)
-{
-	char **v;
-
-	if (pl->n == pl->cap) {
-		size_t cap = pl->cap ? 2 * pl->cap : 64;
-
-		v = realloc(pl->v, cap * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		pl->v = v;
-		pl->cap = cap;
-	}
-	pl->v[pl->n] = strdup(p);
-	if (!pl->v[pl->n])
-		return -ENOMEM;
-	pl->n++;
-	return 0;
-}
-
-/* Is @dir/ in @path, at its start or after a slash? */
-static bool under(const char *path, const char *dir)
-{
-	const char *p = path;
-	size_t l = strlen(dir);
-
-	for (;;) {
-		if (!strncmp(p, dir, l) && p[l] == '/')
-			return true;
-		p = strchr(p, '/');
-		if (!p)
-			return false;
-		p++;
-	}
-}
-
-/* config-<version> or config-default: OpenWrt's kernel configs. */
-static bool openwrt_name(const char *name)
-{
-	const char *v = name + 7;
-
-	if (strncmp(name, "config-", 7))
-		return false;
-	if (!strcmp(v, "default"))
-		return true;
-	if (!*v)
-		return false;
-	for (; *v; v++)
-		if (!(*v >= '0' && *v <= '9') && *v != '.')
-			return false;
-	return true;
-}
-
-/*
- * Buildroot's configs/NAME_defconfig set BR2_ symbols for the Buildroot
- * build, not the kernel; the kernel config they name (linux.config, ...) is
- * what the walk should find. True when the first 4 KiB have a BR2_ line.
- */
-static bool buildroot_config(const char *path)
-{
-	char buf[4097];
-	const char *p;
-	ssize_t n;
-	int fd;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return false;
-	buf[n] = '\0';
-	for (p = buf; p; p = strchr(p, '\n')) {
-		if (*p == '\n')
-			p++;
-		if (!strncmp(p, "BR2_", 4))
-			return true;
-	}
-	return false;
-}
-
-/*
- * What a directory walk yields (@path is the file's path, @name its last
- * component): kernel defconfigs (*_defconfig, defconfig, not Buildroot's),
- * fragments and Buildroot's linux.config (*.config), OpenWrt's
- * target/linux/TARGET[/SUBTARGET]/config-VERSION, and Yocto's kernel
- * fragments, *.cfg below a recipes-kernel/ directory (a .cfg elsewhere is
- * anybody's: grub.cfg, syslinux.cfg...).
- */
-static bool wanted(const char *path, const char *name)
-{
-	size_t n = strlen(name);
-
-	/* arch/<arch>/configs/defconfig is what `make defconfig` reads. */
-	if (!strcmp(name, "defconfig") || (n > 10 && !strcmp(name + n - 10, "_defconfig")))
-		return !buildroot_config(path);
-	return (n > 7 && !strcmp(name + n - 7, ".config")) ||
-	       (n > 7 && !strcmp(name + n - 7, ".config")) ||
-	       (openwrt_name(name) && under(path, "target/linux")) ||
-	       (n > 4 && !strcmp(name + n - 4, ".cfg") && under(path, "recipes-kernel"));
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static int walk(struct pathlist *pl, const char *dir, int depth, struct st_error *err)
-{
-	char sub[PATH_MAX];
-	struct dirent *de;
-	struct stat st;
-	DIR *d;
-	int ret = 0;
-
-	if (depth > 32)
-		return st_err(err, ELOOP, dir, "directories nested too deep");
-	d = opendir(dir);
-	if (!d)
-		return st_err(err, errno, dir, "cannot open directory: %s", strerror(errno));
-	while (!ret && (de = readdir(d))) {
-		if (de->d_name[0] == '.')	/* ., .., .git, editor temp files */
-			continue;
-		if (snprintf(sub, sizeof(sub), "%s%s%s", dir,
-			     dir[0] && dir[strlen(dir) - 1] == '/' ? "" : "/",
-			     de->d_name) >= (int)sizeof(sub))
-			continue;
-		if (lstat(sub, &st) < 0)
-			continue;
-		/* a symlinked defconfig is followed (not a symlinked directory) */
-		if (S_ISLNK(st.st_mode) && stat(sub, &st) < 0)
-			continue;
-		if (S_ISDIR(st.st_mode) && !S_ISLNK(st.st_mode))
-			ret = walk(pl, sub, depth + 1, err);
-		else if (S_ISREG(st.st_mode) && wanted(sub, de->d_name))
-			ret = pl_add(pl, sub) ? st_err(err, ENOMEM, NULL, "out of memory") : 0;
-	}
-	closedir(d);
-	return ret;
-}
-
-int st_mig_expand_paths(char *const *paths, size_t n, char ***out, size_t *nr_out,
-			struct st_error *err)
-{
-	struct pathlist pl = { 0 };
-	struct stat st;
-	size_t i, first;
-	int ret = 0, stdin_seen = 0;
-
-	for (i = 0; !ret && i < n; i++) {
-		/* "-" is standard input: once, and never a directory. */
-		if (!strcmp(paths[i], "-")) {
-			if (stdin_seen++)
-				ret = st_err(err, EINVAL, "-", "standard input given twice");
-			else
-				ret = pl_add(&pl, "-") ? st_err(err, ENOMEM, NULL, "out of memory") : 0;
-			continue;
-		}
-		if (stat(paths[i], &st) < 0) {
-			ret = st_err(err, errno, paths[i], "%s", strerror(errno));
-			break;
-		}
-		if (!S_ISDIR(st.st_mode)) {
-			ret = pl_add(&pl, paths[i]) ? st_err(err, ENOMEM, NULL, "out of memory") : 0;
-			continue;
-		}
-		first = pl.n;
-		ret = walk(&pl, paths[i], 0, err);
-		if (!ret && pl.n > first)
-			qsort(pl.v + first, pl.n - first, sizeof(*pl.v), cmp_str);
-	}
-	if (ret) {
-		st_mig_paths_free(pl.v, pl.n);
-		return ret;
-	}
-	*out = pl.v;
-	*nr_out = pl.n;
-	return 0;
-}
+/* Lists of paths (st_discover()'s). */
 
 void st_mig_paths_free(char **paths, size_t n)
 {

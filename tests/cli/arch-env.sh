@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # $ARCH is read as make reads it: `ARCH=arm slubtiny migrate --srctree T
 # board_defconfig` (a file outside arch/arm/configs/) resolves as arm, the
-# same as --arch arm and not as the host; --arch wins over $ARCH; the arch
+# same as --arch arm; --arch wins over $ARCH; without either, the file's
+# arm-only symbols (ARCH_MULTI_V5, ARCH_AT91) give arm, not the host; the arch
 # and where it came from are printed (stderr, JSON); an unknown ARCH is a
 # one-line error naming it, exit 2. Against the Kconfig of Debian's
 # linux-source-6.12 (check-tree's extraction).
@@ -29,7 +30,6 @@ CONFIG_ARCH_MULTI_V5=y
 CONFIG_ARCH_AT91=y
 CONFIG_MODULES=y
 EOF
-case $(uname -m) in arm*) host_is_arm=1 ;; *) host_is_arm=0 ;; esac
 
 # run NAME [VAR=VALUE...] -- ARGS: exit status in NAME.st, stdout, stderr
 run() {
@@ -52,15 +52,15 @@ for n in m-env m-opt m-host m-win; do
 done
 [ "$(cat m-env.st)" = "$(cat m-opt.st)" ] || bad "migrate: ARCH=arm exits $(cat m-env.st), --arch arm $(cat m-opt.st)"
 cmp -s m-env.v m-opt.v || { bad "migrate: ARCH=arm findings differ from --arch arm"; cat m-env.v m-opt.v; }
-if [ $host_is_arm = 0 ]; then
-	cmp -s m-env.v m-host.v && bad "migrate: ARCH=arm findings are the host's (ARCH ignored)"
-	cmp -s m-win.v m-host.v || { bad "migrate: --arch x86 under ARCH=arm is not the host's verdict"; cat m-win.v m-host.v; }
-fi
+cmp -s m-env.v m-win.v && bad "migrate: ARCH=arm findings are x86's (ARCH ignored)"
+cmp -s m-host.v m-opt.v || { bad "migrate: the symbols' arm verdict is not --arch arm's"; cat m-host.v m-opt.v; }
 [ "$(cat m-env.a)" = 'arm $ARCH' ] || bad "migrate --json: arch/arch_from with ARCH=arm: $(cat m-env.a)"
 [ "$(cat m-opt.a)" = 'arm --arch' ] || bad "migrate --json: arch/arch_from with --arch arm: $(cat m-opt.a)"
 [ "$(cat m-win.a)" = 'x86 --arch' ] || bad "migrate --json: --arch x86 does not win over ARCH=arm: $(cat m-win.a)"
-[ $host_is_arm = 1 ] || [ "$(cat m-host.a)" = 'x86 host' ] || [ "$(uname -m)" != x86_64 ] ||
+[ "$(cat m-host.a)" = 'arm symbols' ] ||
 	bad "migrate --json: arch/arch_from without either: $(cat m-host.a)"
+[ "$(jq -r '.files[0].arch_why' m-host.out)" = CONFIG_ARCH_MULTI_V5 ] ||
+	bad "migrate --json: arch_why without either: $(jq -r '.files[0].arch_why' m-host.out)"
 
 # migrate text: the arch and its source on the "verified against" line
 run m-text ARCH=arm "$S" migrate --srctree "$tree" board_defconfig
@@ -77,27 +77,28 @@ run c-win ARCH=arm "$S" check --no-config --format json --srctree "$tree" --arch
 for n in c-env c-opt c-host c-win; do
 	jq -e . "$n.out" >/dev/null 2>&1 || { bad "$n: stdout is not JSON"; head -c 300 "$n.out"; }
 	jq -c '[.findings[] | [.line, .rule, .symbol]]' "$n.out" >"$n.v" 2>/dev/null
-	jq -r '"\(.arch.name) \(.arch.from)"' "$n.out" >"$n.a" 2>/dev/null
+	jq -r '"\(.arch.name) \(.arch.from) \(.files[0].arch) \(.files[0].arch_from)"' "$n.out" >"$n.a" 2>/dev/null
 	[ -s "$n.err" ] && { bad "$n: stderr not empty with --format json"; head -3 "$n.err"; }
 	st=$(cat "$n.st")
 	[ "$st" = 1 ] || bad "$n: check exit $st, want 1 (SLOB is a finding everywhere)"
 done
 cmp -s c-env.v c-opt.v || { bad "check: ARCH=arm findings differ from --arch arm"; cat c-env.v c-opt.v; }
-if [ $host_is_arm = 0 ]; then
-	cmp -s c-env.v c-host.v && bad "check: ARCH=arm findings are the host's (ARCH ignored)"
-	cmp -s c-win.v c-host.v || { bad "check: --arch x86 under ARCH=arm is not the host's verdict"; cat c-win.v c-host.v; }
-fi
-[ "$(cat c-env.a)" = 'arm $ARCH' ] || bad "check json: arch with ARCH=arm: $(cat c-env.a)"
-[ "$(cat c-opt.a)" = 'arm --arch' ] || bad "check json: arch with --arch arm: $(cat c-opt.a)"
-[ "$(cat c-win.a)" = 'x86 --arch' ] || bad "check json: --arch x86 does not win over ARCH=arm: $(cat c-win.a)"
-[ "$(cat c-host.a)" = 'null path' ] || bad "check json: arch without either: $(cat c-host.a)"
-# text: an ARCH the command line does not show is said on stderr
+cmp -s c-env.v c-win.v && bad "check: ARCH=arm findings are x86's (ARCH ignored)"
+cmp -s c-host.v c-opt.v || { bad "check: the symbols' arm verdict is not --arch arm's"; cat c-host.v c-opt.v; }
+[ "$(cat c-env.a)" = 'arm $ARCH arm $ARCH' ] || bad "check json: arch with ARCH=arm: $(cat c-env.a)"
+[ "$(cat c-opt.a)" = 'arm --arch arm --arch' ] || bad "check json: arch with --arch arm: $(cat c-opt.a)"
+[ "$(cat c-win.a)" = 'x86 --arch x86 --arch' ] || bad "check json: --arch x86 does not win over ARCH=arm: $(cat c-win.a)"
+[ "$(cat c-host.a)" = 'null path arm symbols' ] || bad "check json: arch without either: $(cat c-host.a)"
+# text: the ARCH and where it came from are said on stderr, after the
+# findings (diagnostics go to stderr, as gcc's)
 run c-text ARCH=arm "$S" check --no-config --srctree "$tree" board_defconfig
 [ "$(cat c-text.st)" = 1 ] || bad "check text: exit $(cat c-text.st), want 1"
-# (the findings follow it: diagnostics go to stderr, as gcc's)
-[ "$(head -1 c-text.err)" = 'slubtiny: check: ARCH=arm (from $ARCH)' ] &&
+[ "$(tail -1 c-text.err)" = 'slubtiny: check: checked 1 kernel config, ARCH=arm (from $ARCH)' ] &&
 	[ "$(grep -c '^slubtiny: ' c-text.err)" = 1 ] ||
 	{ bad "check text: stderr does not say ARCH=arm from \$ARCH:"; cat c-text.err; }
+run c-sym "$S" check --no-config --srctree "$tree" board_defconfig
+[ "$(tail -1 c-sym.err)" = 'slubtiny: check: checked 1 kernel config, ARCH=arm (from symbols: CONFIG_ARCH_MULTI_V5)' ] ||
+	{ bad "check text: stderr does not say ARCH=arm from the symbols:"; cat c-sym.err; }
 
 # An unknown ARCH: one line naming it, exit 2, nothing on stdout
 for cmd in migrate check kernel footprint build report; do

@@ -28,7 +28,12 @@ printf 'CONFIG_SLUB=y\nCONFIG_SLUB_TINY=y\nCONFIG_SLUB_DEBUG=y\n' >arch/sh/confi
 printf 'CONFIG_EXPERT=y\nCONFIG_SLUB_TINY=y\n' >notice_defconfig
 
 expect 0 "clean file" "$SLUBTINY" check good_defconfig
-[ -s "$t/out" ] || [ -s "$t/err" ] && { echo "FAIL: clean file printed something"; cat "$t/out" "$t/err"; fail=1; }
+# only what was checked, and for which ARCH (the host's: nothing else says)
+[ -s "$t/out" ] && { echo "FAIL: clean file printed on stdout"; cat "$t/out"; fail=1; }
+grep -qx 'slubtiny: check: checked 1 kernel config, ARCH=[a-z0-9_]* (from host)' "$t/err" &&
+	[ "$(wc -l <"$t/err")" = 1 ] || { echo "FAIL: clean file: stderr is not the count"; cat "$t/err"; fail=1; }
+expect 0 "clean file, -q" "$SLUBTINY" check -q good_defconfig
+[ -s "$t/out" ] || [ -s "$t/err" ] && { echo "FAIL: clean file -q printed something"; cat "$t/out" "$t/err"; fail=1; }
 expect 1 "slob" "$SLUBTINY" check slob_defconfig
 has "gcc format" '^slob_defconfig:2:1: warning: CONFIG_SLOB=y: SLOB was removed in Linux 6.4.* \[removed-allocator\]$' "$t/err"
 has "fix hint" "^slob_defconfig:2:1: note: fix: replace with CONFIG_SLUB_TINY=y; 'slubtiny check --fix' does it\$" "$t/err"
@@ -37,7 +42,7 @@ has "fix hint" "^slob_defconfig:2:1: note: fix: replace with CONFIG_SLUB_TINY=y;
 
 expect 0 "a note alone exits 0" "$SLUBTINY" check notice_defconfig
 has "notice" '^notice_defconfig:2:1: note: CONFIG_SLUB_TINY=y turns off .* \[hardening-notice\]$' "$t/err"
-expect 0 "notice turned off" "$SLUBTINY" check --ignore hardening-notice notice_defconfig
+expect 0 "notice turned off" "$SLUBTINY" check -q --ignore hardening-notice notice_defconfig
 [ -s "$t/out" ] || [ -s "$t/err" ] && { echo "FAIL: ignored notice printed"; cat "$t/out" "$t/err"; fail=1; }
 
 expect 1 "tiny" "$SLUBTINY" check arch/sh/configs/tiny_defconfig

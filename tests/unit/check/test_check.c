@@ -15,6 +15,7 @@
 #include "check/check_priv.h"
 #include "common/error.h"
 #include "defconfig/defconfig.h"
+#include "layout/discover.h"
 #include "migrate/migrate.h"
 
 static int nr_test, nr_fail;
@@ -370,7 +371,7 @@ static void test_arch_of(void)
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		size_t n = 0;
-		const char *a = st_mig_arch_of_path(cases[i].path, &n);
+		const char *a = st_arch_of_path(cases[i].path, &n);
 
 		ok(cases[i].arch ? a && n == strlen(cases[i].arch) &&
 				   !strncmp(a, cases[i].arch, n) : !a,

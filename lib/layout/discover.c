@@ -1,0 +1,621 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Kernel configs by content: the directory walk of migrate and check, the
+ * classifier it asks about each file, and the ARCH a file's own arch-only
+ * symbols give.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/error.h"
+#include "layout/discover.h"
+
+struct st_arch_sym {
+	const char *sym;
+	const char *arch;
+};
+
+struct st_marker {
+	const char *sym;	/* a prefix when it ends in '_' */
+	const char *kind;	/* "u-boot", "busybox" */
+};
+
+#include "kernel_symbols.h"
+
+#define ARRAY_LEN(a)	(sizeof(a) / sizeof((a)[0]))
+/* Enough of a file to judge it: OpenWrt's generic config-6.6 is 190 KiB. */
+#define READ_MAX	(512 * 1024)
+
+static uint32_t fnv1a(const char *s, size_t len, uint32_t seed)
+{
+	uint32_t h = 2166136261u ^ seed;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		h = (h ^ (unsigned char)s[i]) * 16777619u;
+	return h;
+}
+
+static int hexval(char c)
+{
+	return c <= '9' ? c - '0' : c - 'a' + 10;
+}
+
+/* Bit @b of the Bloom filter, kept as two hex digits a byte. */
+static bool bloom_bit(uint32_t b)
+{
+	const char *p = &st_ksym_bloom[2 * (b / 8)];
+	int byte = hexval(p[0]) << 4 | hexval(p[1]);
+
+	return byte & (1 << (b % 8));
+}
+
+bool st_cfg_kernel_symbol(const char *sym, size_t len)
+{
+	uint32_t seed;
+
+	for (seed = 0; seed < 3; seed++)
+		if (!bloom_bit(fnv1a(sym, len, seed) % ST_KSYM_BLOOM_BITS))
+			return false;
+	return true;
+}
+
+const char *st_cfg_symbol_arch(const char *sym, size_t len)
+{
+	size_t lo = 0, hi = ARRAY_LEN(st_arch_syms);
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		const char *s = st_arch_syms[mid].sym;
+		int c = strncmp(s, sym, len);
+
+		if (!c && s[len])
+			c = 1;
+		if (!c)
+			return st_arch_syms[mid].arch;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* The marker @sym carries ("u-boot", "busybox"), or NULL. */
+static const char *marker_of(const char *sym, size_t len)
+{
+	size_t i, n;
+
+	for (i = 0; i < ARRAY_LEN(st_markers); i++) {
+		n = strlen(st_markers[i].sym);
+		if (st_markers[i].sym[n - 1] == '_' ? len > n && !strncmp(sym, st_markers[i].sym, n)
+						   : len == n && !strncmp(sym, st_markers[i].sym, n))
+			return st_markers[i].kind;
+	}
+	return NULL;
+}
+
+static size_t sym_len(const char *p, const char *end)
+{
+	const char *s = p;
+
+	while (p < end && (*p == '_' || (*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
+			   (*p >= '0' && *p <= '9')))
+		p++;
+	return p - s;
+}
+
+/*
+ * The symbol of a kernel config line [p, end): "CONFIG_X=..." or
+ * "# CONFIG_X is not set". Sets *sym, returns its length, 0 for none.
+ */
+static size_t line_sym(const char *p, const char *end, const char **sym, bool *enabled)
+{
+	static const char not_set[] = " is not set";
+	size_t n;
+
+	*enabled = false;
+	if (end - p > 9 && !strncmp(p, "# CONFIG_", 9)) {
+		n = sym_len(p + 9, end);
+		if (n && (size_t)(end - p - 9 - n) >= sizeof(not_set) - 1 &&
+		    !strncmp(p + 9 + n, not_set, sizeof(not_set) - 1)) {
+			*sym = p + 9;
+			return n;
+		}
+		return 0;
+	}
+	if (end - p > 7 && !strncmp(p, "CONFIG_", 7)) {
+		n = sym_len(p + 7, end);
+		if (!n || p + 7 + n == end || p[7 + n] != '=')
+			return 0;
+		*sym = p + 7;
+		*enabled = end - p > (ptrdiff_t)(8 + n) && (p[8 + n] == 'y' || p[8 + n] == 'm');
+		return n;
+	}
+	return 0;
+}
+
+static bool is_blank_line(const char *p, const char *end)
+{
+	for (; p < end; p++)
+		if (*p != ' ' && *p != '\t' && *p != '\r')
+			return false;
+	return true;
+}
+
+#define VERDICT(v, k, l, ...) do {				\
+	(v)->kind = (k);					\
+	(v)->line = (l);					\
+	snprintf((v)->why, sizeof((v)->why), __VA_ARGS__);	\
+} while (0)
+
+void st_cfg_classify_buf(const char *buf, size_t len, struct st_cfg_verdict *v)
+{
+	const char *p = buf, *end = buf + len, *eol, *sym, *kind;
+	unsigned int line = 0;
+	bool enabled;
+	size_t n;
+
+	memset(v, 0, sizeof(*v));
+	for (; p < end; p = eol + 1) {
+		eol = memchr(p, '\n', end - p);
+		if (!eol)
+			eol = end;
+		line++;
+		if (is_blank_line(p, eol))
+			continue;
+		n = line_sym(p, eol, &sym, &enabled);
+		if (!n && *p == '#') {
+			if (eol - p > 17 && !strncmp(p, "# Busybox version", 17)) {
+				VERDICT(v, ST_CFG_BUSYBOX, line, "line %u names a BusyBox "
+					"version: a BusyBox config, not a kernel config", line);
+				return;
+			}
+			continue;
+		}
+		if (!n && eol - p >= 4 && !strncmp(p, "BR2_", 4)) {
+			VERDICT(v, ST_CFG_BUILDROOT, line, "line %u sets %.*s: a Buildroot "
+				"config, not a kernel config", line, (int)sym_len(p, eol), p);
+			return;
+		}
+		if (!n) {
+			VERDICT(v, ST_CFG_SYNTAX, line, "line %u is no kernel config line: '%.*s'",
+				line, (int)(eol - p > 40 ? 40 : eol - p), p);
+			return;
+		}
+		kind = marker_of(sym, n);
+		if (kind) {
+			VERDICT(v, *kind == 'u' ? ST_CFG_UBOOT : ST_CFG_BUSYBOX, line,
+				"line %u sets CONFIG_%.*s: a %s config, not a kernel config",
+				line, (int)n, sym, *kind == 'u' ? "U-Boot" : "BusyBox");
+			return;
+		}
+		v->nr_syms++;
+		v->nr_known += st_cfg_kernel_symbol(sym, n);
+	}
+	if (!v->nr_syms) {
+		snprintf(v->why, sizeof(v->why), "no CONFIG_ assignment");
+		v->kind = ST_CFG_EMPTY;
+	} else if (2 * v->nr_known < v->nr_syms) {
+		snprintf(v->why, sizeof(v->why), "%zu of its %zu symbols are no kernel's",
+			 v->nr_syms - v->nr_known, v->nr_syms);
+		v->kind = ST_CFG_FOREIGN;
+	}
+}
+
+/* Read at most READ_MAX bytes of @path into a malloc'd *buf. */
+static int read_prefix(const char *path, char **buf, size_t *len)
+{
+	ssize_t r;
+	size_t n = 0;
+	int fd, ret = 0;
+
+	*buf = malloc(READ_MAX);
+	if (!*buf)
+		return -ENOMEM;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		ret = -errno;
+		goto out;
+	}
+	while (n < READ_MAX && (r = read(fd, *buf + n, READ_MAX - n)) != 0) {
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			ret = -errno;
+			break;
+		}
+		n += r;
+	}
+	close(fd);
+	/* a line cut at the end is not judged */
+	while (n == READ_MAX && n && (*buf)[n - 1] != '\n')
+		n--;
+out:
+	if (ret) {
+		free(*buf);
+		*buf = NULL;
+	}
+	*len = n;
+	return ret;
+}
+
+int st_cfg_classify(const char *path, struct st_cfg_verdict *v)
+{
+	char *buf;
+	size_t len;
+	int ret = read_prefix(path, &buf, &len);
+
+	if (ret)
+		return ret;
+	st_cfg_classify_buf(buf, len, v);
+	free(buf);
+	return 0;
+}
+
+bool st_cfg_not_kernel(const char *path, struct st_cfg_verdict *v)
+{
+	if (!strcmp(path, "-") || st_cfg_classify(path, v))
+		return false;
+	return v->kind == ST_CFG_BUILDROOT || v->kind == ST_CFG_UBOOT ||
+	       v->kind == ST_CFG_BUSYBOX;
+}
+
+int st_cfg_arch_of_buf(const char *buf, size_t len, char *arch, size_t asize,
+		       char *sym, size_t ssize)
+{
+	const char *arches[32], *first[32], *p, *eol, *s, *a;
+	size_t votes[32], firstlen[32], nr = 0, i, n, best = 0;
+	bool enabled, tie = false;
+
+	for (p = buf; p < buf + len; p = eol + 1) {
+		eol = memchr(p, '\n', buf + len - p);
+		if (!eol)
+			eol = buf + len;
+		n = line_sym(p, eol, &s, &enabled);
+		if (!n || !enabled || !(a = st_cfg_symbol_arch(s, n)))
+			continue;
+		for (i = 0; i < nr && strcmp(arches[i], a); i++)
+			;
+		if (i == nr) {
+			if (nr == ARRAY_LEN(arches))
+				continue;
+			arches[nr] = a;
+			first[nr] = s;
+			firstlen[nr] = n;
+			votes[nr++] = 0;
+		}
+		votes[i]++;
+	}
+	if (!nr)
+		return 0;
+	for (i = 1; i < nr; i++) {
+		if (votes[i] > votes[best]) {
+			best = i;
+			tie = false;
+		} else if (votes[i] == votes[best]) {
+			tie = true;
+		}
+	}
+	if (tie)
+		return 0;
+	snprintf(arch, asize, "%s", arches[best]);
+	snprintf(sym, ssize, "CONFIG_%.*s", (int)firstlen[best], first[best]);
+	return 1;
+}
+
+int st_cfg_arch_of(const char *path, char *arch, size_t asize, char *sym, size_t ssize)
+{
+	char *buf;
+	size_t len;
+	int ret = read_prefix(path, &buf, &len);
+
+	if (ret)
+		return ret;
+	ret = st_cfg_arch_of_buf(buf, len, arch, asize, sym, ssize);
+	free(buf);
+	return ret;
+}
+
+/* The walk */
+
+static int add_path(struct st_discovery *d, size_t *cap, const char *p)
+{
+	char **v;
+
+	if (d->nr == *cap) {
+		size_t c = *cap ? 2 * *cap : 64;
+
+		v = realloc(d->paths, c * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		d->paths = v;
+		*cap = c;
+	}
+	d->paths[d->nr] = strdup(p);
+	if (!d->paths[d->nr])
+		return -ENOMEM;
+	d->nr++;
+	return 0;
+}
+
+static bool ends_with(const char *name, size_t n, const char *suffix)
+{
+	size_t l = strlen(suffix);
+
+	return n > l && !strcmp(name + n - l, suffix);
+}
+
+/* config-<version> or config-default: OpenWrt's kernel configs. */
+static bool openwrt_name(const char *name)
+{
+	const char *v = name + 7;
+
+	if (strncmp(name, "config-", 7))
+		return false;
+	if (!strcmp(v, "default"))
+		return true;
+	if (!*v)
+		return false;
+	for (; *v; v++)
+		if (!(*v >= '0' && *v <= '9') && *v != '.')
+			return false;
+	return true;
+}
+
+/* Is @dir/ in @path, at its start or after a slash? */
+static bool under(const char *path, const char *dir)
+{
+	const char *p = path;
+	size_t l = strlen(dir);
+
+	for (;;) {
+		if (!strncmp(p, dir, l) && p[l] == '/')
+			return true;
+		p = strchr(p, '/');
+		if (!p)
+			return false;
+		p++;
+	}
+}
+
+/*
+ * Names a kernel config has: defconfig and *_defconfig (arch/<a>/configs/,
+ * Yocto layers), *.config (fragments, Buildroot's linux.config), *.fragment
+ * (Buildroot), OpenWrt's config-VERSION, and *.cfg below a recipes-kernel/
+ * directory: Yocto's BusyBox fragments (recipes-core/busybox/, *.cfg) can
+ * hold kernel symbols alone (CONFIG_WATCHDOG=y), so only the place tells.
+ * The content decides the rest; the name spares reading every file.
+ */
+static bool candidate(const char *path, const char *name)
+{
+	size_t n = strlen(name);
+
+	return !strcmp(name, "defconfig") || ends_with(name, n, "_defconfig") ||
+	       ends_with(name, n, ".config") || ends_with(name, n, ".fragment") ||
+	       openwrt_name(name) ||
+	       (ends_with(name, n, ".cfg") && under(path, "recipes-kernel"));
+}
+
+struct walk {
+	struct st_discovery *d;
+	size_t cap;
+	struct st_error *err;
+};
+
+/*
+ * A name that says "kernel": OpenWrt's config-VERSION, linux*.fragment,
+ * kernel.config. Downstream kernels' files (OpenWrt's bcm27xx config-6.6:
+ * 44 of 48 lines are Raspberry Pi drivers) and fragments for a newer kernel
+ * name few symbols of the 6.1 and 6.12 trees; such a name is taken as
+ * enough when nothing in the file says otherwise.
+ */
+static bool kernel_name(const char *name)
+{
+	return openwrt_name(name) || strstr(name, "linux") || strstr(name, "kernel");
+}
+
+static int take_if_kernel(struct walk *w, const char *path, const char *name)
+{
+	struct st_cfg_verdict v;
+
+	w->d->nr_looked++;
+	if (st_cfg_classify(path, &v) ||
+	    (v.kind != ST_CFG_KERNEL && !(v.kind == ST_CFG_FOREIGN && kernel_name(name)))) {
+		w->d->nr_skipped++;
+		return 0;
+	}
+	return add_path(w->d, &w->cap, path) ? st_err(w->err, ENOMEM, NULL, "out of memory") : 0;
+}
+
+static int walk(struct walk *w, const char *dir, int depth)
+{
+	char sub[PATH_MAX];
+	struct dirent *de;
+	struct stat st;
+	DIR *d;
+	int ret = 0;
+
+	if (depth > 32)
+		return st_err(w->err, ELOOP, dir, "directories nested too deep");
+	d = opendir(dir);
+	if (!d)
+		return st_err(w->err, errno, dir, "cannot open directory: %s", strerror(errno));
+	while (!ret && (de = readdir(d))) {
+		if (de->d_name[0] == '.')	/* ., .., .git, editor temp files */
+			continue;
+		if (snprintf(sub, sizeof(sub), "%s%s%s", dir,
+			     dir[0] && dir[strlen(dir) - 1] == '/' ? "" : "/",
+			     de->d_name) >= (int)sizeof(sub))
+			continue;
+		if (lstat(sub, &st) < 0)
+			continue;
+		/* a symlinked defconfig is followed (not a symlinked directory) */
+		if (S_ISLNK(st.st_mode) && stat(sub, &st) < 0)
+			continue;
+		if (S_ISDIR(st.st_mode) && !S_ISLNK(st.st_mode))
+			ret = walk(w, sub, depth + 1);
+		else if (S_ISREG(st.st_mode) && candidate(sub, de->d_name))
+			ret = take_if_kernel(w, sub, de->d_name);
+	}
+	closedir(d);
+	return ret;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A file named on the command line. */
+static int given(struct walk *w, const char *path, const struct st_discover_opts *o)
+{
+	struct st_cfg_verdict v;
+
+	if (o->skip_foreign) {
+		w->d->nr_looked++;
+		if (!st_cfg_classify(path, &v) && v.kind != ST_CFG_KERNEL &&
+		    v.kind != ST_CFG_EMPTY) {
+			w->d->nr_skipped++;
+			return 0;
+		}
+	}
+	return add_path(w->d, &w->cap, path) ? st_err(w->err, ENOMEM, NULL, "out of memory") : 0;
+}
+
+int st_discover(char *const *paths, size_t n, const struct st_discover_opts *o,
+		struct st_discovery *d, struct st_error *err)
+{
+	struct walk w = { .d = d, .err = err };
+	struct stat st;
+	size_t i, first;
+	int ret = 0, stdin_seen = 0;
+
+	memset(d, 0, sizeof(*d));
+	for (i = 0; !ret && i < n; i++) {
+		/* "-" is standard input: once, and never a directory. */
+		if (!strcmp(paths[i], "-")) {
+			if (stdin_seen++)
+				ret = st_err(err, EINVAL, "-", "standard input given twice");
+			else
+				ret = add_path(d, &w.cap, "-") ?
+				      st_err(err, ENOMEM, NULL, "out of memory") : 0;
+			continue;
+		}
+		if (stat(paths[i], &st) < 0) {
+			ret = st_err(err, errno, paths[i], "%s", strerror(errno));
+			break;
+		}
+		if (!S_ISDIR(st.st_mode)) {
+			ret = given(&w, paths[i], o);
+			continue;
+		}
+		first = d->nr;
+		ret = walk(&w, paths[i], 0);
+		if (!ret && d->nr > first)
+			qsort(d->paths + first, d->nr - first, sizeof(*d->paths), cmp_str);
+		if (!ret && d->nr == first && !o->allow_empty)
+			ret = st_err(err, ENOENT, NULL, "no kernel configs found under %s",
+				     paths[i]);
+	}
+	if (ret)
+		st_discovery_release(d);
+	return ret;
+}
+
+void st_discovery_release(struct st_discovery *d)
+{
+	size_t i;
+
+	for (i = 0; d->paths && i < d->nr; i++)
+		free(d->paths[i]);
+	free(d->paths);
+	memset(d, 0, sizeof(*d));
+}
+
+/* The ARCH of a file */
+
+const char *st_arch_of_path(const char *path, size_t *len)
+{
+	const char *p, *a, *end;
+
+	/* the last "arch/X/configs/": the tree nearest to the file */
+	for (a = NULL, p = path; (p = strstr(p, "arch/")); p++) {
+		if (p != path && p[-1] != '/')
+			continue;
+		end = strchr(p + 5, '/');
+		if (end && end > p + 5 && !strncmp(end, "/configs/", 9))
+			a = p;
+	}
+	if (!a)
+		return NULL;
+	end = strchr(a + 5, '/');
+	*len = end - (a + 5);
+	return a + 5;
+}
+
+static bool from_path(const char *path, struct st_arch_choice *c)
+{
+	size_t n;
+	const char *a = st_arch_of_path(path, &n);
+
+	if (a && n < sizeof(c->arch)) {
+		snprintf(c->arch, sizeof(c->arch), "%.*s", (int)n, a);
+		snprintf(c->why, sizeof(c->why), "arch/%.*s/configs/", (int)n, a);
+		return true;
+	}
+	if (strstr(path, "/kernel/configs/") || !strncmp(path, "kernel/configs/", 15)) {
+		snprintf(c->arch, sizeof(c->arch), "x86");	/* make ARCH=x86 tinyconfig */
+		snprintf(c->why, sizeof(c->why), "kernel/configs/");
+		return true;
+	}
+	return false;
+}
+
+/*
+ * The build system's word on @path's ARCH (OpenWrt's target Makefile,
+ * Buildroot's BR2_ARCH, a Yocto machine): the place for st_layout_of()'s
+ * arch and arch_why once the layout readers give them. Nothing yet.
+ */
+static bool from_layout(const char *path, struct st_arch_choice *c)
+{
+	(void)path;
+	(void)c;
+	return false;
+}
+
+void st_arch_decide(const char *path, const char *real, const char *given,
+		    enum st_arch_from given_from, struct st_arch_choice *c)
+{
+	char sym[64];
+
+	memset(c, 0, sizeof(*c));
+	if (given) {
+		snprintf(c->arch, sizeof(c->arch), "%s", given);
+		c->from = given_from;
+		return;
+	}
+	c->from = ST_ARCH_FROM_PATH;
+	/* the path given decides, not where a symlink points */
+	if (from_path(path, c) || (real && from_path(real, c)))
+		return;
+	c->from = ST_ARCH_FROM_LAYOUT;
+	if (from_layout(path, c))
+		return;
+	c->from = ST_ARCH_FROM_SYMBOLS;
+	if (strcmp(path, "-") &&
+	    st_cfg_arch_of(path, c->arch, sizeof(c->arch), sym, sizeof(sym)) == 1) {
+		snprintf(c->why, sizeof(c->why), "%s", sym);
+		return;
+	}
+	c->from = ST_ARCH_FROM_HOST;
+	snprintf(c->arch, sizeof(c->arch), "%s", st_arch_host());
+}
