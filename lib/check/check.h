@@ -18,6 +18,7 @@
 #include <stdio.h>
 
 #include "kconfig/kconfig.h"
+#include "layout/layout.h"
 
 struct st_error;
 struct st_defconfig;
@@ -79,6 +80,15 @@ struct st_check_finding {
 				 * @msg names only its root */
 };
 
+/* A file of a build system's stack (lib/layout), as it was judged. */
+struct st_check_stack {
+	char *file;		/* as given */
+	struct st_layout l;	/* owned: its parts, arch and version */
+	bool arch_used;		/* l.arch decided the ARCH (no --arch, $ARCH, path) */
+	bool version_used;	/* l.version decided the kernel (no --target, --srctree) */
+	size_t nr_in_base;	/* tree findings on base lines, not shown */
+};
+
 struct st_check_result {
 	struct st_check_finding *f;
 	size_t nr, alloc;
@@ -100,6 +110,10 @@ struct st_check_result {
 	 */
 	const char *arch;
 	enum st_arch_from arch_from;
+	/* files merged over a base (JSON "stacks"), in no order */
+	struct st_check_stack *stacks;
+	size_t nr_stacks;
+	size_t nr_in_base;	/* total of the stacks' nr_in_base */
 };
 
 void st_check_result_init(struct st_check_result *r);
@@ -147,6 +161,12 @@ struct st_check_opts {
 	 * the removed-allocator notes describe; 0.0: the newest migrate knows.
 	 */
 	int fix_major, fix_minor;
+	/*
+	 * The kernel the file is built for (--target, or what its build
+	 * system gives): an allocator that kernel still has is no finding.
+	 * 0.0: the newest.
+	 */
+	int judge_major, judge_minor;
 };
 
 /* Every rule enabled. */

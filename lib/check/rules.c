@@ -146,6 +146,11 @@ void st_check_result_free(struct st_check_result *r)
 	for (i = 0; i < r->nr_fixed_msgs; i++)
 		free(r->fixed[i]);
 	free(r->fixed);
+	for (i = 0; i < r->nr_stacks; i++) {
+		free(r->stacks[i].file);
+		st_layout_release(&r->stacks[i].l);
+	}
+	free(r->stacks);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -541,12 +546,14 @@ static void check_removed(struct ctx *c, const struct keys *k)
 	static const struct {
 		int key;
 		const char *what;
+		struct st_kver gone;
 	} removed[] = {
-		{ K_SLOB, "SLOB was removed in Linux 6.4" },
-		{ K_SLOB_DEPRECATED, "SLOB was removed in Linux 6.4" },
-		{ K_SLAB, "SLAB was removed in Linux 6.8" },
-		{ K_SLAB_DEPRECATED, "SLAB was removed in Linux 6.8" },
+		{ K_SLOB, "SLOB was removed in Linux 6.4", { 6, 4 } },
+		{ K_SLOB_DEPRECATED, "SLOB was removed in Linux 6.4", { 6, 4 } },
+		{ K_SLAB, "SLAB was removed in Linux 6.8", { 6, 8 } },
+		{ K_SLAB_DEPRECATED, "SLAB was removed in Linux 6.8", { 6, 8 } },
 	};
+	struct st_kver judge = { c->o->judge_major, c->o->judge_minor };
 	struct st_kver target = { c->o->fix_major, c->o->fix_minor };
 	struct st_migration m = { 0 };
 	bool migrated = false;
@@ -559,6 +566,8 @@ static void check_removed(struct ctx *c, const struct keys *k)
 
 		if (!line_enables(l) || !c->o->enabled[ST_RULE_REMOVED_ALLOCATOR])
 			continue;
+		if (judge.major && st_kver_cmp(judge, removed[i].gone) < 0)
+			continue;	/* that kernel still has it */
 		if (!migrated) {
 			if (!target.major)
 				target = st_kver_newest;

@@ -17,6 +17,7 @@
 #include "common/spawn.h"
 #include "common/error.h"
 #include "defconfig/defconfig.h"
+#include "layout/layout.h"
 #include "migrate/migrate.h"
 
 /*
@@ -56,16 +57,21 @@ struct worker {
 /* The rules, and the tree's verification with @t, over @dc into @r. */
 static int check_model(const struct st_check_run_opts *o, struct st_check_tree *t,
 		       const struct st_defconfig *dc, const char *path,
-		       struct st_check_result *r, struct st_error *err)
+		       const struct st_layout *l, struct st_check_result *r,
+		       struct st_error *err)
 {
+	struct st_check_opts rules = o->rules;
 	size_t start = r->nr;
 	int ret;
 
-	ret = st_check_defconfig(r, dc, path, &o->rules);
+	/* the kernel the build system builds this file for, unless told */
+	if (!o->srctree && !rules.judge_major && l->version)
+		sscanf(l->version, "%d.%d", &rules.judge_major, &rules.judge_minor);
+	ret = st_check_defconfig(r, dc, path, &rules);
 	if (ret)
 		return st_err(err, -ret, path, "%s", strerror(-ret));
 	if (t)
-		ret = st_check_tree_verify(t, r, start, dc, path, &o->rules, err);
+		ret = st_check_tree_verify(t, r, start, dc, path, l, &rules, err);
 	return ret;
 }
 
@@ -200,6 +206,32 @@ static int not_text(const struct st_defconfig *dc, const char *path,
 	return 0;
 }
 
+/* Keep @l (moved: @l is left empty) as a stack of @r, for the report. */
+static int keep_stack(const struct st_check_run_opts *o, struct st_check_result *r,
+		      const char *path, struct st_layout *l, size_t in_base,
+		      struct st_error *err)
+{
+	struct st_check_stack *s = realloc(r->stacks, (r->nr_stacks + 1) * sizeof(*s));
+	size_t n;
+
+	if (!s)
+		return st_err(err, ENOMEM, path, "out of memory");
+	r->stacks = s;
+	s = &s[r->nr_stacks];
+	memset(s, 0, sizeof(*s));
+	s->file = strdup(path);
+	if (!s->file)
+		return st_err(err, ENOMEM, path, "out of memory");
+	s->l = *l;
+	memset(l, 0, sizeof(*l));
+	s->arch_used = s->l.arch && !o->arch && !st_mig_arch_of_path(path, &n) &&
+		       o->srctree;
+	s->version_used = s->l.version && !o->srctree && !o->rules.judge_major;
+	s->nr_in_base = in_base;
+	r->nr_stacks++;
+	return 0;
+}
+
 /* The rules alone, or the rules and the tree's verification (@t). */
 static int check_file(const struct st_check_run_opts *o, struct st_check_tree *t,
 		      const char *path, struct st_check_result *r,
@@ -207,26 +239,37 @@ static int check_file(const struct st_check_run_opts *o, struct st_check_tree *t
 {
 	struct st_defconfig *dc, *base = NULL;
 	struct st_check_result b;
-	size_t start = r->nr;
+	struct st_layout l;
+	size_t start = r->nr, in_base;
 	int ret;
 
-	ret = st_defconfig_load(&dc, path, err);
+	ret = st_layout_of(path, &l, err);
 	if (ret)
 		return ret;
+	ret = st_defconfig_load(&dc, path, err);
+	if (ret) {
+		st_layout_release(&l);
+		return ret;
+	}
 	ret = not_text(dc, path, err);
+	in_base = r->nr_in_base;
 	if (!ret)
-		ret = check_model(o, t, dc, path, r, err);
+		ret = check_model(o, t, dc, path, &l, r, err);
+	in_base = r->nr_in_base - in_base;
 	if (!ret && o->baseline)
 		ret = load_baseline(o->baseline, path, &base, err);
 	if (!ret && base) {
 		st_check_result_init(&b);
-		ret = check_model(o, t, base, path, &b, err);
+		ret = check_model(o, t, base, path, &l, &b, err);
 		if (!ret && drop_pre_existing(r, start, dc, &b, base))
 			ret = st_err(err, ENOMEM, path, "out of memory");
 		st_check_result_free(&b);
 	}
+	if (!ret && l.kind != ST_LAYOUT_PLAIN)
+		ret = keep_stack(o, r, path, &l, in_base, err);
 	st_defconfig_free(base);
 	st_defconfig_free(dc);
+	st_layout_release(&l);
 	return ret;
 }
 
@@ -287,7 +330,19 @@ static int absorb(struct st_check_result *to, struct st_check_result *from)
 	to->nr_files += from->nr_files;
 	to->nr_suppressed += from->nr_suppressed;
 	to->nr_baseline += from->nr_baseline;
+	to->nr_in_base += from->nr_in_base;
 	from->nr = 0;
+	if (from->nr_stacks) {
+		struct st_check_stack *s = realloc(to->stacks, (to->nr_stacks +
+						   from->nr_stacks) * sizeof(*s));
+
+		if (!s)
+			return -ENOMEM;
+		memcpy(s + to->nr_stacks, from->stacks, from->nr_stacks * sizeof(*s));
+		to->stacks = s;
+		to->nr_stacks += from->nr_stacks;
+		from->nr_stacks = 0;
+	}
 	return 0;
 }
 
@@ -344,10 +399,19 @@ static int run_items(struct work *w, size_t nfiles, struct st_check_result *r,
 
 static char *arch_key(const struct st_check_run_opts *o, const char *path)
 {
+	struct st_layout l;
 	size_t n;
 	const char *a = o->arch ? NULL : st_mig_arch_of_path(path, &n);
+	char *key;
 
-	return a ? strndup(a, n) : strdup(o->arch ? o->arch : "");
+	if (a || o->arch)
+		return a ? strndup(a, n) : strdup(o->arch);
+	/* an unreadable stack is the file's error, when it is checked */
+	if (st_layout_of(path, &l, NULL))
+		return strdup("");
+	key = strdup(l.arch ? l.arch : "");
+	st_layout_release(&l);
+	return key;
 }
 
 /*
