@@ -85,26 +85,16 @@ static void list_rules(void)
  */
 static void stack_note(const struct st_check_stack *s, bool verbose)
 {
-	size_t i;
+	char *d = st_layout_describe(&s->l, s->arch_used, s->version_used, verbose);
 
-	fprintf(stderr, "%s: note: %s stack", s->file, st_layout_kind_name(s->l.kind));
-	for (i = 0; i < s->l.nr_parts; i++)
-		if (!s->l.parts[i].owned)
-			fprintf(stderr, "%s%s", i ? " + " : ", over ", s->l.parts[i].path);
-	if (s->l.base_defconfig)
-		fprintf(stderr, "%s%s", s->l.nr_parts > 1 ? " + " : ", over ",
-			s->l.base_defconfig);
-	if (s->l.arch)
-		fprintf(stderr, "; ARCH=%s%s%s%s", s->l.arch, s->arch_used ? "" : " (not used)",
-			verbose ? " from " : "", verbose ? s->l.arch_why : "");
-	if (s->l.version)
-		fprintf(stderr, "; linux %s%s%s%s", s->l.version,
-			s->version_used ? "" : " (not used)", verbose ? " from " : "",
-			verbose ? s->l.version_why : "");
+	if (!d)
+		return;
+	fprintf(stderr, "%s: note: %s", s->file, d);
 	if (s->nr_in_base)
 		fprintf(stderr, "; %zu finding%s on base lines not shown", s->nr_in_base,
 			s->nr_in_base == 1 ? "" : "s");
 	fputc('\n', stderr);
+	free(d);
 }
 
 struct args {

@@ -212,50 +212,6 @@ static cJSON *json_finding(const struct st_check_finding *x)
 	return o;
 }
 
-/* {"name": S or null, "from": WHY or null, "used": B}. */
-static cJSON *json_decided(const char *name, const char *why, bool used)
-{
-	cJSON *o = cJSON_CreateObject();
-
-	if (!o)
-		return NULL;
-	if (!(name ? cJSON_AddStringToObject(o, "name", name) : cJSON_AddNullToObject(o, "name")) ||
-	    !(why ? cJSON_AddStringToObject(o, "from", why) : cJSON_AddNullToObject(o, "from")) ||
-	    !cJSON_AddBoolToObject(o, "used", used)) {
-		cJSON_Delete(o);
-		return NULL;
-	}
-	return o;
-}
-
-static cJSON *json_stack(const struct st_check_stack *s)
-{
-	cJSON *o = cJSON_CreateObject(), *parts;
-	size_t i;
-
-	if (!o)
-		return NULL;
-	if (!cJSON_AddStringToObject(o, "file", s->file) ||
-	    !cJSON_AddStringToObject(o, "build_system", st_layout_kind_name(s->l.kind)) ||
-	    !(parts = cJSON_AddArrayToObject(o, "parts")))
-		goto oom;
-	for (i = 0; i < s->l.nr_parts; i++)
-		if (!cJSON_AddItemToArray(parts, cJSON_CreateString(s->l.parts[i].path)))
-			goto oom;
-	if (!(s->l.base_defconfig ? cJSON_AddStringToObject(o, "base_defconfig", s->l.base_defconfig)
-				  : cJSON_AddNullToObject(o, "base_defconfig")) ||
-	    !cJSON_AddItemToObject(o, "arch", json_decided(s->l.arch, s->l.arch_why,
-							   s->arch_used)) ||
-	    !cJSON_AddItemToObject(o, "version", json_decided(s->l.version, s->l.version_why,
-							      s->version_used)) ||
-	    !cJSON_AddNumberToObject(o, "base_findings", s->nr_in_base))
-		goto oom;
-	return o;
-oom:
-	cJSON_Delete(o);
-	return NULL;
-}
-
 static int cmp_stack(const void *a, const void *b)
 {
 	return strcmp(((const struct st_check_stack *)a)->file,
@@ -304,7 +260,9 @@ static int render_json(FILE *f, const struct st_check_result *r, bool pretty, bo
 		qsort(r->stacks, r->nr_stacks, sizeof(*r->stacks), cmp_stack);
 		arr = cJSON_AddArrayToObject(root, "stacks");
 		for (i = 0; arr && i < r->nr_stacks; i++)
-			if (!cJSON_AddItemToArray(arr, json_stack(&r->stacks[i])))
+			if (!cJSON_AddItemToArray(arr, st_layout_to_json(&r->stacks[i].l,
+				r->stacks[i].file, r->stacks[i].arch_used,
+				r->stacks[i].version_used, r->stacks[i].nr_in_base)))
 				arr = NULL;
 		if (!arr)
 			goto oom;

@@ -348,6 +348,7 @@ const char *st_arch_from_name(enum st_arch_from from)
 		[ST_ARCH_FROM_CONFIG] = ".slubtiny.json",
 		[ST_ARCH_FROM_PATH] = "path",
 		[ST_ARCH_FROM_HOST] = "host",
+		[ST_ARCH_FROM_BUILD_SYSTEM] = "build system",
 	};
 
 	return (unsigned int)from < sizeof(names) / sizeof(names[0]) ? names[from] : "host";

@@ -60,6 +60,7 @@ enum st_arch_from {
 	ST_ARCH_FROM_CONFIG,	/* "arch" of .slubtiny.json */
 	ST_ARCH_FROM_PATH,	/* arch/<arch>/configs/ in the file's path */
 	ST_ARCH_FROM_HOST,	/* the host's, as make's SUBARCH */
+	ST_ARCH_FROM_BUILD_SYSTEM,	/* OpenWrt's, Buildroot's, Yocto's (lib/layout) */
 };
 
 /* "--arch", "$ARCH", ".slubtiny.json", "path", "host" (JSON and text). */

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cJSON.h>
+
 #include "common/error.h"
 #include "defconfig/defconfig.h"
 #include "kconfig/kconfig.h"
@@ -345,4 +347,80 @@ char *st_layout_base_text(const struct st_layout_base *b, const char *s)
 	}
 	strcpy(out + len, s);
 	return out;
+}
+
+/* {"name": S or null, "from": WHY or null, "used": B}. */
+static cJSON *json_decided(const char *name, const char *why, bool used)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	if (!o)
+		return NULL;
+	if (!(name ? cJSON_AddStringToObject(o, "name", name) : cJSON_AddNullToObject(o, "name")) ||
+	    !(why ? cJSON_AddStringToObject(o, "from", why) : cJSON_AddNullToObject(o, "from")) ||
+	    !cJSON_AddBoolToObject(o, "used", used)) {
+		cJSON_Delete(o);
+		return NULL;
+	}
+	return o;
+}
+
+cJSON *st_layout_to_json(const struct st_layout *l, const char *file,
+			 bool arch_used, bool version_used, size_t nr_in_base)
+{
+	cJSON *o = cJSON_CreateObject(), *parts;
+	size_t i;
+
+	if (!o)
+		return NULL;
+	if (!cJSON_AddStringToObject(o, "file", file) ||
+	    !cJSON_AddStringToObject(o, "build_system", st_layout_kind_name(l->kind)) ||
+	    !(parts = cJSON_AddArrayToObject(o, "parts")))
+		goto oom;
+	for (i = 0; i < l->nr_parts; i++)
+		if (!cJSON_AddItemToArray(parts, cJSON_CreateString(l->parts[i].path)))
+			goto oom;
+	if (!(l->base_defconfig ? cJSON_AddStringToObject(o, "base_defconfig", l->base_defconfig)
+				: cJSON_AddNullToObject(o, "base_defconfig")) ||
+	    !cJSON_AddItemToObject(o, "arch", json_decided(l->arch, l->arch_why, arch_used)) ||
+	    !cJSON_AddItemToObject(o, "version", json_decided(l->version, l->version_why,
+							      version_used)) ||
+	    !cJSON_AddNumberToObject(o, "base_findings", nr_in_base))
+		goto oom;
+	return o;
+oom:
+	cJSON_Delete(o);
+	return NULL;
+}
+
+char *st_layout_describe(const struct st_layout *l, bool arch_used, bool version_used,
+			 bool verbose)
+{
+	char *buf = NULL;
+	size_t len = 0, i;
+	bool first = true;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	fprintf(f, "%s stack", st_layout_kind_name(l->kind));
+	for (i = 0; i < l->nr_parts; i++) {
+		if (l->parts[i].owned)
+			continue;
+		fprintf(f, "%s%s", first ? ", over " : " + ", l->parts[i].path);
+		first = false;
+	}
+	if (l->base_defconfig)
+		fprintf(f, "%s%s", first ? ", over " : " + ", l->base_defconfig);
+	if (l->arch)
+		fprintf(f, "; ARCH=%s%s%s%s", l->arch, arch_used ? "" : " (not used)",
+			verbose ? " from " : "", verbose ? l->arch_why : "");
+	if (l->version)
+		fprintf(f, "; linux %s%s%s%s", l->version, version_used ? "" : " (not used)",
+			verbose ? " from " : "", verbose ? l->version_why : "");
+	if (fclose(f)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
 }

@@ -116,4 +116,22 @@ int st_layout_line_part(int line, int *part_line);
  */
 bool st_layout_base_value(const struct st_layout_base *b, const char *sym, const char **val);
 
+/*
+ * The stack of @file as JSON, a detached tree the caller deletes (NULL on
+ * ENOMEM): {"file", "build_system", "parts": [paths in merge order],
+ * "base_defconfig", "arch": {"name", "from", "used"}, "version": {...},
+ * "base_findings"}. @arch_used/@version_used: whether the layout's decided
+ * (no --arch, $ARCH, path; no --target, --srctree).
+ */
+struct cJSON *st_layout_to_json(const struct st_layout *l, const char *file,
+				bool arch_used, bool version_used, size_t nr_in_base);
+
+/*
+ * One line: "openwrt stack, over A + B; ARCH=mips; linux 6.6" (with
+ * @verbose, each from where it came; "(not used)" where options decided).
+ * Malloc'ed, NULL on ENOMEM.
+ */
+char *st_layout_describe(const struct st_layout *l, bool arch_used, bool version_used,
+			 bool verbose);
+
 #endif
