@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <cJSON.h>
+#include <cjson/cJSON.h>
 
 #include "common/error.h"
 #include "defconfig/defconfig.h"
@@ -163,6 +163,8 @@ static const struct {
 	{ "xtensa", "xtensa" }, { "sparc", "sparc" }, { "microblaze", "microblaze" },
 	{ "nios2", "nios2" }, { "openrisc", "openrisc" }, { "or1k", "openrisc" },
 	{ "s390x", "s390" }, { "csky", "csky" }, { "x86", "x86" }, { "arm64", "arm64" },
+	{ "powerpc64le", "powerpc" }, { "microblazeel", "microblaze" },
+	{ "microblazebe", "microblaze" }, { "sparc64", "sparc" }, { "mips64r6", "mips" },
 };
 
 const char *st_layout_kernel_arch(const char *name)

@@ -73,6 +73,15 @@ stack() { # dir owned-file arch: the check of one stack against conf
 }
 
 stack openwrt target/linux/ramips/mt76x8/config-6.6 mips
+stack buildroot board/acme/tiny/tiny.fragment arm
+
+# A Buildroot defconfig that names a file missing below the one checked:
+# an error for that file.
+cd "$F/buildroot" || exit 2
+"$SLUBTINY" check --no-config board/acme/other/extra.fragment >"$w/out" 2>"$w/err"; st=$?
+[ $st = 2 ] && [ "$(cat "$w/err")" = "slubtiny: check: board/acme/other/extra.fragment: configs/acme_other_defconfig:6 names board/acme/other/missing.fragment: No such file or directory" ] ||
+	{ echo "FAIL: missing fragment: exit $st"; cat "$w/err"; fail=1; }
+cd - >/dev/null
 
 # Judged alone the fragment lacks generic's CONFIG_EXPERT=y: the EXPERT
 # options are wrongly reported, which the stack avoids.
