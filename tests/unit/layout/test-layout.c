@@ -145,6 +145,24 @@ static void buildroot_missing(void)
 		ok(0, "chdir ..");
 }
 
+static void yocto(void)
+{
+	const char *d = "meta-board/recipes-kernel/linux/files/";
+	char want[512], own[256];
+
+	snprintf(want, sizeof(want), "%sdefconfig + %stiny.cfg + %snet.cfg*", d, d, d);
+	snprintf(own, sizeof(own), "%snet.cfg", d);
+	expect("yocto", own, ST_LAYOUT_YOCTO, want, NULL, NULL, "6.6",
+	       "recipe name linux-yocto_6.6.bbappend", NULL);
+	snprintf(want, sizeof(want), "%sdefconfig*", d);
+	snprintf(own, sizeof(own), "%sdefconfig", d);
+	expect("yocto", own, ST_LAYOUT_YOCTO, want, NULL, NULL, "6.6",
+	       "recipe name linux-yocto_6.6.bbappend", NULL);
+	/* a recipe's file that SRC_URI does not list */
+	expect("yocto", "meta-board/conf/layer.conf", ST_LAYOUT_PLAIN,
+	       "meta-board/conf/layer.conf*", NULL, NULL, NULL, NULL, NULL);
+}
+
 static void base_text(void)
 {
 	struct st_layout_base b = { 0 };
@@ -177,6 +195,7 @@ int main(void)
 	openwrt();
 	buildroot();
 	buildroot_missing();
+	yocto();
 	base_text();
 	printf("1..%d\n", nr_test);
 	return nr_fail ? 1 : 0;
