@@ -167,9 +167,14 @@ struct st_check_opts {
 	 * 0.0: the newest.
 	 */
 	int judge_major, judge_minor;
+	/*
+	 * The build system's base the file is merged over ends with
+	 * CONFIG_EXPERT=y (lib/layout): the file needs no line of its own.
+	 */
+	bool base_expert;
 };
 
-/* Every rule enabled. */
+/* Every rule enabled, every knob at its default (0, false). */
 void st_check_opts_init(struct st_check_opts *o);
 
 /*

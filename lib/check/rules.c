@@ -116,6 +116,7 @@ void st_check_opts_init(struct st_check_opts *o)
 {
 	int i;
 
+	memset(o, 0, sizeof(*o));
 	for (i = 0; i < ST_RULE_COUNT; i++)
 		o->enabled[i] = true;
 }
@@ -532,7 +533,7 @@ static void removed_hint(const struct ctx *c, const struct keys *k,
 		else
 			len = append(hint, size, len, ", line %d: %s", ch->line, ch->msg);
 	}
-	expert = !line_enables(k->l[K_EXPERT]) &&
+	expert = !line_enables(k->l[K_EXPERT]) && !c->o->base_expert &&
 		 (line_enables(k->l[K_SLUB_TINY]) || (to && strstr(to, "SLUB_TINY=y")));
 	if (expert)
 		len = append(hint, size, len, " and add CONFIG_EXPERT=y (SLUB_TINY depends on it)");
@@ -605,7 +606,7 @@ static void check_tiny_deps(struct ctx *c, const struct keys *k)
 	frag = is_fragment(c->file) ?
 	       " (a fragment: fine only if every file it is merged with sets it)" : "";
 	l = k->l[K_EXPERT];
-	if (!line_enables(l)) {
+	if (!line_enables(l) && !(c->o->base_expert && !line_disables(l))) {
 		char why[160];
 
 		if (line_disables(l))

@@ -55,6 +55,24 @@ struct worker {
 };
 
 /* The rules, and the tree's verification with @t, over @dc into @r. */
+/* Does @l's base end with CONFIG_EXPERT=y? */
+static int base_expert(const struct st_layout *l, bool *expert, struct st_error *err)
+{
+	struct st_layout_base b;
+	const char *val = NULL;
+	int ret;
+
+	*expert = false;
+	if (l->nr_parts < 2)
+		return 0;
+	ret = st_layout_base_load(l, &b, err);
+	if (ret)
+		return ret;
+	*expert = st_layout_base_value(&b, "EXPERT", &val) && val && !strcmp(val, "y");
+	st_layout_base_release(&b);
+	return 0;
+}
+
 static int check_model(const struct st_check_run_opts *o, struct st_check_tree *t,
 		       const struct st_defconfig *dc, const char *path,
 		       const struct st_layout *l, struct st_check_result *r,
@@ -67,6 +85,9 @@ static int check_model(const struct st_check_run_opts *o, struct st_check_tree *
 	/* the kernel the build system builds this file for, unless told */
 	if (!o->srctree && !rules.judge_major && l->version)
 		sscanf(l->version, "%d.%d", &rules.judge_major, &rules.judge_minor);
+	ret = base_expert(l, &rules.base_expert, err);
+	if (ret)
+		return ret;
 	ret = st_check_defconfig(r, dc, path, &rules);
 	if (ret)
 		return st_err(err, -ret, path, "%s", strerror(-ret));

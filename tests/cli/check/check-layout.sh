@@ -109,4 +109,18 @@ grep -qx "$f: note: openwrt stack, over target/linux/ath79/config-4.14; ARCH=mip
 [ $st = 2 ] && grep -q "invalid --target '6.x'" "$w/err" ||
 	{ echo "FAIL: --target 6.x: exit $st"; cat "$w/err"; fail=1; }
 cd - >/dev/null
+
+# Without a tree the rules know the base too: generic has CONFIG_EXPERT=y,
+# so the hint adds none, and --fix writes only the allocator line.
+cp -r "$F/openwrt" "$w/ow"
+cd "$w/ow" || exit 2
+f=target/linux/ramips/mt76x8/config-6.6
+"$SLUBTINY" check --no-config --format json "$f" >"$w/json" 2>"$w/err"; st=$?
+[ $st = 1 ] && [ ! -s "$w/err" ] && [ "$(jq -r '.findings[0].hint' "$w/json")" = "replace with CONFIG_SLUB_TINY=y; 'slubtiny check --fix' does it" ] ||
+	{ echo "FAIL: $f: hint without tree: exit $st"; cat "$w/err"; jq -c .findings "$w/json"; fail=1; }
+"$SLUBTINY" check --no-config --fix --srctree "$tree" "$f" >/dev/null 2>"$w/err"; st=$?
+diff "$F/openwrt/$f" "$f" | grep '^[<>]' >"$w/diff"
+printf '< CONFIG_SLOB=y\n> CONFIG_SLUB_TINY=y\n' | cmp -s - "$w/diff" ||
+	{ echo "FAIL: $f: --fix wrote (exit $st):"; cat "$w/diff" "$w/err"; fail=1; }
+cd - >/dev/null
 exit $fail
