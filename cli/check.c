@@ -13,15 +13,17 @@
 #include "check/check.h"
 #include "cli.h"
 #include "common/error.h"
+#include "migrate/migrate.h"
 
 enum {
 	OPT_SRCTREE = ST_OPT_ID, OPT_ARCH, OPT_FORMAT, OPT_FIX, OPT_BUDGET, OPT_SELECT,
 	OPT_IGNORE, OPT_CONFIG, OPT_NO_CONFIG, OPT_BUILDDIR, OPT_LIST_RULES, OPT_BASELINE,
-	OPT_SHARD, OPT_ALLOW_EMPTY, OPT_SKIP_NON_KERNEL,
+	OPT_SHARD, OPT_ALLOW_EMPTY, OPT_SKIP_NON_KERNEL, OPT_TARGET,
 };
 
 const struct st_opt st_check_opts[] = {
 	{ "srctree", 0, OPT_SRCTREE, "DIR", "also verify with this kernel tree's Kconfig (more rules)" },
+	{ "target", 0, OPT_TARGET, "VERSION", "judge for this kernel, e.g. 4.14 (default: the tree's, else what the build system gives, else the newest)" },
 	{ "arch", 0, OPT_ARCH, "ARCH", "ARCH for Kconfig (default: $ARCH, else the arch/ARCH/configs/ path)" },
 	{ "format", 0, OPT_FORMAT, "{text|json|github|sarif}", "output format (default: text)" },
 	{ "fix", 0, OPT_FIX, NULL, "rewrite the files with migrate's rules where that verifies" },
@@ -78,8 +80,26 @@ static void list_rules(void)
 		       st_check_rules[i].help);
 }
 
+/*
+ * One line per file of a build system's stack: what it was merged over and
+ * what decided its ARCH and kernel; -v adds where each came from.
+ */
+static void stack_note(const struct st_check_stack *s, bool verbose)
+{
+	char *d = st_layout_describe(&s->l, s->arch_used, s->version_used, verbose);
+
+	if (!d)
+		return;
+	fprintf(stderr, "%s: note: %s", s->file, d);
+	if (s->nr_in_base)
+		fprintf(stderr, "; %zu finding%s on base lines not shown", s->nr_in_base,
+			s->nr_in_base == 1 ? "" : "s");
+	fputc('\n', stderr);
+	free(d);
+}
+
 struct args {
-	const char *srctree, *arch, *format, *budget, *builddir, *config, *baseline;
+	const char *srctree, *arch, *format, *budget, *builddir, *config, *baseline, *target;
 	bool fix, no_config, has_select, list_rules, allow_empty, skip_non_kernel;
 	unsigned int shard_k, shard_n;
 	bool select[ST_RULE_COUNT], ignore[ST_RULE_COUNT];
@@ -94,6 +114,7 @@ static int parse_args(struct args *a, int argc, char **argv)
 		switch (c) {
 		case OPT_LIST_RULES: a->list_rules = true; break;
 		case OPT_SRCTREE: a->srctree = optarg; break;
+		case OPT_TARGET: a->target = optarg; break;
 		case OPT_ARCH: a->arch = optarg; break;
 		case OPT_FORMAT: a->format = optarg; break;
 		case OPT_FIX: a->fix = true; break;
@@ -212,6 +233,17 @@ int cmd_check(int argc, char **argv)
 		st_check_config_free(&cfg);
 		return ST_EXIT_ERROR;
 	}
+	if (a.target) {
+		struct st_kver v;
+
+		if (st_kver_parse(a.target, &v)) {
+			p_err("invalid --target '%s' (want e.g. 6.12)", a.target);
+			st_check_config_free(&cfg);
+			return ST_EXIT_ERROR;
+		}
+		o.rules.judge_major = o.rules.fix_major = v.major;
+		o.rules.judge_minor = o.rules.fix_minor = v.minor;
+	}
 	o.shard_k = a.shard_k;
 	o.shard_n = a.shard_n;
 	o.allow_empty = a.allow_empty;
@@ -282,6 +314,8 @@ int cmd_check(int argc, char **argv)
 	if (r.nr_fixed_lines)
 		p_err("--fix: fixed %zu line%s in %zu file%s", r.nr_fixed_lines,
 		      r.nr_fixed_lines == 1 ? "" : "s", r.nr_fixed, r.nr_fixed == 1 ? "" : "s");
+	for (size_t i = 0; fmt == ST_FMT_TEXT && !r.quiet && i < r.nr_stacks; i++)
+		stack_note(&r.stacks[i], st_out.verbosity > 0);
 	if (r.nr_baseline && fmt == ST_FMT_TEXT)
 		p_err("%zu finding%s not shown: the files had %s at %s "
 		      "(--baseline none shows all)", r.nr_baseline,

@@ -215,6 +215,25 @@ static void print_finding(const struct run *r, const struct st_mig_file *f,
  * orders them: removed ("-SYM old"), changed (" SYM old -> new"), added
  * ("+SYM new"), each by name. Also under -q: they change what is built.
  */
+/* A file of a build system's stack: one note on what it was merged over. */
+static void print_stack(const struct st_mig_file *f)
+{
+	char *d;
+
+	if (f->layout.kind == ST_LAYOUT_PLAIN || st_out.verbosity < 0)
+		return;
+	d = st_layout_describe(&f->layout, f->arch_from == ST_ARCH_FROM_LAYOUT,
+			       false, st_out.verbosity > 0);
+	if (!d)
+		return;
+	if (f->nr_in_base)
+		diag(ST_DIAG_NOTE, f->path, 0, NULL, "%s; %zu finding%s on base lines not shown",
+		     d, f->nr_in_base, f->nr_in_base == 1 ? "" : "s");
+	else
+		diag(ST_DIAG_NOTE, f->path, 0, NULL, "%s", d);
+	free(d);
+}
+
 static void print_side_effects(const struct st_mig_file *f)
 {
 	const struct st_collateral *c = f->collateral;
@@ -273,6 +292,14 @@ static void print_text(struct run *r, const struct st_mig_file *f, bool written)
 			nr_pre == 1 ? "" : "s", nr_pre == 1 ? "it" : "them",
 			nr_pre == 1 ? "it" : "them");
 	print_side_effects(f);
+	print_stack(f);
+}
+
+static cJSON *json_stack(const struct st_mig_file *f)
+{
+	return st_layout_to_json(&f->layout, f->path,
+				 f->arch_from == ST_ARCH_FROM_LAYOUT,
+				 false, f->nr_in_base);
 }
 
 static cJSON *json_str_or_null(const char *s)
@@ -375,7 +402,9 @@ static int add_json(struct run *r, const struct st_mig_file *f, bool written)
 	    !cJSON_AddItemToObject(o, "arch_from", json_str_or_null(f->arch[0] ?
 				   st_arch_from_name(f->arch_from) : NULL)) ||
 	    !cJSON_AddItemToObject(o, "arch_why", json_str_or_null(f->arch_why[0] ?
-				   f->arch_why : NULL)))
+				   f->arch_why : NULL)) ||
+	    (f->layout.kind != ST_LAYOUT_PLAIN &&
+	     !cJSON_AddItemToObject(o, "stack", json_stack(f))))
 		return -ENOMEM;
 	return 0;
 }

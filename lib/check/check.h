@@ -18,6 +18,7 @@
 #include <stdio.h>
 
 #include "kconfig/kconfig.h"
+#include "layout/layout.h"
 
 struct st_error;
 struct st_defconfig;
@@ -79,6 +80,15 @@ struct st_check_finding {
 				 * @msg names only its root */
 };
 
+/* A file of a build system's stack (lib/layout), as it was judged. */
+struct st_check_stack {
+	char *file;		/* as given */
+	struct st_layout l;	/* owned: its parts, arch and version */
+	bool arch_used;		/* l.arch decided the ARCH (no --arch, $ARCH, path) */
+	bool version_used;	/* l.version decided the kernel (no --target, --srctree) */
+	size_t nr_in_base;	/* tree findings on base lines, not shown */
+};
+
 struct st_check_result {
 	struct st_check_finding *f;
 	size_t nr, alloc;
@@ -114,6 +124,10 @@ struct st_check_result {
 	size_t nr_looked, nr_skipped;
 	/* Named files that are another program's config: error findings, exit 2. */
 	size_t nr_not_kernel;
+	/* files merged over a base (JSON "stacks"), in no order */
+	struct st_check_stack *stacks;
+	size_t nr_stacks;
+	size_t nr_in_base;	/* total of the stacks' nr_in_base */
 };
 
 /* One file's ARCH and how it was decided (st_arch_decide()). */
@@ -177,9 +191,20 @@ struct st_check_opts {
 	 * the removed-allocator notes describe; 0.0: the newest migrate knows.
 	 */
 	int fix_major, fix_minor;
+	/*
+	 * The kernel the file is built for (--target, or what its build
+	 * system gives): an allocator that kernel still has is no finding.
+	 * 0.0: the newest.
+	 */
+	int judge_major, judge_minor;
+	/*
+	 * The build system's base the file is merged over ends with
+	 * CONFIG_EXPERT=y (lib/layout): the file needs no line of its own.
+	 */
+	bool base_expert;
 };
 
-/* Every rule enabled. */
+/* Every rule enabled, every knob at its default (0, false). */
 void st_check_opts_init(struct st_check_opts *o);
 
 /*

@@ -29,10 +29,12 @@ void st_check_tree_free(struct st_check_tree *t);
  * Verify @dc and merge the result into the findings of this file that
  * st_check_defconfig() added from index @start on.
  */
+struct st_layout;
+
 int st_check_tree_verify(struct st_check_tree *t, struct st_check_result *r,
 			 size_t start, const struct st_defconfig *dc,
-			 const char *path, const struct st_check_opts *o,
-			 struct st_error *err);
+			 const char *path, const struct st_layout *l,
+			 const struct st_check_opts *o, struct st_error *err);
 
 /*
  * Fold this file's unknown-symbol findings (from @start on) into one when

@@ -243,6 +243,12 @@ static cJSON *json_archs(const struct st_check_result *r)
 	return arr;
 }
 
+static int cmp_stack(const void *a, const void *b)
+{
+	return strcmp(((const struct st_check_stack *)a)->file,
+		      ((const struct st_check_stack *)b)->file);
+}
+
 static int render_json(FILE *f, const struct st_check_result *r, bool pretty, bool color)
 {
 	cJSON *root = cJSON_CreateObject(), *arr, *by, *it;
@@ -293,6 +299,18 @@ static int render_json(FILE *f, const struct st_check_result *r, bool pretty, bo
 	for (i = 0; i < ST_RULE_COUNT; i++)
 		if (counts[i] && !cJSON_AddNumberToObject(by, st_check_rules[i].id, counts[i]))
 			goto oom;
+	/* only when a file belongs to a build system's stack */
+	if (r->nr_stacks) {
+		qsort(r->stacks, r->nr_stacks, sizeof(*r->stacks), cmp_stack);
+		arr = cJSON_AddArrayToObject(root, "stacks");
+		for (i = 0; arr && i < r->nr_stacks; i++)
+			if (!cJSON_AddItemToArray(arr, st_layout_to_json(&r->stacks[i].l,
+				r->stacks[i].file, r->stacks[i].arch_used,
+				r->stacks[i].version_used, r->stacks[i].nr_in_base)))
+				arr = NULL;
+		if (!arr)
+			goto oom;
+	}
 	return print_json(f, root, pretty);
 oom:
 	cJSON_Delete(root);

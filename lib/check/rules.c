@@ -118,6 +118,7 @@ void st_check_opts_init(struct st_check_opts *o)
 {
 	int i;
 
+	memset(o, 0, sizeof(*o));
 	for (i = 0; i < ST_RULE_COUNT; i++)
 		o->enabled[i] = true;
 }
@@ -156,6 +157,11 @@ void st_check_result_free(struct st_check_result *r)
 	for (i = 0; i < r->nr_archs; i++)
 		free(r->archs[i].file);
 	free(r->archs);
+	for (i = 0; i < r->nr_stacks; i++) {
+		free(r->stacks[i].file);
+		st_layout_release(&r->stacks[i].l);
+	}
+	free(r->stacks);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -565,7 +571,7 @@ static void removed_hint(const struct ctx *c, const struct keys *k,
 		else
 			len = append(hint, size, len, ", line %d: %s", ch->line, ch->msg);
 	}
-	expert = !line_enables(k->l[K_EXPERT]) &&
+	expert = !line_enables(k->l[K_EXPERT]) && !c->o->base_expert &&
 		 (line_enables(k->l[K_SLUB_TINY]) || (to && strstr(to, "SLUB_TINY=y")));
 	if (expert)
 		len = append(hint, size, len, " and add CONFIG_EXPERT=y (SLUB_TINY depends on it)");
@@ -579,12 +585,14 @@ static void check_removed(struct ctx *c, const struct keys *k)
 	static const struct {
 		int key;
 		const char *what;
+		struct st_kver gone;
 	} removed[] = {
-		{ K_SLOB, "SLOB was removed in Linux 6.4" },
-		{ K_SLOB_DEPRECATED, "SLOB was removed in Linux 6.4" },
-		{ K_SLAB, "SLAB was removed in Linux 6.8" },
-		{ K_SLAB_DEPRECATED, "SLAB was removed in Linux 6.8" },
+		{ K_SLOB, "SLOB was removed in Linux 6.4", { 6, 4 } },
+		{ K_SLOB_DEPRECATED, "SLOB was removed in Linux 6.4", { 6, 4 } },
+		{ K_SLAB, "SLAB was removed in Linux 6.8", { 6, 8 } },
+		{ K_SLAB_DEPRECATED, "SLAB was removed in Linux 6.8", { 6, 8 } },
 	};
+	struct st_kver judge = { c->o->judge_major, c->o->judge_minor };
 	struct st_kver target = { c->o->fix_major, c->o->fix_minor };
 	struct st_migration m = { 0 };
 	bool migrated = false;
@@ -597,6 +605,8 @@ static void check_removed(struct ctx *c, const struct keys *k)
 
 		if (!line_enables(l) || !c->o->enabled[ST_RULE_REMOVED_ALLOCATOR])
 			continue;
+		if (judge.major && st_kver_cmp(judge, removed[i].gone) < 0)
+			continue;	/* that kernel still has it */
 		if (!migrated) {
 			if (!target.major)
 				target = st_kver_newest;
@@ -634,7 +644,7 @@ static void check_tiny_deps(struct ctx *c, const struct keys *k)
 	frag = is_fragment(c->file) ?
 	       " (a fragment: fine only if every file it is merged with sets it)" : "";
 	l = k->l[K_EXPERT];
-	if (!line_enables(l)) {
+	if (!line_enables(l) && !(c->o->base_expert && !line_disables(l))) {
 		char why[160];
 
 		if (line_disables(l))

@@ -21,6 +21,7 @@
 #include "common/error.h"
 #include "defconfig/defconfig.h"
 #include "layout/discover.h"
+#include "layout/layout.h"
 #include "migrate/migrate.h"
 
 /*
@@ -59,18 +60,44 @@ struct worker {
 };
 
 /* The rules, and the tree's verification with @t, over @dc into @r. */
+/* Does @l's base end with CONFIG_EXPERT=y? */
+static int base_expert(const struct st_layout *l, bool *expert, struct st_error *err)
+{
+	struct st_layout_base b;
+	const char *val = NULL;
+	int ret;
+
+	*expert = false;
+	if (l->nr_parts < 2)
+		return 0;
+	ret = st_layout_base_load(l, &b, err);
+	if (ret)
+		return ret;
+	*expert = st_layout_base_value(&b, "EXPERT", &val) && val && !strcmp(val, "y");
+	st_layout_base_release(&b);
+	return 0;
+}
+
 static int check_model(const struct st_check_run_opts *o, struct st_check_tree *t,
 		       const struct st_defconfig *dc, const char *path,
-		       struct st_check_result *r, struct st_error *err)
+		       const struct st_layout *l, struct st_check_result *r,
+		       struct st_error *err)
 {
+	struct st_check_opts rules = o->rules;
 	size_t start = r->nr;
 	int ret;
 
-	ret = st_check_defconfig(r, dc, path, &o->rules);
+	/* the kernel the build system builds this file for, unless told */
+	if (!o->srctree && !rules.judge_major && l->version)
+		sscanf(l->version, "%d.%d", &rules.judge_major, &rules.judge_minor);
+	ret = base_expert(l, &rules.base_expert, err);
+	if (ret)
+		return ret;
+	ret = st_check_defconfig(r, dc, path, &rules);
 	if (ret)
 		return st_err(err, -ret, path, "%s", strerror(-ret));
 	if (t)
-		ret = st_check_tree_verify(t, r, start, dc, path, &o->rules, err);
+		ret = st_check_tree_verify(t, r, start, dc, path, l, &rules, err);
 	return ret;
 }
 
@@ -205,6 +232,33 @@ static int not_text(const struct st_defconfig *dc, const char *path,
 	return 0;
 }
 
+/* Keep @l (moved: @l is left empty) as a stack of @r, for the report. */
+static int keep_stack(const struct st_check_run_opts *o, struct st_check_result *r,
+		      const char *path, struct st_layout *l, size_t in_base,
+		      struct st_error *err)
+{
+	struct st_check_stack *s = realloc(r->stacks, (r->nr_stacks + 1) * sizeof(*s));
+	struct st_arch_choice ac;
+
+	if (!s)
+		return st_err(err, ENOMEM, path, "out of memory");
+	r->stacks = s;
+	s = &s[r->nr_stacks];
+	memset(s, 0, sizeof(*s));
+	s->file = strdup(path);
+	if (!s->file)
+		return st_err(err, ENOMEM, path, "out of memory");
+	s->l = *l;
+	memset(l, 0, sizeof(*l));
+	/* as the run decided it (st_arch_decide() is deterministic) */
+	st_arch_decide(path, NULL, o->arch, ST_ARCH_FROM_OPTION, &ac);
+	s->arch_used = ac.from == ST_ARCH_FROM_LAYOUT && o->srctree;
+	s->version_used = s->l.version && !o->srctree && !o->rules.judge_major;
+	s->nr_in_base = in_base;
+	r->nr_stacks++;
+	return 0;
+}
+
 /* The rules alone, or the rules and the tree's verification (@t). */
 static int check_file(const struct st_check_run_opts *o, struct st_check_tree *t,
 		      const char *path, struct st_check_result *r,
@@ -212,20 +266,28 @@ static int check_file(const struct st_check_run_opts *o, struct st_check_tree *t
 {
 	struct st_defconfig *dc, *base = NULL;
 	struct st_check_result b;
-	size_t start = r->nr;
+	struct st_layout l;
+	size_t start = r->nr, in_base;
 	int ret;
 
-	ret = st_defconfig_load(&dc, path, err);
+	ret = st_layout_of(path, &l, err);
 	if (ret)
 		return ret;
+	ret = st_defconfig_load(&dc, path, err);
+	if (ret) {
+		st_layout_release(&l);
+		return ret;
+	}
 	ret = not_text(dc, path, err);
+	in_base = r->nr_in_base;
 	if (!ret)
-		ret = check_model(o, t, dc, path, r, err);
+		ret = check_model(o, t, dc, path, &l, r, err);
+	in_base = r->nr_in_base - in_base;
 	if (!ret && o->baseline)
 		ret = load_baseline(o->baseline, path, &base, err);
 	if (!ret && base) {
 		st_check_result_init(&b);
-		ret = check_model(o, t, base, path, &b, err);
+		ret = check_model(o, t, base, path, &l, &b, err);
 		if (!ret && drop_pre_existing(r, start, dc, &b, base))
 			ret = st_err(err, ENOMEM, path, "out of memory");
 		st_check_result_free(&b);
@@ -233,8 +295,11 @@ static int check_file(const struct st_check_run_opts *o, struct st_check_tree *t
 	/* after the baseline: a new unknown symbol is not hidden in an old summary */
 	if (!ret && t && st_check_tree_summarize(r, start))
 		ret = st_err(err, ENOMEM, path, "out of memory");
+	if (!ret && l.kind != ST_LAYOUT_PLAIN)
+		ret = keep_stack(o, r, path, &l, in_base, err);
 	st_defconfig_free(base);
 	st_defconfig_free(dc);
+	st_layout_release(&l);
 	return ret;
 }
 
@@ -305,7 +370,19 @@ static int absorb(struct st_check_result *to, struct st_check_result *from)
 	to->nr_files += from->nr_files;
 	to->nr_suppressed += from->nr_suppressed;
 	to->nr_baseline += from->nr_baseline;
+	to->nr_in_base += from->nr_in_base;
 	from->nr = 0;
+	if (from->nr_stacks) {
+		struct st_check_stack *s = realloc(to->stacks, (to->nr_stacks +
+						   from->nr_stacks) * sizeof(*s));
+
+		if (!s)
+			return -ENOMEM;
+		memcpy(s + to->nr_stacks, from->stacks, from->nr_stacks * sizeof(*s));
+		to->stacks = s;
+		to->nr_stacks += from->nr_stacks;
+		from->nr_stacks = 0;
+	}
 	return 0;
 }
 

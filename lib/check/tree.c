@@ -17,6 +17,7 @@
 #include "defconfig/defconfig.h"
 #include "kconfig/kconfig.h"
 #include "layout/discover.h"
+#include "layout/layout.h"
 #include "migrate/migrate.h"
 
 struct tree_arch {
@@ -336,15 +337,63 @@ out:
 fail:
 	free(names);
 	free(chain);
+}
+
+/*
+ * Findings on the lines of @l's base are the base's: they stay with it
+ * (counted as pre-existing), never the owned file's.
+ */
+static int base_text(const struct st_layout_base *b, char **s)
+{
+	char *t;
+
+	if (!*s || !b->n)
+		return 0;
+	t = st_layout_base_text(b, *s);
+	if (!t)
+		return -ENOMEM;
+	free(*s);
+	*s = t;
+	return 0;
+}
+
+static int drop_base_findings(struct st_kc_result *res, const struct st_layout_base *b,
+			      struct st_check_result *r)
+{
+	size_t i, k;
+	int line, ret = 0;
+
+	for (i = 0, k = 0; i < res->nr_findings; i++) {
+		struct st_kc_finding *f = &res->findings[i];
+
+		if (st_layout_line_part(f->line, &line) < 0) {
+			/* the base's lines by their own file and number */
+			if (!ret)
+				ret = base_text(b, &f->message);
+			if (!ret)
+				ret = base_text(b, &f->detail);
+			res->findings[k++] = *f;
+			continue;
+		}
+		r->nr_in_base++;
+		free(f->sym);
+		free(f->requested);
+		free(f->actual);
+		free(f->message);
+		free(f->detail);
+		free(f->fix);
+	}
+	res->nr_findings = k;
 	return ret;
 }
 
 int st_check_tree_verify(struct st_check_tree *t, struct st_check_result *r,
 			 size_t start, const struct st_defconfig *dc,
-			 const char *path, const struct st_check_opts *o,
-			 struct st_error *err)
+			 const char *path, const struct st_layout *l,
+			 const struct st_check_opts *o, struct st_error *err)
 {
-	struct st_kc_assign *as;
+	struct st_layout_base base = { 0 };
+	struct st_kc_assign *as, *all = NULL;
 	struct st_kc_result *res = NULL;
 	struct st_kconfig *kc;
 	struct st_arch_choice ac;
@@ -356,6 +405,8 @@ int st_check_tree_verify(struct st_check_tree *t, struct st_check_result *r,
 	/* as check's run decided it (st_arch_decide() is deterministic) */
 	st_arch_decide(path, NULL, t->arch, ST_ARCH_FROM_OPTION, &ac);
 	ret = tree_kc(t, ac.from == ST_ARCH_FROM_HOST ? "" : ac.arch, &kc, &bad, err);
+	if (!ret && l && !bad)
+		ret = st_layout_base_load(l, &base, err);
 	if (ret)
 		return ret;
 	/* not checked at all: an error for this file alone, no findings */
@@ -381,10 +432,18 @@ int st_check_tree_verify(struct st_check_tree *t, struct st_check_result *r,
 		as[n].val = l->kind == ST_DC_ASSIGN ? l->val : NULL;
 		as[n++].line = l->lineno;
 	}
-	ret = st_kconfig_verify(kc, as, n, is_tiny_config(path) ?
+	if (base.n && !(all = st_layout_assigns(&base, as, n, &n))) {
+		ret = st_err(err, ENOMEM, path, "out of memory");
+		goto out;
+	}
+	ret = st_kconfig_verify(kc, all ? all : as, n, is_tiny_config(path) ?
 				ST_KC_TINYCONFIG : ST_KC_DEFCONFIG, false, &res, err);
 	if (ret)
 		goto out;
+	if (drop_base_findings(res, &base, r)) {
+		ret = st_err(err, ENOMEM, path, "out of memory");
+		goto out;
+	}
 	ret = merge(r, start, path, res, o, confirmed);
 	if (ret) {
 		ret = st_err(err, ENOMEM, path, "out of memory");
@@ -406,7 +465,9 @@ int st_check_tree_verify(struct st_check_tree *t, struct st_check_result *r,
 	st_check_apply_suppressions(r, start, dc);
 out:
 	st_kc_result_free(res);
+	st_layout_base_release(&base);
 	free(confirmed);
+	free(all);
 	free(as);
 	return ret;
 }

@@ -347,7 +347,7 @@ const char *st_arch_from_name(enum st_arch_from from)
 		[ST_ARCH_FROM_ENV] = "$ARCH",
 		[ST_ARCH_FROM_CONFIG] = ".slubtiny.json",
 		[ST_ARCH_FROM_PATH] = "path",
-		[ST_ARCH_FROM_LAYOUT] = "layout",
+		[ST_ARCH_FROM_LAYOUT] = "build system",
 		[ST_ARCH_FROM_SYMBOLS] = "symbols",
 		[ST_ARCH_FROM_HOST] = "host",
 	};

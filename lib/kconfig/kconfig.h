@@ -66,7 +66,7 @@ enum st_arch_from {
 };
 
 /*
- * "--arch", "$ARCH", ".slubtiny.json", "path", "layout", "symbols", "host"
+ * "--arch", "$ARCH", ".slubtiny.json", "path", "build system", "symbols", "host"
  * (JSON and text).
  */
 const char *st_arch_from_name(enum st_arch_from from);

@@ -1,11 +1,319 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* The buildroot layout reader (not written yet: claims no file). */
+/*
+ * Buildroot: configs/NAME_defconfig (BR2_ symbols) names the kernel config
+ * a board builds: BR2_LINUX_KERNEL_CUSTOM_CONFIG_FILE (with
+ * BR2_LINUX_KERNEL_USE_CUSTOM_CONFIG) or an in-tree defconfig
+ * (BR2_LINUX_KERNEL_USE_DEFCONFIG, BR2_LINUX_KERNEL_DEFCONFIG), then
+ * BR2_LINUX_KERNEL_CONFIG_FRAGMENT_FILES merged over it in their order. A
+ * kernel config file of the tree is claimed by the first defconfig (in name
+ * order) that names it; the ARCH is the BR2_<arch>=y the defconfig chose, the
+ * kernel its custom version or the headers series.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/error.h"
 #include "layout_priv.h"
+
+/* A tree root: a directory with configs/ and Config.in (or external.desc). */
+static bool is_root(const char *dir)
+{
+	char p[PATH_MAX];
+	struct stat st;
+
+	snprintf(p, sizeof(p), "%s/configs", dir);
+	if (stat(p, &st) || !S_ISDIR(st.st_mode))
+		return false;
+	snprintf(p, sizeof(p), "%s/Config.in", dir);
+	if (!access(p, R_OK))
+		return true;
+	snprintf(p, sizeof(p), "%s/external.desc", dir);
+	return !access(p, R_OK);
+}
+
+/* The nearest ancestor directory of @path that is a tree root, into @root. */
+static bool find_root(const char *path, char *root, size_t size)
+{
+	char *slash;
+
+	if (snprintf(root, size, "%s", path) >= (int)size)
+		return false;
+	while ((slash = strrchr(root, '/'))) {
+		*slash = '\0';
+		if (is_root(root[0] ? root : "/"))
+			return true;
+	}
+	/* a relative path: the current directory last */
+	if (path[0] != '/' && is_root(".")) {
+		snprintf(root, size, ".");
+		return true;
+	}
+	return false;
+}
+
+/* @name (a defconfig's path form) as a path below @root: malloc'ed. */
+static char *tree_path(const char *root, const char *name)
+{
+	char *out;
+
+	if (!strncmp(name, "$(TOPDIR)/", 10))
+		name += 10;
+	else if (!strncmp(name, "$(BR2_EXTERNAL", 14) && strstr(name, ")/"))
+		name = strstr(name, ")/") + 2;	/* the external tree is @root */
+	if (name[0] == '/' || !strcmp(root, "."))
+		return strdup(name);
+	if (asprintf(&out, "%s/%s", root, name) < 0)
+		return NULL;
+	return out;
+}
+
+static bool same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino;
+}
+
+/* The BR2_<arch>=y of @defconfig, mapped to make's ARCH. */
+static int find_arch(struct st_layout *l, const char *defconfig)
+{
+	char line[512], name[64];
+	const char *arch;
+	int n = 0, ret = 0;
+	FILE *f = fopen(defconfig, "r");
+
+	if (!f)
+		return 0;
+	while (!ret && fgets(line, sizeof(line), f)) {
+		n++;
+		if (sscanf(line, "BR2_%63[a-z0-9_]=y", name) != 1)
+			continue;
+		arch = st_layout_kernel_arch(name);
+		if (arch)
+			ret = st_layout_set_arch(l, arch, "%s:%d: BR2_%s=y", defconfig, n, name);
+		if (arch && !ret)
+			ret = 1;
+	}
+	fclose(f);
+	return ret < 0 ? ret : 0;
+}
+
+/* The kernel series: the custom version, else the headers' series. */
+static int find_version(struct st_layout *l, const char *defconfig)
+{
+	char line[512], ver[32];
+	char *val = NULL;
+	int n = 0, major, minor, ret;
+	size_t len;
+	FILE *f;
+
+	ret = st_layout_file_var(defconfig, "BR2_LINUX_KERNEL_CUSTOM_VERSION_VALUE", &val, &n);
+	if (ret > 0 && (len = st_layout_version_len(val)) && len < sizeof(ver)) {
+		snprintf(ver, sizeof(ver), "%.*s", (int)len, val);
+		ret = st_layout_set_version(l, ver, "%s:%d: BR2_LINUX_KERNEL_CUSTOM_VERSION_VALUE=\"%s\"",
+					    defconfig, n, val);
+		free(val);
+		return ret;
+	}
+	free(val);
+	if (ret < 0)
+		return ret;
+	f = fopen(defconfig, "r");
+	if (!f)
+		return 0;
+	for (n = 1, ret = 0; !ret && fgets(line, sizeof(line), f); n++) {
+		if (sscanf(line, "BR2_PACKAGE_HOST_LINUX_HEADERS_CUSTOM_%d_%d=y", &major, &minor) != 2 &&
+		    sscanf(line, "BR2_KERNEL_HEADERS_%d_%d=y", &major, &minor) != 2)
+			continue;
+		snprintf(ver, sizeof(ver), "%d.%d", major, minor);
+		line[strcspn(line, "\n")] = '\0';
+		ret = st_layout_set_version(l, ver, "%s:%d: %s", defconfig, n, line);
+		if (!ret)
+			ret = 1;
+	}
+	fclose(f);
+	return ret < 0 ? ret : 0;
+}
+
+/*
+ * The files @defconfig merges, in order, into @files (NULLs where it names
+ * none): the custom config, then each fragment. Returns how many, -ENOMEM.
+ */
+static int named_files(const char *root, const char *defconfig, char ***files, int **lines)
+{
+	char *custom = NULL, *frags = NULL, *use = NULL, *tok, *save = NULL;
+	int n = 0, line = 0, fline = 0, ret;
+	char **v = NULL;
+	int *lv = NULL;
+
+	*files = NULL;
+	*lines = NULL;
+	ret = st_layout_file_var(defconfig, "BR2_LINUX_KERNEL_USE_CUSTOM_CONFIG", &use, &line);
+	if (ret > 0 && !strcmp(use, "y"))
+		ret = st_layout_file_var(defconfig, "BR2_LINUX_KERNEL_CUSTOM_CONFIG_FILE",
+					 &custom, &line);
+	if (ret >= 0)
+		ret = st_layout_file_var(defconfig, "BR2_LINUX_KERNEL_CONFIG_FRAGMENT_FILES",
+					 &frags, &fline);
+	free(use);
+	if (ret < 0)
+		goto out;
+	v = calloc(2 + (frags ? strlen(frags) : 0), sizeof(*v));
+	lv = calloc(2 + (frags ? strlen(frags) : 0), sizeof(*lv));
+	ret = -ENOMEM;
+	if (!v || !lv)
+		goto out;
+	if (custom && custom[0]) {
+		lv[n] = line;
+		if (!(v[n++] = tree_path(root, custom)))
+			goto out;
+	}
+	for (tok = frags ? strtok_r(frags, " \t", &save) : NULL; tok;
+	     tok = strtok_r(NULL, " \t", &save)) {
+		lv[n] = fline;
+		if (!(v[n++] = tree_path(root, tok)))
+			goto out;
+	}
+	*files = v;
+	*lines = lv;
+	v = NULL;
+	lv = NULL;
+	ret = n;
+out:
+	if (v)
+		for (line = 0; line < n; line++)
+			free(v[line]);
+	free(v);
+	free(lv);
+	free(custom);
+	free(frags);
+	return ret;
+}
+
+/* Fill @l if @defconfig names @path: 1, 0 when it does not, -errno. */
+static int try_defconfig(const char *root, const char *defconfig, const char *path,
+			 struct st_layout *l, struct st_error *err)
+{
+	char **files, *val = NULL, *use = NULL;
+	int *lines, n, i, own = -1, ret = 0, line;
+
+	n = named_files(root, defconfig, &files, &lines);
+	if (n < 0)
+		return st_err(err, -n, defconfig, "%s", strerror(-n));
+	for (i = 0; i < n && own < 0; i++)
+		if (same_file(files[i], path))
+			own = i;
+	if (own < 0)
+		goto out;
+	/* the parts below it must exist: the build would fail without them */
+	for (i = 0; i < own && !ret; i++)
+		if (access(files[i], R_OK))
+			ret = st_err(err, errno, path, "%s:%d names %s: %s", defconfig,
+				     lines[i], files[i], strerror(errno));
+	for (i = 0; i < own && !ret; i++)
+		ret = st_layout_add_part(l, files[i], false);
+	if (!ret)
+		ret = st_layout_add_part(l, path, true);
+	if (!ret && st_layout_file_var(defconfig, "BR2_LINUX_KERNEL_USE_DEFCONFIG", &use,
+				       &line) > 0 && !strcmp(use, "y") &&
+	    st_layout_file_var(defconfig, "BR2_LINUX_KERNEL_DEFCONFIG", &val, &line) > 0 &&
+	    asprintf(&l->base_defconfig, "%s_defconfig", val) < 0)
+		ret = -ENOMEM;
+	if (!ret)
+		ret = find_arch(l, defconfig);
+	if (!ret)
+		ret = find_version(l, defconfig);
+	if (ret == -ENOMEM)
+		ret = st_err(err, ENOMEM, path, "out of memory");
+	if (!ret) {
+		l->kind = ST_LAYOUT_BUILDROOT;
+		ret = 1;
+	}
+out:
+	for (i = 0; i < n; i++)
+		free(files[i]);
+	free(files);
+	free(lines);
+	free(val);
+	free(use);
+	return ret;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* configs/ *_defconfig of @root, sorted: malloc'ed names, NULL-terminated. */
+static char **defconfigs(const char *root, size_t *n)
+{
+	char dir[PATH_MAX], **v = NULL, **grown;
+	struct dirent *de;
+	size_t len;
+	DIR *d;
+
+	*n = 0;
+	if (!strcmp(root, "."))
+		snprintf(dir, sizeof(dir), "configs");
+	else
+		snprintf(dir, sizeof(dir), "%s/configs", root);
+	d = opendir(dir);
+	if (!d)
+		return calloc(1, sizeof(*v));
+	while ((de = readdir(d))) {
+		len = strlen(de->d_name);
+		if (len < 11 || strcmp(de->d_name + len - 10, "_defconfig"))
+			continue;
+		grown = realloc(v, (*n + 2) * sizeof(*v));
+		if (!grown)
+			break;
+		v = grown;
+		if (asprintf(&v[*n], "%s/%s", dir, de->d_name) < 0)
+			break;
+		v[++*n] = NULL;
+	}
+	closedir(d);
+	if (!v)
+		v = calloc(1, sizeof(*v));
+	else
+		qsort(v, *n, sizeof(*v), cmp_str);
+	return v;
+}
 
 int st_layout_buildroot(const char *path, struct st_layout *l, struct st_error *err)
 {
-	(void)path;
-	(void)l;
-	(void)err;
-	return 0;
+	char root[PATH_MAX], **dc;
+	const char *base = strrchr(path, '/');
+	size_t n, i;
+	int ret = 0;
+
+	base = base ? base + 1 : path;
+	n = strlen(base);
+	/* Buildroot's own configs are not kernel configs */
+	if (n > 10 && !strcmp(base + n - 10, "_defconfig") && strstr(path, "configs/"))
+		return 0;
+	if (!find_root(path, root, sizeof(root)))
+		return 0;
+	dc = defconfigs(root, &n);
+	if (!dc)
+		return st_err(err, ENOMEM, path, "out of memory");
+	for (i = 0; i < n && !ret; i++) {
+		ret = try_defconfig(root, dc[i], path, l, err);
+		if (ret <= 0) {
+			/* an error stays in @err; a miss leaves @l for the next */
+			if (ret == 0)
+				st_layout_release(l);
+		}
+	}
+	for (i = 0; i < n; i++)
+		free(dc[i]);
+	free(dc);
+	return ret;
 }

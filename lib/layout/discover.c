@@ -17,6 +17,7 @@
 
 #include "common/error.h"
 #include "layout/discover.h"
+#include "layout/layout.h"
 
 struct st_arch_sym {
 	const char *sym;
@@ -412,15 +413,19 @@ struct walk {
 };
 
 /*
- * A name that says "kernel": OpenWrt's config-VERSION, linux*.fragment,
- * kernel.config. Downstream kernels' files (OpenWrt's bcm27xx config-6.6:
+ * A name or place that says "kernel": OpenWrt's config-VERSION,
+ * linux*.fragment, kernel.config, anything in an arch/ARCH/configs/ (a
+ * vendor tree's defconfig may set mostly its own patches' symbols). Downstream kernels' files (OpenWrt's bcm27xx config-6.6:
  * 44 of 48 lines are Raspberry Pi drivers) and fragments for a newer kernel
  * name few symbols of the 6.1 and 6.12 trees; such a name is taken as
  * enough when nothing in the file says otherwise.
  */
-static bool kernel_name(const char *name)
+static bool kernel_name(const char *path, const char *name)
 {
-	return openwrt_name(name) || strstr(name, "linux") || strstr(name, "kernel");
+	size_t n;
+
+	return openwrt_name(name) || strstr(name, "linux") || strstr(name, "kernel") ||
+	       st_arch_of_path(path, &n);
 }
 
 static int take_if_kernel(struct walk *w, const char *path, const char *name)
@@ -429,7 +434,7 @@ static int take_if_kernel(struct walk *w, const char *path, const char *name)
 
 	w->d->nr_looked++;
 	if (st_cfg_classify(path, &v) ||
-	    (v.kind != ST_CFG_KERNEL && !(v.kind == ST_CFG_FOREIGN && kernel_name(name)))) {
+	    (v.kind != ST_CFG_KERNEL && !(v.kind == ST_CFG_FOREIGN && kernel_name(path, name)))) {
 		w->d->nr_skipped++;
 		return 0;
 	}
@@ -585,11 +590,22 @@ static bool from_path(const char *path, struct st_arch_choice *c)
  * Buildroot's BR2_ARCH, a Yocto machine): the place for st_layout_of()'s
  * arch and arch_why once the layout readers give them. Nothing yet.
  */
+/* The ARCH the build system gives for the stack @path belongs to. */
 static bool from_layout(const char *path, struct st_arch_choice *c)
 {
-	(void)path;
-	(void)c;
-	return false;
+	struct st_layout l;
+	bool found = false;
+
+	/* an unreadable stack is the file's error, reported when it is checked */
+	if (!strcmp(path, "-") || st_layout_of(path, &l, NULL))
+		return false;
+	if (l.arch) {
+		snprintf(c->arch, sizeof(c->arch), "%s", l.arch);
+		snprintf(c->why, sizeof(c->why), "%s", l.arch_why ? l.arch_why : "");
+		found = true;
+	}
+	st_layout_release(&l);
+	return found;
 }
 
 void st_arch_decide(const char *path, const char *real, const char *given,

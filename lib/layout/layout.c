@@ -4,10 +4,16 @@
  * turn, and fall back to the file alone.
  */
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
+
 #include "common/error.h"
+#include "defconfig/defconfig.h"
+#include "kconfig/kconfig.h"
 #include "layout_priv.h"
 
 static int (*const readers[])(const char *, struct st_layout *, struct st_error *) = {
@@ -84,4 +90,339 @@ void st_layout_release(struct st_layout *l)
 	free(l->version);
 	free(l->version_why);
 	memset(l, 0, sizeof(*l));
+}
+
+/* @s with leading/trailing blanks, one pair of quotes and a "# ..." dropped. */
+static char *var_value(const char *s)
+{
+	const char *e;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (*s == '"' || *s == '\'') {
+		e = strchr(s + 1, *s);
+		return strndup(s + 1, e ? (size_t)(e - s - 1) : strlen(s + 1));
+	}
+	e = strchr(s, '#');
+	if (!e)
+		e = s + strlen(s);
+	while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\n' || e[-1] == '\r'))
+		e--;
+	return strndup(s, e - s);
+}
+
+int st_layout_file_var(const char *path, const char *name, char **val, int *line)
+{
+	size_t len = strlen(name);
+	char buf[4096], *v = NULL;
+	int n = 0, found = 0;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return 0;
+	while (fgets(buf, sizeof(buf), f)) {
+		char *p = buf;
+
+		n++;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (strncmp(p, name, len))
+			continue;
+		p += len;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p == ':' || *p == '?')
+			p++;
+		if (*p != '=')
+			continue;
+		free(v);
+		v = var_value(p + 1);
+		if (!v) {
+			fclose(f);
+			return -ENOMEM;
+		}
+		*line = n;
+		found = 1;
+	}
+	fclose(f);
+	if (found)
+		*val = v;
+	return found;
+}
+
+static const struct {
+	const char *name, *arch;
+} arch_map[] = {
+	{ "mipsel", "mips" }, { "mips64", "mips" }, { "mips64el", "mips" },
+	{ "aarch64", "arm64" }, { "aarch64_be", "arm64" }, { "armeb", "arm" },
+	{ "i386", "x86" }, { "i486", "x86" }, { "i586", "x86" }, { "i686", "x86" },
+	{ "x86_64", "x86" }, { "powerpc64", "powerpc" }, { "ppc", "powerpc" },
+	{ "riscv64", "riscv" }, { "riscv32", "riscv" }, { "loongarch64", "loongarch" },
+	{ "arc", "arc" }, { "arm", "arm" }, { "mips", "mips" }, { "powerpc", "powerpc" },
+	{ "riscv", "riscv" }, { "m68k", "m68k" }, { "sh", "sh" }, { "sh4", "sh" },
+	{ "xtensa", "xtensa" }, { "sparc", "sparc" }, { "microblaze", "microblaze" },
+	{ "nios2", "nios2" }, { "openrisc", "openrisc" }, { "or1k", "openrisc" },
+	{ "s390x", "s390" }, { "csky", "csky" }, { "x86", "x86" }, { "arm64", "arm64" },
+	{ "powerpc64le", "powerpc" }, { "microblazeel", "microblaze" },
+	{ "microblazebe", "microblaze" }, { "sparc64", "sparc" }, { "mips64r6", "mips" },
+};
+
+const char *st_layout_kernel_arch(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(arch_map) / sizeof(arch_map[0]); i++)
+		if (!strcmp(arch_map[i].name, name))
+			return arch_map[i].arch;
+	return NULL;
+}
+
+int st_layout_set_arch(struct st_layout *l, const char *arch, const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	free(l->arch);
+	free(l->arch_why);
+	l->arch_why = NULL;
+	l->arch = strdup(arch);
+	va_start(ap, fmt);
+	ret = vasprintf(&l->arch_why, fmt, ap);
+	va_end(ap);
+	return l->arch && ret >= 0 ? 0 : -ENOMEM;
+}
+
+int st_layout_set_version(struct st_layout *l, const char *ver, const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	free(l->version);
+	free(l->version_why);
+	l->version_why = NULL;
+	l->version = strdup(ver);
+	va_start(ap, fmt);
+	ret = vasprintf(&l->version_why, fmt, ap);
+	va_end(ap);
+	return l->version && ret >= 0 ? 0 : -ENOMEM;
+}
+
+size_t st_layout_version_len(const char *s)
+{
+	size_t i = 0, dot;
+
+	while (s[i] >= '0' && s[i] <= '9')
+		i++;
+	if (!i || s[i] != '.')
+		return 0;
+	dot = ++i;
+	while (s[i] >= '0' && s[i] <= '9')
+		i++;
+	return i > dot ? i : 0;
+}
+
+int st_layout_base_load(const struct st_layout *l, struct st_layout_base *b,
+			struct st_error *err)
+{
+	size_t i;
+	int ret;
+
+	memset(b, 0, sizeof(*b));
+	b->dc = calloc(l->nr_parts + 1, sizeof(*b->dc));
+	b->path = calloc(l->nr_parts + 1, sizeof(*b->path));
+	if (!b->dc || !b->path) {
+		st_layout_base_release(b);
+		return st_err(err, ENOMEM, NULL, "out of memory");
+	}
+	for (i = 0; i < l->nr_parts && !l->parts[i].owned; i++) {
+		ret = st_defconfig_load(&b->dc[b->n], l->parts[i].path, err);
+		if (ret) {
+			st_layout_base_release(b);
+			return ret;
+		}
+		b->path[b->n++] = l->parts[i].path;
+	}
+	return 0;
+}
+
+void st_layout_base_release(struct st_layout_base *b)
+{
+	size_t i;
+
+	for (i = 0; b->dc && i < b->n; i++)
+		st_defconfig_free(b->dc[i]);
+	free(b->dc);
+	free(b->path);
+	memset(b, 0, sizeof(*b));
+}
+
+struct st_kc_assign *st_layout_assigns(const struct st_layout_base *b,
+				       const struct st_kc_assign *own, size_t n_own,
+				       size_t *n)
+{
+	struct st_kc_assign *a;
+	size_t i, j, total = n_own;
+
+	for (i = 0; i < b->n; i++)
+		total += b->dc[i]->nr_lines;
+	a = calloc(total + 1, sizeof(*a));
+	if (!a)
+		return NULL;
+	*n = 0;
+	for (i = 0; i < b->n; i++) {
+		for (j = 0; j < b->dc[i]->nr_lines; j++) {
+			const struct st_dc_line *l = &b->dc[i]->lines[j];
+
+			if (l->kind != ST_DC_ASSIGN && l->kind != ST_DC_NOT_SET)
+				continue;
+			a[*n].sym = l->sym;
+			a[*n].val = l->kind == ST_DC_ASSIGN ? l->val : NULL;
+			a[(*n)++].line = ST_LAYOUT_LINE_BASE * (int)(i + 1) + l->lineno;
+		}
+	}
+	memcpy(a + *n, own, n_own * sizeof(*a));
+	*n += n_own;
+	return a;
+}
+
+int st_layout_line_part(int line, int *part_line)
+{
+	*part_line = line % ST_LAYOUT_LINE_BASE;
+	return line >= ST_LAYOUT_LINE_BASE ? line / ST_LAYOUT_LINE_BASE - 1 : -1;
+}
+
+bool st_layout_base_value(const struct st_layout_base *b, const char *sym, const char **val)
+{
+	bool found = false;
+	size_t i, j;
+
+	for (i = 0; i < b->n; i++) {
+		for (j = 0; j < b->dc[i]->nr_lines; j++) {
+			const struct st_dc_line *l = &b->dc[i]->lines[j];
+
+			if (!l->sym || strcmp(l->sym, sym))
+				continue;
+			if (l->kind == ST_DC_ASSIGN) {
+				*val = l->val;
+				found = true;
+			} else if (l->kind == ST_DC_NOT_SET) {
+				*val = NULL;
+				found = true;
+			}
+		}
+	}
+	return found;
+}
+
+char *st_layout_base_text(const struct st_layout_base *b, const char *s)
+{
+	static const char key[] = "this file (line ";
+	size_t size = strlen(s) + 1, len = 0;
+	char *out = malloc(size), *grown;
+	const char *p;
+	int n, line, part;
+
+	while (out && (p = strstr(s, key))) {
+		n = atoi(p + sizeof(key) - 1);
+		part = st_layout_line_part(n, &line);
+		if (part < 0 || (size_t)part >= b->n) {
+			p += sizeof(key) - 1;
+			memcpy(out + len, s, p - s);
+			len += p - s;
+			s = p;
+			continue;
+		}
+		size += strlen(b->path[part]) + 16;
+		grown = realloc(out, size);
+		if (!grown)
+			break;
+		out = grown;
+		memcpy(out + len, s, p - s);
+		len += p - s;
+		len += sprintf(out + len, "%s (line %d", b->path[part], line);
+		for (s = p + sizeof(key) - 1; *s >= '0' && *s <= '9'; s++)
+			;
+	}
+	if (!out || p) {
+		free(out);
+		return NULL;
+	}
+	strcpy(out + len, s);
+	return out;
+}
+
+/* {"name": S or null, "from": WHY or null, "used": B}. */
+static cJSON *json_decided(const char *name, const char *why, bool used)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	if (!o)
+		return NULL;
+	if (!(name ? cJSON_AddStringToObject(o, "name", name) : cJSON_AddNullToObject(o, "name")) ||
+	    !(why ? cJSON_AddStringToObject(o, "from", why) : cJSON_AddNullToObject(o, "from")) ||
+	    !cJSON_AddBoolToObject(o, "used", used)) {
+		cJSON_Delete(o);
+		return NULL;
+	}
+	return o;
+}
+
+cJSON *st_layout_to_json(const struct st_layout *l, const char *file,
+			 bool arch_used, bool version_used, size_t nr_in_base)
+{
+	cJSON *o = cJSON_CreateObject(), *parts;
+	size_t i;
+
+	if (!o)
+		return NULL;
+	if (!cJSON_AddStringToObject(o, "file", file) ||
+	    !cJSON_AddStringToObject(o, "build_system", st_layout_kind_name(l->kind)) ||
+	    !(parts = cJSON_AddArrayToObject(o, "parts")))
+		goto oom;
+	for (i = 0; i < l->nr_parts; i++)
+		if (!cJSON_AddItemToArray(parts, cJSON_CreateString(l->parts[i].path)))
+			goto oom;
+	if (!(l->base_defconfig ? cJSON_AddStringToObject(o, "base_defconfig", l->base_defconfig)
+				: cJSON_AddNullToObject(o, "base_defconfig")) ||
+	    !cJSON_AddItemToObject(o, "arch", json_decided(l->arch, l->arch_why, arch_used)) ||
+	    !cJSON_AddItemToObject(o, "version", json_decided(l->version, l->version_why,
+							      version_used)) ||
+	    !cJSON_AddNumberToObject(o, "base_findings", nr_in_base))
+		goto oom;
+	return o;
+oom:
+	cJSON_Delete(o);
+	return NULL;
+}
+
+char *st_layout_describe(const struct st_layout *l, bool arch_used, bool version_used,
+			 bool verbose)
+{
+	char *buf = NULL;
+	size_t len = 0, i;
+	bool first = true;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	fprintf(f, "%s stack", st_layout_kind_name(l->kind));
+	for (i = 0; i < l->nr_parts; i++) {
+		if (l->parts[i].owned)
+			continue;
+		fprintf(f, "%s%s", first ? ", over " : " + ", l->parts[i].path);
+		first = false;
+	}
+	if (l->base_defconfig)
+		fprintf(f, "%s%s", first ? ", over " : " + ", l->base_defconfig);
+	if (l->arch)
+		fprintf(f, "; ARCH=%s%s%s%s", l->arch, arch_used ? "" : " (not used)",
+			verbose ? " from " : "", verbose ? l->arch_why : "");
+	if (l->version)
+		fprintf(f, "; linux %s%s%s%s", l->version, version_used ? "" : " (not used)",
+			verbose ? " from " : "", verbose ? l->version_why : "");
+	if (fclose(f)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
 }

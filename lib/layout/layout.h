@@ -69,4 +69,69 @@ const char *st_layout_kind_name(enum st_layout_kind kind);
 int st_layout_of(const char *path, struct st_layout *l, struct st_error *err);
 void st_layout_release(struct st_layout *l);
 
+/*
+ * The parts below the owned one, loaded, for resolving the stack: their
+ * assignments go to Kconfig before the owned file's, with line numbers
+ * ST_LAYOUT_LINE_BASE * (index + 1) + line, so that a finding on a base
+ * line is told apart from one of the owned file (whose lines keep their
+ * numbers).
+ */
+#define ST_LAYOUT_LINE_BASE	(1 << 20)
+
+struct st_defconfig;
+struct st_kc_assign;
+
+struct st_layout_base {
+	struct st_defconfig **dc;
+	const char **path;	/* the layout's strings */
+	size_t n;
+};
+
+/* 0, or -errno with @err naming the part that cannot be read or parsed. */
+int st_layout_base_load(const struct st_layout *l, struct st_layout_base *b,
+			struct st_error *err);
+void st_layout_base_release(struct st_layout_base *b);
+
+/*
+ * @b's assignments (never fix targets) followed by @own's @n_own, in a new
+ * array the caller frees (pointers into @b and @own); NULL on ENOMEM.
+ */
+struct st_kc_assign *st_layout_assigns(const struct st_layout_base *b,
+				       const struct st_kc_assign *own, size_t n_own,
+				       size_t *n);
+
+/*
+ * @s (a Kconfig helper's message about the assignments) with each "this
+ * file (line N)" of a base line N said as "PATH (line L)": a new string,
+ * NULL on ENOMEM.
+ */
+char *st_layout_base_text(const struct st_layout_base *b, const char *s);
+
+/* The base part a line number of st_layout_assigns() is in (-1: the owned file). */
+int st_layout_line_part(int line, int *part_line);
+
+/*
+ * Does the base end with @sym set (the last assignment of the parts)? Then
+ * *@val is its value as written, NULL for "is not set".
+ */
+bool st_layout_base_value(const struct st_layout_base *b, const char *sym, const char **val);
+
+/*
+ * The stack of @file as JSON, a detached tree the caller deletes (NULL on
+ * ENOMEM): {"file", "build_system", "parts": [paths in merge order],
+ * "base_defconfig", "arch": {"name", "from", "used"}, "version": {...},
+ * "base_findings"}. @arch_used/@version_used: whether the layout's decided
+ * (no --arch, $ARCH, path; no --target, --srctree).
+ */
+struct cJSON *st_layout_to_json(const struct st_layout *l, const char *file,
+				bool arch_used, bool version_used, size_t nr_in_base);
+
+/*
+ * One line: "openwrt stack, over A + B; ARCH=mips; linux 6.6" (with
+ * @verbose, each from where it came; "(not used)" where options decided).
+ * Malloc'ed, NULL on ENOMEM.
+ */
+char *st_layout_describe(const struct st_layout *l, bool arch_used, bool version_used,
+			 bool verbose);
+
 #endif

@@ -16,4 +16,24 @@ int st_layout_yocto(const char *path, struct st_layout *l, struct st_error *err)
 /* Append a part (copies @path). 0 or -ENOMEM. */
 int st_layout_add_part(struct st_layout *l, const char *path, bool owned);
 
+/*
+ * The value of make- or shell-style assignment @name in @path ("NAME:=v",
+ * "NAME = v", "NAME=\"v\"", quotes and a trailing comment dropped), the
+ * last one in the file: 1 with *@val (malloc'ed) and *@line set, 0 when the
+ * file lacks it or cannot be read, -ENOMEM.
+ */
+int st_layout_file_var(const char *path, const char *name, char **val, int *line);
+
+/* make's ARCH for a toolchain or build-system arch name (mipsel -> mips). */
+const char *st_layout_kernel_arch(const char *name);
+
+/* Set l->arch/version and their *_why; 0 or -ENOMEM. */
+int st_layout_set_arch(struct st_layout *l, const char *arch, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+int st_layout_set_version(struct st_layout *l, const char *ver, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* "X.Y" at the start of @s (digits '.' digits), its length, or 0. */
+size_t st_layout_version_len(const char *s);
+
 #endif

@@ -13,6 +13,7 @@
 #include <stddef.h>
 
 #include "kconfig/kconfig.h"
+#include "layout/layout.h"
 
 struct st_defconfig;
 
@@ -170,6 +171,12 @@ struct st_mig_file {
 	size_t nr_errors;		/* parser errors: the file is not touched */
 	char **refused;			/* --fix-deps: fixes not written, and why */
 	size_t nr_refused;
+	/*
+	 * The build system's stack the file belongs to (lib/layout): it is
+	 * verified merged over the base parts, and changed alone.
+	 */
+	struct st_layout layout;
+	size_t nr_in_base;		/* Kconfig findings on base lines, not the file's */
 };
 
 int st_mig_session_new(struct st_mig_session **s, const struct st_mig_opts *opts,

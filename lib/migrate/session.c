@@ -18,6 +18,7 @@
 #include "defconfig/defconfig.h"
 #include "kconfig/kconfig.h"
 #include "layout/discover.h"
+#include "layout/layout.h"
 #include "migrate/migrate.h"
 
 #define MAX_ARCHES	32
@@ -221,15 +222,20 @@ static struct st_kc_assign *assigns_of(const struct st_defconfig *dc, size_t *n)
 	return a;
 }
 
-static int resolve(struct st_kconfig *kc, const struct st_defconfig *dc,
-		   enum st_kc_mode mode, bool fix, bool want_config,
-		   struct st_kc_result **res, struct st_error *err)
+/* @dc's assignments over @b's (a build system's base), as conf merges them */
+static int resolve(struct st_kconfig *kc, const struct st_layout_base *b,
+		   const struct st_defconfig *dc, enum st_kc_mode mode, bool fix,
+		   bool want_config, struct st_kc_result **res, struct st_error *err)
 {
-	struct st_kc_assign *a;
+	struct st_kc_assign *a, *own;
 	size_t n, i;
 	int ret;
 
-	a = assigns_of(dc, &n);
+	a = own = assigns_of(dc, &n);
+	if (own && b->n) {
+		a = st_layout_assigns(b, own, n, &n);
+		free(own);
+	}
 	if (!a)
 		return st_err(err, ENOMEM, NULL, "out of memory");
 	for (i = 0; fix && i < n && !a[i].fix_target; i++)
@@ -280,16 +286,32 @@ static int add_fix_change(struct st_migration *m, const struct st_kc_fix *fx, in
 static int apply_fixes(struct st_migration *m, const struct st_kc_result *res)
 {
 	const struct st_kc_fix **fx;
+	struct st_kc_fix *own;
 	size_t i;
-	int ret = 0;
+	int ret = 0, line;
 
 	if (!res->nr_fixes)
 		return 0;
 	fx = malloc(res->nr_fixes * sizeof(*fx));
-	if (!fx)
+	own = malloc(res->nr_fixes * sizeof(*own));
+	if (!fx || !own) {
+		free(fx);
+		free(own);
 		return -ENOMEM;
-	for (i = 0; i < res->nr_fixes; i++)
-		fx[i] = &res->fixes[i];
+	}
+	for (i = 0; i < res->nr_fixes; i++) {
+		/*
+		 * A line of a build system's base is not ours to change: the
+		 * owned file, merged last, overrides it from its end.
+		 */
+		own[i] = res->fixes[i];
+		if (st_layout_line_part(own[i].replace_line, &line) >= 0 ||
+		    st_layout_line_part(own[i].after_line, &line) >= 0) {
+			own[i].replace_line = 0;
+			own[i].after_line = (int)m->after->nr_lines;
+		}
+		fx[i] = &own[i];
+	}
 	qsort(fx, res->nr_fixes, sizeof(*fx), cmp_fix_desc);
 	for (i = 0; !ret && i < res->nr_fixes; i++) {
 		if (fx[i]->replace_line > 0)
@@ -303,17 +325,30 @@ static int apply_fixes(struct st_migration *m, const struct st_kc_result *res)
 					     fx[i]->replace_line : fx[i]->after_line + 1);
 	}
 	free(fx);
+	free(own);
 	if (!ret)
 		m->changed = true;
 	return ret;
 }
 
-/* Kconfig findings replace the rule table's own slab guesses for a line. */
-static int merge_findings(struct st_migration *m, const struct st_kc_result *res)
+/* @s with @b's lines named by their file; "" for NULL; NULL on ENOMEM. */
+static char *base_text(const struct st_layout_base *b, const char *s)
+{
+	return b->n && s ? st_layout_base_text(b, s) : strdup(s ? s : "");
+}
+
+/*
+ * Kconfig findings replace the rule table's own slab guesses for a line.
+ * Those on lines of @b (a build system's base) are the base's: counted in
+ * *@in_base, never the migrated file's.
+ */
+static int merge_findings(struct st_migration *m, const struct st_layout_base *b,
+			  const struct st_kc_result *res, size_t *in_base)
 {
 	struct st_mig_finding f;
 	size_t i, j, k;
-	int ret;
+	char *msg, *detail;
+	int ret, line;
 
 	for (i = 0, k = 0; i < m->nr_findings; i++) {
 		bool dup = false;
@@ -331,6 +366,18 @@ static int merge_findings(struct st_migration *m, const struct st_kc_result *res
 	for (j = 0; j < res->nr_findings; j++) {
 		const struct st_kc_finding *kf = &res->findings[j];
 
+		if (st_layout_line_part(kf->line, &line) >= 0) {
+			if (in_base)
+				(*in_base)++;
+			continue;
+		}
+		msg = base_text(b, kf->message);
+		detail = base_text(b, kf->detail);
+		if (!msg || !detail) {
+			free(msg);
+			free(detail);
+			return -ENOMEM;
+		}
 		memset(&f, 0, sizeof(f));
 		f.line = kf->line;
 		snprintf(f.symbol, sizeof(f.symbol), "%s", kf->sym);
@@ -338,10 +385,11 @@ static int merge_findings(struct st_migration *m, const struct st_kc_result *res
 		snprintf(f.requested, sizeof(f.requested), "%s", kf->requested ? kf->requested : "");
 		snprintf(f.actual, sizeof(f.actual), "%s", kf->actual ? kf->actual : "");
 		snprintf(f.cause, sizeof(f.cause), "%s", st_kc_cause_name(kf->cause));
-		snprintf(f.message, sizeof(f.message), "%s", kf->message ? kf->message : "");
-		snprintf(f.detail, sizeof(f.detail), "%s%s%s", kf->detail ? kf->detail : "",
-			 kf->fix && kf->detail && *kf->detail ? "\n" : "",
-			 kf->fix ? kf->fix : "");
+		snprintf(f.message, sizeof(f.message), "%s", msg);
+		snprintf(f.detail, sizeof(f.detail), "%s%s%s", detail,
+			 kf->fix && *detail ? "\n" : "", kf->fix ? kf->fix : "");
+		free(msg);
+		free(detail);
 		if (kf->fix) {
 			/* "fix: CONFIG_EXPERT=y" reads better than a bare line. */
 			size_t len = strlen(f.detail) - strlen(kf->fix);
@@ -478,9 +526,11 @@ static int keep_refusals(struct st_mig_file *f, const struct st_kc_result *res)
 }
 
 static int verify(struct st_mig_session *s, const char *real, struct st_mig_file *f,
-		  struct st_migration *baseline, struct st_error *err)
+		  const struct st_layout *l, struct st_migration *baseline,
+		  struct st_error *err)
 {
 	struct st_kc_result *rb = NULL, *ra = NULL, *rf = NULL;
+	struct st_layout_base lb = { 0 };
 	const char *base = strrchr(real, '/');
 	enum st_kc_mode mode = ST_KC_DEFCONFIG;
 	struct st_kconfig *kc = NULL;
@@ -500,11 +550,13 @@ static int verify(struct st_mig_session *s, const char *real, struct st_mig_file
 		st_error_clear(err);
 		return st_err(err, EINVAL, f->path, "%s", msg);
 	}
+	if (!ret)
+		ret = st_layout_base_load(l, &lb, err);
 	if (ret)
 		return ret;
 	f->verified_with = st_kconfig_describe(kc);
 	if (s->opts.fix_deps) {
-		ret = resolve(kc, f->m.after, mode, true, false, &rf, err);
+		ret = resolve(kc, &lb, f->m.after, mode, true, false, &rf, err);
 		if (ret)
 			goto out;
 		ret = apply_fixes(&f->m, rf);
@@ -518,16 +570,16 @@ static int verify(struct st_mig_session *s, const char *real, struct st_mig_file
 			goto out;
 		}
 	}
-	ret = resolve(kc, f->m.after, mode, false, f->m.changed, &ra, err);
+	ret = resolve(kc, &lb, f->m.after, mode, false, f->m.changed, &ra, err);
 	if (!ret && f->m.changed)
-		ret = resolve(kc, f->before, mode, false, true, &rb, err);
+		ret = resolve(kc, &lb, f->before, mode, false, true, &rb, err);
 	if (ret)
 		goto out;
-	ret = merge_findings(&f->m, ra);
+	ret = merge_findings(&f->m, &lb, ra, &f->nr_in_base);
 	if (!ret && f->m.changed)
 		ret = st_migration_findings_of(f->before, s->target, baseline);
 	if (!ret && f->m.changed)
-		ret = merge_findings(baseline, rb);
+		ret = merge_findings(baseline, &lb, rb, NULL);
 	if (!ret && f->m.changed)
 		ret = collateral(f, rb, ra);
 	if (ret)
@@ -537,6 +589,7 @@ out:
 	st_kc_result_free(rf);
 	st_kc_result_free(ra);
 	st_kc_result_free(rb);
+	st_layout_base_release(&lb);
 	return ret;
 }
 
@@ -642,6 +695,9 @@ int st_mig_session_file(struct st_mig_session *s, const char *path,
 	int ret;
 
 	memset(f, 0, sizeof(*f));
+	ret = st_layout_of(path, &f->layout, err);
+	if (ret)
+		return ret;
 	ret = st_defconfig_load(&f->before, path, err);
 	if (ret)
 		return ret;
@@ -661,7 +717,7 @@ int st_mig_session_file(struct st_mig_session *s, const char *path,
 	if (ret)
 		return st_err(err, -ret, path, "%s", strerror(-ret));
 	if (s->opts.verify) {
-		ret = verify(s, real, f, &base, err);
+		ret = verify(s, real, f, &f->layout, &base, err);
 		if (ret)
 			goto out;
 	} else if (f->m.changed) {
@@ -691,6 +747,7 @@ void st_mig_file_release(struct st_mig_file *f)
 	size_t i;
 
 	st_defconfig_free(f->before);
+	st_layout_release(&f->layout);
 	st_migration_release(&f->m);
 	st_collateral_free(f->collateral, f->nr_collateral);
 	free(f->diff);
