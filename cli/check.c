@@ -266,7 +266,8 @@ int cmd_check(int argc, char **argv)
 		status = ST_EXIT_ERROR;
 		goto out;
 	}
-	if (fmt == ST_FMT_TEXT) {
+	/* (budgets alone check no file: nothing to say) */
+	if (fmt == ST_FMT_TEXT && optind < argc) {
 		struct st_arch_tally t = { .ng = 0 };
 
 		for (size_t i = 0; i < r.nr_archs; i++)
