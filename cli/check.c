@@ -301,7 +301,8 @@ int cmd_check(int argc, char **argv)
 	/* each file that could not be checked: one line, after the findings */
 	for (size_t i = 0; i < r.nr_errors; i++)
 		p_err("%s: %s", r.errors[i].file, r.errors[i].msg);
-	if (fmt == ST_FMT_TEXT) {
+	/* (budgets alone check no file: nothing to say) */
+	if (fmt == ST_FMT_TEXT && optind < argc) {
 		struct st_arch_tally t = { .ng = 0 };
 
 		for (size_t i = 0; i < r.nr_archs; i++)

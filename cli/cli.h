@@ -100,7 +100,7 @@ struct st_arch_tally {
 		char why[96];	/* "" when the files' differ */
 		char file[256];	/* the first */
 		size_t n;
-	} g[16];
+	} g[32];
 	size_t ng, dropped;
 };
 void st_arch_tally_add(struct st_arch_tally *t, const char *file, const char *arch,

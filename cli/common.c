@@ -168,7 +168,7 @@ void st_say_found(size_t checked, size_t looked, size_t skipped,
 		arch[0] = '\0';
 	}
 	if (t->dropped)
-		p_note("and %zu files of other ARCHes", t->dropped);
+		p_note("ARCH=... (others) for %zu more files", t->dropped);
 }
 
 void st_record_error(const char *msg)
