@@ -15,17 +15,8 @@ export SLUBTINY_CACHE_DIR=${SLUBTINY_CACHE_DIR:-$ST_BUILDDIR/kconfig-diff/cache}
 S=$SLUBTINY
 w=$(mktemp -d "${TMPDIR:-/tmp}/st-unknown-sym.XXXXXX") || exit 1
 trap 'rm -rf "$w"' EXIT
-# the run's "checked N kernel configs, ARCH=..." lines are another test's
-# (check-distros, check-arch-symbols): leave them out of this one's stderr
-cat >"$w/st" <<EOF2
-#!/bin/sh
-"$SLUBTINY" "\$@" 2>"$w/st.err"
-rc=\$?
-grep -v '^slubtiny: [a-z]*: \(checked [0-9]\|ARCH=\)' "$w/st.err" >&2
-exit \$rc
-EOF2
-chmod +x "$w/st"
-S=$w/st
+# (the run's "checked N kernel configs, ARCH=..." lines are other tests')
+S=$(st_without_found_lines "$w") || exit 1
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 
