@@ -337,6 +337,7 @@ out:
 fail:
 	free(names);
 	free(chain);
+	return ret;
 }
 
 /*
@@ -424,13 +425,13 @@ int st_check_tree_verify(struct st_check_tree *t, struct st_check_result *r,
 		goto out;
 	}
 	for (i = 0; i < dc->nr_lines; i++) {
-		const struct st_dc_line *l = &dc->lines[i];
+		const struct st_dc_line *dl = &dc->lines[i];
 
-		if (l->kind != ST_DC_ASSIGN && l->kind != ST_DC_NOT_SET)
+		if (dl->kind != ST_DC_ASSIGN && dl->kind != ST_DC_NOT_SET)
 			continue;
-		as[n].sym = l->sym;
-		as[n].val = l->kind == ST_DC_ASSIGN ? l->val : NULL;
-		as[n++].line = l->lineno;
+		as[n].sym = dl->sym;
+		as[n].val = dl->kind == ST_DC_ASSIGN ? dl->val : NULL;
+		as[n++].line = dl->lineno;
 	}
 	if (base.n && !(all = st_layout_assigns(&base, as, n, &n))) {
 		ret = st_err(err, ENOMEM, path, "out of memory");

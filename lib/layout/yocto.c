@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Yocto: a kernel recipe (recipes-kernel/linux/*.bb, *.bbappend) lists in
+ * Yocto: a kernel recipe (recipes-kernel/linux/NAME.bb or .bbappend) lists in
  * SRC_URI a defconfig and .cfg fragments as file:// entries, found below the
  * recipe's directory (files/, the recipe's name, a machine's subdirectory).
  * kernel-yocto merges the fragments over the defconfig (or the in-tree
