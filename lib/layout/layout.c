@@ -177,19 +177,27 @@ const char *st_layout_kernel_arch(const char *name)
 	return NULL;
 }
 
+/* Replace *@val with a copy of @v and *@why with @fmt's text. 0 or -ENOMEM. */
+static int set_decided(char **val, char **why, const char *v, const char *fmt, va_list ap)
+{
+	free(*val);
+	free(*why);
+	*why = NULL;
+	*val = strdup(v);
+	if (vasprintf(why, fmt, ap) < 0)
+		*why = NULL;
+	return *val && *why ? 0 : -ENOMEM;
+}
+
 int st_layout_set_arch(struct st_layout *l, const char *arch, const char *fmt, ...)
 {
 	va_list ap;
 	int ret;
 
-	free(l->arch);
-	free(l->arch_why);
-	l->arch_why = NULL;
-	l->arch = strdup(arch);
 	va_start(ap, fmt);
-	ret = vasprintf(&l->arch_why, fmt, ap);
+	ret = set_decided(&l->arch, &l->arch_why, arch, fmt, ap);
 	va_end(ap);
-	return l->arch && ret >= 0 ? 0 : -ENOMEM;
+	return ret;
 }
 
 int st_layout_set_version(struct st_layout *l, const char *ver, const char *fmt, ...)
@@ -197,14 +205,10 @@ int st_layout_set_version(struct st_layout *l, const char *ver, const char *fmt,
 	va_list ap;
 	int ret;
 
-	free(l->version);
-	free(l->version_why);
-	l->version_why = NULL;
-	l->version = strdup(ver);
 	va_start(ap, fmt);
-	ret = vasprintf(&l->version_why, fmt, ap);
+	ret = set_decided(&l->version, &l->version_why, ver, fmt, ap);
 	va_end(ap);
-	return l->version && ret >= 0 ? 0 : -ENOMEM;
+	return ret;
 }
 
 size_t st_layout_version_len(const char *s)
