@@ -13,21 +13,7 @@
 #include "common/error.h"
 #include "layout/layout.h"
 
-static int nr_test, nr_fail;
-
-static void ok(int cond, const char *fmt, ...)
-{
-	va_list ap;
-
-	nr_test++;
-	if (!cond)
-		nr_fail++;
-	printf("%sok %d - ", cond ? "" : "not ", nr_test);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-}
+#include "../../tap.h"
 
 static bool eq(const char *a, const char *b)
 {

@@ -9,21 +9,7 @@
 
 #include "layout/discover.h"
 
-static int nr_test, nr_fail;
-
-static void ok(int cond, const char *fmt, ...)
-{
-	va_list ap;
-
-	nr_test++;
-	if (!cond)
-		nr_fail++;
-	printf("%sok %d - ", cond ? "" : "not ", nr_test);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-}
+#include "../../tap.h"
 
 static enum st_cfg_kind kind_of(const char *text, struct st_cfg_verdict *v)
 {
