@@ -710,6 +710,7 @@ int st_defconfig_load(struct st_defconfig **out, const char *path,
 	ret = st_defconfig_parse(out, buf, len, path, err);
 	if (!ret) {
 		(*out)->st = st;
+		(*out)->sum = st_defconfig_sum(buf, len);
 		(*out)->have_stat = true;
 	}
 out:
@@ -759,6 +760,7 @@ int st_defconfig_dup(struct st_defconfig **out, const struct st_defconfig *dc)
 	n->nr_errors = dc->nr_errors;
 	n->have_stat = dc->have_stat;
 	n->st = dc->st;
+	n->sum = dc->sum;
 	*out = n;
 	return 0;
 oom:

@@ -93,6 +93,7 @@ struct st_defconfig {
 	size_t nr_errors;		/* diags with ST_DC_ERROR */
 	bool have_stat;			/* st is the file as it was read */
 	struct stat st;
+	unsigned long long sum;		/* st_defconfig_sum() of the bytes read */
 };
 
 /*
@@ -150,6 +151,12 @@ bool st_defconfig_valid_sym(const char *s, size_t len);
  */
 int st_defconfig_write_atomic(const char *path, const struct st_defconfig *dc,
 			      struct st_error *err);
+
+/*
+ * A 64-bit FNV-1a of @len bytes: the writer compares the file with what was
+ * read. It tells a person's edit from the original, not an attacker's.
+ */
+unsigned long long st_defconfig_sum(const char *buf, size_t len);
 
 /*
  * A unified diff (git style, 3 lines of context, "diff --git a/P b/P"

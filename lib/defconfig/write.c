@@ -3,19 +3,141 @@
  * The project's only in-place writer: temp file in the same directory,
  * fsync, rename, fsync the directory. A crash at any point leaves either the
  * old or the new file, never a mix, and an error leaves the old one alone.
+ *
+ * Nothing of the old file is lost: the temp file gets its owner, group,
+ * mode and extended attributes (POSIX ACLs included) before the rename; an
+ * edit made meanwhile by someone else makes us refuse; SIGINT, SIGTERM and
+ * SIGHUP remove the temp file; a file with other hard links, or anything
+ * but a regular file, is refused.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
+#include <linux/openat2.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "common/error.h"
 #include "defconfig/defconfig.h"
+
+#define ACL_ACCESS	"system.posix_acl_access"
+
+/* The target: resolved, opened and write-locked for the whole write. */
+struct target {
+	char real[PATH_MAX];
+	char dir[PATH_MAX];
+	struct stat st;
+	int fd;
+};
+
+/*
+ * The temp file a signal handler must remove. One write at a time (the
+ * mutex), so one static path: the handler may only unlink() and raise().
+ */
+static pthread_mutex_t tmp_mutex = PTHREAD_MUTEX_INITIALIZER;
+static char tmp_path[PATH_MAX + 16];
+static volatile sig_atomic_t tmp_armed;
+static const int tmp_signals[] = { SIGINT, SIGTERM, SIGHUP };
+static struct sigaction tmp_old[3];
+static bool tmp_caught[3];
+
+static void on_signal(int sig)
+{
+	size_t i;
+
+	if (tmp_armed)
+		unlink(tmp_path);
+	tmp_armed = 0;
+	/* The old disposition (the default: die of the signal) gets it next. */
+	for (i = 0; i < 3; i++)
+		if (tmp_signals[i] == sig)
+			sigaction(sig, &tmp_old[i], NULL);
+	raise(sig);
+}
+
+static void block_signals(bool block)
+{
+	sigset_t set;
+	size_t i;
+
+	sigemptyset(&set);
+	for (i = 0; i < 3; i++)
+		sigaddset(&set, tmp_signals[i]);
+	pthread_sigmask(block ? SIG_BLOCK : SIG_UNBLOCK, &set, NULL);
+}
+
+/* Catch the signals that are not ignored (nohup's SIGHUP stays ignored). */
+static void catch_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+	size_t i;
+
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < 3; i++) {
+		tmp_caught[i] = false;
+		if (sigaction(tmp_signals[i], NULL, &tmp_old[i]) < 0 ||
+		    tmp_old[i].sa_handler == SIG_IGN)
+			continue;
+		tmp_caught[i] = !sigaction(tmp_signals[i], &sa, NULL);
+	}
+}
+
+static void release_signals(void)
+{
+	size_t i;
+
+	for (i = 0; i < 3; i++)
+		if (tmp_caught[i])
+			sigaction(tmp_signals[i], &tmp_old[i], NULL);
+}
+
+/* mkostemp() into tmp_path with no moment where a signal could leak it. */
+static int tmp_create(const char *dir, const char *base)
+{
+	int fd, ret = 0;
+
+	if (snprintf(tmp_path, sizeof(tmp_path), "%s/.%s.XXXXXX", dir, base) >=
+	    (int)sizeof(tmp_path))
+		return -ENAMETOOLONG;
+	block_signals(true);
+	fd = mkostemp(tmp_path, O_CLOEXEC);
+	if (fd < 0)
+		ret = -errno;
+	else
+		tmp_armed = 1;
+	block_signals(false);
+	return ret ? ret : fd;
+}
+
+static void tmp_remove(void)
+{
+	block_signals(true);
+	unlink(tmp_path);
+	tmp_armed = 0;
+	block_signals(false);
+}
+
+static int tmp_rename(const char *to)
+{
+	int ret = 0;
+
+	block_signals(true);
+	if (rename(tmp_path, to) < 0)
+		ret = -errno;
+	else
+		tmp_armed = 0;
+	block_signals(false);
+	return ret;
+}
 
 static int write_all(int fd, const char *p, size_t len)
 {
@@ -46,6 +168,43 @@ static int fsync_dir(const char *dir)
 	return ret;
 }
 
+unsigned long long st_defconfig_sum(const char *buf, size_t len)
+{
+	unsigned long long h = 14695981039346656037ULL;
+
+	while (len--) {
+		h ^= (unsigned char)*buf++;
+		h *= 1099511628211ULL;
+	}
+	return h;
+}
+
+/* The sum of the first @size bytes of @fd; -EAGAIN if it has fewer. */
+static int fd_sum(int fd, off_t size, unsigned long long *sum)
+{
+	char *buf = malloc(size + 1);
+	off_t len = 0;
+	ssize_t n;
+	int ret = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	while (len < size) {
+		n = pread(fd, buf + len, size - len, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			ret = n ? -errno : -EAGAIN;
+			goto out;
+		}
+		len += n;
+	}
+	*sum = st_defconfig_sum(buf, len);
+out:
+	free(buf);
+	return ret;
+}
+
 /* The file we were given must be the one we read: same inode, size, mtime. */
 static bool changed_since_read(const struct stat *now, const struct stat *then)
 {
@@ -55,91 +214,271 @@ static bool changed_since_read(const struct stat *now, const struct stat *then)
 	       now->st_mtim.tv_nsec != then->st_mtim.tv_nsec;
 }
 
-/* Checks before anything is created; fills *st with the target's stat. */
-static int check_target(const char *path, const char *real,
-			const struct st_defconfig *dc, struct stat *st,
-			struct st_error *err)
+/*
+ * True if resolving @path goes through a /proc link to an open file
+ * (/dev/stdin, /dev/fd/N): the user named a descriptor, not the file the
+ * shell happened to open for it.
+ */
+static bool through_fd_link(const char *path)
 {
+	struct open_how how = {
+		.flags = O_PATH | O_CLOEXEC,
+		.resolve = RESOLVE_NO_MAGICLINKS,
+	};
+	long fd = syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof(how));
+
+	if (fd >= 0) {
+		close(fd);
+		return false;
+	}
+	if (errno == ELOOP)
+		return true;
+	/* kernels before 5.6: the usual names */
+	return !strncmp(path, "/dev/std", 8) || !strncmp(path, "/dev/fd/", 8) ||
+	       !strncmp(path, "/proc/", 6);
+}
+
+/* Resolve, check, open and lock @path; fills *t. */
+static int open_target(const char *path, const struct st_defconfig *dc,
+		       struct target *t, struct st_error *err)
+{
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+	char dirbuf[PATH_MAX];
+	struct stat st;
+
 	if (dc->nr_errors)
 		return st_err(err, EINVAL, path, "refusing to write a file with errors");
-	if (stat(real, st) < 0)
+	if (!realpath(path, t->real))
+		return st_err(err, errno, path, "cannot resolve: %s", strerror(errno));
+	if (through_fd_link(path))
+		return st_err(err, EINVAL, path, "names an open file descriptor, not a file: not writing it");
+	if (stat(t->real, &st) < 0)
 		return st_err(err, errno, path, "cannot stat: %s", strerror(errno));
-	if (!S_ISREG(st->st_mode))
+	if (!S_ISREG(st.st_mode))
 		return st_err(err, EINVAL, path, "not a regular file");
-	if (access(real, W_OK) < 0)
+	t->fd = open(t->real, O_RDWR | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (t->fd < 0)
 		return st_err(err, errno, path, "not writable: %s", strerror(errno));
-	if (dc->have_stat && changed_since_read(st, &dc->st))
+	if (fstat(t->fd, &t->st) < 0)
+		return st_err(err, errno, path, "cannot stat: %s", strerror(errno));
+	if (!S_ISREG(t->st.st_mode) || t->st.st_ino != st.st_ino || t->st.st_dev != st.st_dev)
+		return st_err(err, EAGAIN, path, "changed while slubtiny was working");
+	if (t->st.st_nlink > 1)
+		return st_err(err, EMLINK, path,
+			      "has %ju hard links: not writing (the other names would keep the old text)",
+			      (uintmax_t)t->st.st_nlink);
+	if (dc->have_stat && changed_since_read(&t->st, &dc->st))
 		return st_err(err, EAGAIN, path, "changed since it was read; not overwriting");
+	/* Another slubtiny (or any fcntl-locking writer) keeps its hands off. */
+	if (fcntl(t->fd, F_OFD_SETLK, &fl) < 0 &&
+	    (errno != EINVAL || fcntl(t->fd, F_SETLK, &fl) < 0))
+		return st_err(err, errno, path, "cannot lock: %s",
+			      errno == EAGAIN || errno == EACCES ?
+			      "another process is writing it" : strerror(errno));
+	snprintf(dirbuf, sizeof(dirbuf), "%s", t->real);
+	snprintf(t->dir, sizeof(t->dir), "%s", dirname(dirbuf));
 	return 0;
+}
+
+/*
+ * Copy the extended attributes of @from to @to (POSIX ACLs are
+ * system.posix_acl_* ones); @to keeps no access ACL that @from lacks (one
+ * inherited from the directory's default ACL). The failing name in @name.
+ */
+static int copy_xattrs(int from, int to, char *name, size_t size)
+{
+	char *list = NULL, *val = NULL, *old = NULL, *p;
+	ssize_t llen, vlen, olen;
+	bool acl = false;
+	int ret = 0;
+
+	snprintf(name, size, "(list)");
+	llen = flistxattr(from, NULL, 0);
+	if (llen < 0)
+		return errno == ENOTSUP ? 0 : -errno;
+	list = malloc(llen + 1);
+	if (!list)
+		return -ENOMEM;
+	llen = flistxattr(from, list, llen);
+	if (llen < 0) {
+		ret = -errno;
+		goto out;
+	}
+	for (p = list; p < list + llen; p += strlen(p) + 1) {
+		snprintf(name, size, "%s", p);
+		acl |= !strcmp(p, ACL_ACCESS);
+		vlen = fgetxattr(from, p, NULL, 0);
+		if (vlen < 0)
+			goto err;
+		free(val);
+		free(old);
+		val = malloc(vlen + 1);
+		old = malloc(vlen + 1);
+		if (!val || !old) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		vlen = fgetxattr(from, p, val, vlen);
+		if (vlen < 0)
+			goto err;
+		/* already right (a security label the kernel gave it) */
+		olen = fgetxattr(to, p, old, vlen);
+		if (olen == vlen && !memcmp(old, val, vlen))
+			continue;
+		if (fsetxattr(to, p, val, vlen, 0) < 0)
+			goto err;
+	}
+	snprintf(name, size, ACL_ACCESS);
+	if (!acl && fremovexattr(to, ACL_ACCESS) < 0 &&
+	    errno != ENODATA && errno != ENOTSUP)
+		goto err;
+	goto out;
+err:
+	ret = -errno;
+out:
+	free(old);
+	free(val);
+	free(list);
+	return ret;
+}
+
+/*
+ * Give the temp file the target's owner, group, xattrs and mode. A user who
+ * may not give the file away (EPERM) still succeeds when the temp file
+ * already has the same owner and group; else we refuse, as the file would
+ * change hands. The mode comes last: fchown clears set-id bits and a POSIX
+ * ACL sets the group bits from its mask.
+ */
+static int keep_attrs(int fd, const struct target *t, const char *path,
+		      struct st_error *err)
+{
+	const struct stat *st = &t->st;
+	char name[256];
+	struct stat now;
+	int ret;
+
+	if (fchown(fd, st->st_uid, st->st_gid) < 0 &&
+	    (errno != EPERM || fstat(fd, &now) < 0 ||
+	     now.st_uid != st->st_uid || now.st_gid != st->st_gid))
+		return st_err(err, errno, path, "cannot keep owner %ju and group %ju: %s",
+			      (uintmax_t)st->st_uid, (uintmax_t)st->st_gid,
+			      strerror(errno));
+	ret = copy_xattrs(t->fd, fd, name, sizeof(name));
+	if (ret)
+		return st_err(err, -ret, path, "cannot keep extended attribute %s: %s",
+			      name, strerror(-ret));
+	if (fchmod(fd, st->st_mode & 07777) < 0)
+		return st_err(err, errno, path, "cannot keep the mode: %s", strerror(errno));
+	return 0;
+}
+
+/*
+ * Test-only hook (doc/testing.md): with ST_TEST_STOP_BEFORE_RENAME set, stop
+ * here, the temp file written and the target locked, so that a test can
+ * edit the file or send a signal in the window it means to test.
+ */
+static void test_stop(void)
+{
+	if (getenv("ST_TEST_STOP_BEFORE_RENAME"))
+		raise(SIGSTOP);
+}
+
+/* Under the lock, just before the rename: is the file still what was read? */
+static int recheck(const struct target *t, const struct st_defconfig *dc)
+{
+	const struct stat *then = dc->have_stat ? &dc->st : &t->st;
+	struct stat now, named;
+	unsigned long long sum;
+	int ret;
+
+	if (fstat(t->fd, &now) < 0 || stat(t->real, &named) < 0)
+		return -EAGAIN;
+	if (changed_since_read(&now, then) || changed_since_read(&named, then) ||
+	    now.st_nlink != 1)
+		return -EAGAIN;
+	if (!dc->have_stat)
+		return 0;
+	ret = fd_sum(t->fd, now.st_size, &sum);
+	if (ret)
+		return ret;
+	return sum == dc->sum ? 0 : -EAGAIN;
+}
+
+/* Write @buf to the temp file with the target's attributes, then rename. */
+static int replace(const char *path, const struct st_defconfig *dc,
+		   const struct target *t, const char *buf, size_t len,
+		   struct st_error *err)
+{
+	const char *base = strrchr(t->real, '/');
+	int fd, ret;
+
+	base = base ? base + 1 : t->real;
+	fd = tmp_create(t->dir, base);
+	if (fd < 0)
+		return st_err(err, -fd, path, "cannot create a temporary file in %s: %s",
+			      t->dir, strerror(-fd));
+	ret = keep_attrs(fd, t, path, err);
+	if (ret)
+		goto out_unlink;
+	ret = write_all(fd, buf, len);
+	if (!ret && fsync(fd) < 0)
+		ret = -errno;
+	if (close(fd) < 0 && !ret)
+		ret = -errno;
+	fd = -1;
+	if (ret) {
+		ret = st_err(err, -ret, path, "write error: %s", strerror(-ret));
+		goto out_unlink;
+	}
+	test_stop();
+	ret = recheck(t, dc);
+	if (ret) {
+		ret = ret == -EAGAIN ?
+		      st_err(err, EAGAIN, path, "changed while slubtiny was working") :
+		      st_err(err, -ret, path, "cannot read it again: %s", strerror(-ret));
+		goto out_unlink;
+	}
+	ret = tmp_rename(t->real);
+	if (ret)
+		ret = st_err(err, -ret, path, "cannot rename into place: %s", strerror(-ret));
+	if (!ret)
+		return 0;
+out_unlink:
+	if (fd >= 0)
+		close(fd);
+	tmp_remove();
+	return ret;
 }
 
 int st_defconfig_write_atomic(const char *path, const struct st_defconfig *dc,
 			      struct st_error *err)
 {
-	char real[PATH_MAX], tmp[PATH_MAX + 16], dirbuf[PATH_MAX];
-	char *buf = NULL, *dir, *base;
-	struct stat st;
+	struct target t = { .fd = -1 };
+	char *buf = NULL;
 	size_t len;
-	int fd = -1, ret;
+	int ret;
 
-	if (!realpath(path, real))
-		return st_err(err, errno, path, "cannot resolve: %s", strerror(errno));
-	ret = check_target(path, real, dc, &st, err);
+	ret = open_target(path, dc, &t, err);
 	if (ret)
-		return ret;
-	if (st_defconfig_render(dc, &buf, &len))
-		return st_err(err, ENOMEM, path, "out of memory");
-
-	snprintf(dirbuf, sizeof(dirbuf), "%s", real);
-	dir = dirname(dirbuf);
-	base = strrchr(real, '/');
-	base = base ? base + 1 : real;
-	if (snprintf(tmp, sizeof(tmp), "%s/.%s.XXXXXX", dir, base) >= (int)sizeof(tmp)) {
-		ret = st_err(err, ENAMETOOLONG, path, "path too long");
+		goto out;
+	if (st_defconfig_render(dc, &buf, &len)) {
+		ret = st_err(err, ENOMEM, path, "out of memory");
 		goto out;
 	}
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0) {
-		ret = st_err(err, errno, path, "cannot create a temporary file in %s: %s",
-			     dir, strerror(errno));
+	pthread_mutex_lock(&tmp_mutex);
+	catch_signals();
+	ret = replace(path, dc, &t, buf, len, err);
+	release_signals();
+	pthread_mutex_unlock(&tmp_mutex);
+	if (ret)
 		goto out;
-	}
-	/* Owner first: fchown may clear set-id bits that fchmod then restores. */
-	if (geteuid() == 0 && fchown(fd, st.st_uid, st.st_gid) < 0) {
-		ret = st_err(err, errno, path, "cannot keep the owner: %s", strerror(errno));
-		goto out_unlink;
-	}
-	if (fchmod(fd, st.st_mode & 07777) < 0) {
-		ret = st_err(err, errno, path, "cannot keep the mode: %s", strerror(errno));
-		goto out_unlink;
-	}
-	ret = write_all(fd, buf, len);
-	if (!ret && fsync(fd) < 0)
-		ret = -errno;
-	if (ret) {
-		ret = st_err(err, -ret, path, "write error: %s", strerror(-ret));
-		goto out_unlink;
-	}
-	if (close(fd) < 0) {
-		fd = -1;
-		ret = st_err(err, errno, path, "write error: %s", strerror(errno));
-		goto out_unlink;
-	}
-	fd = -1;
-	if (rename(tmp, real) < 0) {
-		ret = st_err(err, errno, path, "cannot rename into place: %s", strerror(errno));
-		goto out_unlink;
-	}
-	ret = fsync_dir(dir);
+	ret = fsync_dir(t.dir);
 	if (ret)
 		ret = st_err(err, -ret, path, "written, but cannot sync %s: %s",
-			     dir, strerror(-ret));
-	goto out;
-out_unlink:
-	if (fd >= 0)
-		close(fd);
-	unlink(tmp);
+			     t.dir, strerror(-ret));
 out:
+	if (t.fd >= 0)
+		close(t.fd);	/* drops the lock */
 	free(buf);
 	return ret;
 }
