@@ -143,11 +143,15 @@ bool st_defconfig_valid_sym(const char *s, size_t len);
 
 /*
  * Write @dc to @path atomically: a temp file in the same directory, written,
- * fsynced, given the old file's mode (and owner when run as root), renamed
- * over @path (symlinks are followed, the link stays), then the directory is
- * fsynced. @path must exist and be writable; if @dc was loaded from @path, the
- * file must not have changed since. On any error the original is untouched
- * and no temp file is left behind. Refuses a model with error diagnostics.
+ * fsynced, given the old file's owner, group, xattrs (POSIX ACLs) and mode,
+ * renamed over @path (symlinks to a regular file are followed, the link
+ * stays), then the directory is fsynced. @path is write-locked (fcntl) from
+ * the first check to the rename. @path must be an existing, writable regular
+ * file with one link, not reached through /dev/stdin or /dev/fd/N; if @dc
+ * was loaded from @path, the file must still be what was read, checked again
+ * just before the rename (inode, size, mtime, content): -EAGAIN if not.
+ * On any error, or SIGINT/SIGTERM/SIGHUP, no temp file is left behind and
+ * the original is untouched. Refuses a model with error diagnostics.
  */
 int st_defconfig_write_atomic(const char *path, const struct st_defconfig *dc,
 			      struct st_error *err);
