@@ -119,6 +119,26 @@ pid=
 same a_defconfig 'CONFIG_A=y\nCONFIG_SLUB_TINY=y\n' "migrated"
 no_temp "no edit"
 
+# Another writer holding an fcntl lock (a second slubtiny): refused at once.
+printf "$orig" >a_defconfig
+"${ST_PYTHON:-python3}" -c 'import fcntl, sys, time
+f = open(sys.argv[1], "r+")
+fcntl.lockf(f, fcntl.LOCK_EX)
+print("locked", flush=True)
+time.sleep(60)' a_defconfig >locked &
+pid=$!
+i=0
+until grep -q locked locked || [ $i -gt 200 ]; do sleep 0.05; i=$((i + 1)); done
+m --in-place a_defconfig >out 2>err
+check_run $? 2 "locked by another writer"
+kill $pid
+wait $pid 2>/dev/null
+pid=
+expect_err '^slubtiny: migrate: a_defconfig: cannot lock: another process is writing it$' \
+	"locked message"
+same a_defconfig "$orig" "locked: file untouched"
+no_temp "locked"
+
 # 2. Signals while the temp file exists: it goes, the file stays as it was.
 for sig in INT:2 TERM:15 HUP:1; do
 	nr=${sig#*:}

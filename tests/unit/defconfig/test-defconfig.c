@@ -15,6 +15,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "common/error.h"
@@ -292,7 +293,7 @@ static void test_write(void)
 	struct stat st;
 	struct rlimit rl;
 	pid_t pid;
-	int status;
+	int status, ret;
 
 	if (!mkdtemp(tmpdir)) {
 		printf("Bail out! mkdtemp\n");
@@ -326,6 +327,28 @@ static void test_write(void)
 	ok(st_defconfig_write_atomic(f, dc, &e) == -EINVAL &&
 	   has(f, "CONFIG_OTHER_WRITER=y\n"), "errors: refused");
 	st_defconfig_free(dc);
+
+	/* Other hard links: refused, both names keep the text. */
+	snprintf(f2, sizeof(f2), "%s/hard_link", tmpdir);
+	if (linkat(AT_FDCWD, f, AT_FDCWD, f2, 0) < 0)
+		printf("# link: %s\n", strerror(errno));
+	st_error_clear(&e);
+	ret = edit_and_write(f, "CONFIG_LINKED=y", &e);
+	ok(ret == -EMLINK &&
+	   has(f, "CONFIG_OTHER_WRITER=y\n") && has(f2, "CONFIG_OTHER_WRITER=y\n") &&
+	   strstr(e.msg, "2 hard links"), "hard link: refused");
+	unlink(f2);
+
+	/* Extended attributes are kept (skipped where there are none). */
+	if (setxattr(f, "user.slubtiny", "keep", 4, 0) < 0) {
+		printf("ok %d # SKIP no user xattrs: %s\n", ++nr_tests, strerror(errno));
+	} else {
+		char v[8] = "";
+
+		ok(!edit_and_write(f, "CONFIG_X=y", &e) &&
+		   getxattr(f, "user.slubtiny", v, sizeof(v)) == 4 && !memcmp(v, "keep", 4),
+		   "user xattr kept");
+	}
 
 	/* A missing file is not created. */
 	snprintf(f2, sizeof(f2), "%s/missing", tmpdir);
