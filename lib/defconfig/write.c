@@ -269,9 +269,13 @@ static int open_target(const char *path, const struct st_defconfig *dc,
 			      (uintmax_t)t->st.st_nlink);
 	if (dc->have_stat && changed_since_read(&t->st, &dc->st))
 		return st_err(err, EAGAIN, path, "changed since it was read; not overwriting");
-	/* Another slubtiny (or any fcntl-locking writer) keeps its hands off. */
+	/*
+	 * Another slubtiny (or any fcntl-locking writer) keeps its hands off.
+	 * Where there are no locks (ENOLCK: NFS without lockd) the check
+	 * before the rename still guards against editors, which take none.
+	 */
 	if (fcntl(t->fd, F_OFD_SETLK, &fl) < 0 &&
-	    (errno != EINVAL || fcntl(t->fd, F_SETLK, &fl) < 0))
+	    (errno != EINVAL || fcntl(t->fd, F_SETLK, &fl) < 0) && errno != ENOLCK)
 		return st_err(err, errno, path, "cannot lock: %s",
 			      errno == EAGAIN || errno == EACCES ?
 			      "another process is writing it" : strerror(errno));
