@@ -866,6 +866,7 @@ def _new_choice_selection(self):
 
 TRI = {"n": 0, "m": 1, "y": 2}
 TRI_STR = ("n", "m", "y")
+STR_TRI = {"n": 0, "m": 1, "y": 2}
 MAX_DEPTH = 8
 
 
@@ -1556,6 +1557,257 @@ def fix_deps(tree, assigns, mode):
     return fixes, findings, iterations, refused
 
 
+
+def resolved_values(kconf):
+    """{name: value} as .config has it; a symbol not written is absent."""
+    return {s.name: conf_value(s) for s in kconf.unique_defined_syms
+            if written(s)}
+
+
+def same_value(a, b):
+    """Not written and n are the same value for a resolved config."""
+    return (a if a is not None else "n") == (b if b is not None else "n")
+
+
+def pin_value(sym, want):
+    """
+    The raw defconfig value that keeps @sym at @want ("n" for is not set),
+    or None when no line can: no prompt, not visible, or a select or the
+    choice forces another value.
+    """
+    if not has_prompt(sym) or sym.visibility == 0:
+        return None
+    if sym.orig_type in (kconfiglib.BOOL, kconfiglib.TRISTATE):
+        want = want if want is not None else "n"
+        tri = STR_TRI.get(want)
+        if tri is None or tri not in sym.assignable:
+            return None
+        # a choice member is pinned by the member chosen, never by n
+        if sym.choice is not None and tri != 2:
+            return None
+        return want
+    if want is None:
+        return None
+    if sym.orig_type is kconfiglib.STRING:
+        return '"%s"' % kconfiglib.escape(want)
+    return want
+
+
+def pin_line(prefix, name, val):
+    if val == "n":
+        return "# %s%s is not set" % (prefix, name)
+    return "%s%s=%s" % (prefix, name, val)
+
+
+def unpinned_value(sym, val):
+    """@sym's value without its pin line (then set back to @val)."""
+    sym.unset_value()
+    v = conf_value(sym) if written(sym) else None
+    sym.set_value(val if sym.orig_type is not kconfiglib.STRING else
+                  kconfiglib.unescape(val[1:-1]))
+    return v
+
+
+def dep_closure(kconf, name, depth=8):
+    """{symbol: distance} of what @name's visibility depends on."""
+    out = {}
+    todo = [name] if name in kconf.syms else []
+    for dist in range(1, depth + 1):
+        nxt = []
+        for n in todo:
+            sym = kconf.syms[n]
+            exprs = [sym.direct_dep] + [node.prompt[1] for node in sym.nodes
+                                        if node.prompt]
+            for e in exprs:
+                for d in expr_symbols(e):
+                    if isinstance(d, kconfiglib.Symbol) and \
+                       not d.is_constant and d.name in kconf.syms and \
+                       d.name not in out:
+                        out[d.name] = dist
+                        nxt.append(d.name)
+        todo = nxt
+    return out
+
+
+def choice_pin(tree, kconf, choice, base, resolve_with):
+    """
+    A choice now visible whose members the file before never had (it was
+    hidden): the member whose pin leaves the fewest options changed, or
+    None when pinning none is as good.
+    """
+    def cost(extra):
+        resolve_with(extra)
+        cur = resolved_values(kconf)
+        return sum(1 for n in set(base) | set(cur)
+                   if not same_value(base.get(n), cur.get(n)))
+
+    best, best_cost = None, cost({})
+    for m in choice.syms:
+        if not has_prompt(m) or m.visibility == 0:
+            continue
+        c = cost({m.name: "y"})
+        if c < best_cost:
+            best, best_cost = m.name, c
+    return best
+
+
+def pin(tree, assigns, base_assigns, mode):
+    """
+    The lines that keep every option @assigns (the migrated file) changes
+    against @base_assigns (the file before) at its old value, where one
+    line can: a visible option with a prompt that no select forces. The
+    options the file names are its own (not pinned). Rounds, in menu
+    order: a pinned menu hides its children, which then need no line.
+    Pins whose line would not take effect, or that savedefconfig would
+    drop (the value is the default without them), are left out. Returns
+    (fixes, refused).
+    """
+    kconf = tree.kconf
+    resolve(tree, base_assigns, mode)
+    base = resolved_values(kconf)
+    named = {a["sym"] for a in assigns} | {"SLUB"}
+    by_order = sorted(kconf.unique_defined_syms,
+                      key=lambda s: tree.order.get(s.name, -1))
+    pins = {}
+    refused = []
+
+    def cur_assigns():
+        return assigns + [{"sym": n, "val": None if v == "n" else v,
+                           "line": 0} for n, v in pins.items()]
+
+    def resolve_with(extra):
+        saved = dict(pins)
+        pins.update(extra)
+        resolve(tree, cur_assigns(), mode)
+        pins.clear()
+        pins.update(saved)
+
+    seen_choices = set()
+    needed = set()      # pins that keep a line of the file effective
+    after = None
+    for _ in range(8):
+        resolve(tree, cur_assigns(), mode)
+        cur = resolved_values(kconf)
+        if after is None:
+            after = cur
+        new = {}
+        choices = []
+        for sym in by_order:
+            n = sym.name
+            if n in named or n in pins or \
+               same_value(base.get(n), cur.get(n)):
+                continue
+            v = pin_value(sym, base.get(n))
+            if v is not None:
+                new[n] = v
+            elif sym.choice is not None and sym.choice not in seen_choices \
+                    and not any(base.get(m.name) == "y"
+                                for m in sym.choice.syms):
+                seen_choices.add(sym.choice)
+                choices.append(sym.choice)
+        for c in choices:
+            best = choice_pin(tree, kconf, c, base, resolve_with)
+            if best and best not in named:
+                new[best] = "y"
+        if not new:
+            break
+        pins.update(new)
+    # keep a pin only where its line takes effect and is not the default
+    def prune():
+        for _ in range(4):
+            resolve(tree, cur_assigns(), mode)
+            drop = []
+            for n, v in pins.items():
+                sym = kconf.syms[n]
+                now = conf_value(sym) if written(sym) else None
+                want = None if v == "n" else v
+                if sym.orig_type is kconfiglib.STRING and want is not None:
+                    want = kconfiglib.unescape(want[1:-1])
+                if not same_value(now, want) or \
+                   (sym.choice is None and
+                    same_value(unpinned_value(sym, want), want)):
+                    drop.append(n)
+            if not drop:
+                break
+            for n in drop:
+                del pins[n]
+
+    prune()
+    # No line of the file that takes effect may stop taking effect: the
+    # pins its symbol depends on go (the file wants what they hide).
+    bad = bad_lines(verify(tree, assigns, mode))
+    by_line = {a.get("line", 0): a["sym"] for a in assigns}
+    for _ in range(4):
+        if not pins:
+            break
+        lost = bad_lines(verify(tree, cur_assigns(), mode)) - bad
+        lost.discard(0)
+        if not lost:
+            break
+        # the nearest pinned dependency of each lost line takes the value
+        # the migration gave it (the line needs it); pinned so already: goes
+        drop, flip = set(), {}
+        for ln in lost:
+            deps = dep_closure(kconf, by_line.get(ln))
+            # first what the pins made visible that the line needs
+            lift = [n for n in deps if n not in pins and n not in named and
+                    not same_value(after.get(n), conf_value(kconf.syms[n])
+                                   if written(kconf.syms[n]) else None) and
+                    pin_value(kconf.syms[n], after.get(n)) is not None]
+            if lift:
+                d = min(deps[n] for n in lift)
+                for n in lift:
+                    if deps[n] == d:
+                        flip[n] = pin_value(kconf.syms[n], after.get(n))
+                continue
+            near = [n for n in pins if n in deps]
+            if not near:
+                continue
+            d = min(deps[n] for n in near)
+            for n in near:
+                if deps[n] != d:
+                    continue
+                v = after.get(n)
+                v = "n" if v is None else v
+                if kconf.syms[n].orig_type is kconfiglib.STRING and \
+                   after.get(n) is not None:
+                    v = '"%s"' % kconfiglib.escape(v)
+                if pins[n] == v or n in drop:
+                    drop.add(n)
+                else:
+                    flip[n] = v
+        for n in flip:
+            if n not in drop:
+                pins[n] = flip[n]
+                needed.add(n)
+        if not drop and not flip:
+            refused.append("not pinning %d options: line %s would stop "
+                           "taking effect" % (len(pins), ", ".join(
+                               str(x) for x in sorted(lost)[:4])))
+            pins = {}
+            break
+        for n in drop:
+            del pins[n]
+    prune()
+    fixes = []
+    prefix = kconf.config_prefix
+    for n, v in pins.items():
+        old = base.get(n)
+        fixes.append({"sym": n, "val": v,
+                      "line_text": pin_line(prefix, n, v),
+                      "replace_line": 0,
+                      "after_line": tree.after_line(assigns, n),
+                      "order": tree.order.get(n, -1),
+                      "reason": ("keeps %s at %s, its value before the "
+                                 "migration" % (n, old if old is not None
+                                                else "n"))
+                      if n not in needed else
+                      "sets %s=%s, which a line of the file needs, and "
+                      "pins the rest of its menu" % (n, v)})
+    fixes.sort(key=lambda x: x["order"])
+    return fixes, refused
+
+
 #
 # serve mode: JSON lines on stdin/stdout
 #
@@ -1566,6 +1818,9 @@ def fix_deps(tree, assigns, mode):
 #    "assign": [{"sym": S, "val": RAW|null, "line": N, "fix": bool}, ...]}
 #     ("fix": fix_deps makes those take effect; all when none is marked)
 #   {"op": "fix_deps", ... same as verify}
+#   {"op": "pin", "mode": ..., "assign": [the migrated file],
+#    "base": [the file before, same form]}: "fixes" (the pins) and
+#     "refused", as fix_deps
 #   {"op": "quit"}
 # Replies: {"id": ID, "ok": true, ...} or {"id": ID, "ok": false,
 #   "error": "one line"}. verify: "findings" [{line, symbol, kind, cause,
@@ -1663,6 +1918,14 @@ class Server(object):
             rep["config"] = config_list(tree.kconf)
         return rep
 
+    def op_pin(self, req):
+        tree = self.need_tree()
+        base = self.assigns({"assign": req.get("base")})
+        fixes, refused = pin(tree, self.assigns(req), base,
+                             req.get("mode", "defconfig"))
+        return {"findings": [], "fixes": fixes, "iterations": 0,
+                "refused": refused}
+
     def handle(self, line):
         import json
         try:
@@ -1674,7 +1937,7 @@ class Server(object):
         rid = req.get("id")
         op = req.get("op")
         fn = {"load": self.op_load, "verify": self.op_verify,
-              "fix_deps": self.op_fix_deps}.get(op)
+              "fix_deps": self.op_fix_deps, "pin": self.op_pin}.get(op)
         if not fn:
             return {"id": rid, "ok": False, "error": "unknown op %r" % op}
         try:

@@ -509,6 +509,36 @@ int st_kconfig_fix_deps(struct st_kconfig *kc, const struct st_kc_assign *assign
 			    err);
 }
 
+int st_kconfig_pin(struct st_kconfig *kc, const struct st_kc_assign *assigns, size_t n,
+		   const struct st_kc_assign *base, size_t nr_base, enum st_kc_mode mode,
+		   struct st_kc_result **res, struct st_error *err)
+{
+	cJSON *req, *arr;
+	char *line;
+	size_t i, len;
+	int ret;
+
+	*res = NULL;
+	for (i = 0; i < nr_base; i++)
+		if (!base[i].sym)
+			return st_err(err, EINVAL, "", "assignment without a symbol");
+	req = resolve_request("pin", assigns, n, mode, false);
+	if (!req)
+		return -ENOMEM;
+	arr = assign_array(base, nr_base);
+	if (!arr || !cJSON_AddItemToObject(req, "base", arr)) {
+		cJSON_Delete(arr);
+		cJSON_Delete(req);
+		return -ENOMEM;
+	}
+	ret = transact(kc, req, &line, &len, err);
+	if (ret)
+		return ret;
+	ret = st_kc_reply_parse(line, len, res, err);
+	consume_line(kc, len);
+	return ret;
+}
+
 void st_kconfig_close(struct st_kconfig *kc)
 {
 	static const char quit[] = "{\"op\":\"quit\"}\n";

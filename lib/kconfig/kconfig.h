@@ -233,6 +233,20 @@ int st_kconfig_fix_deps(struct st_kconfig *kc, const struct st_kc_assign *assign
 			size_t n, enum st_kc_mode mode, bool want_config,
 			struct st_kc_result **res, struct st_error *err);
 
+/*
+ * The lines that keep every option whose resolved value differs between
+ * @base (the file before a migration) and @assigns (after it) at its value
+ * in @base, where one line can: a visible option with a prompt that no
+ * select forces, and not named by @assigns (the file's own lines). In menu
+ * order, only lines that take effect and that savedefconfig would keep (a
+ * pinned menu hides its children: they get none). res->fixes are the pins
+ * (placed like st_kconfig_fix_deps()'s), res->refused says why none were
+ * given when they would switch off a line of the file.
+ */
+int st_kconfig_pin(struct st_kconfig *kc, const struct st_kc_assign *assigns, size_t n,
+		   const struct st_kc_assign *base, size_t nr_base, enum st_kc_mode mode,
+		   struct st_kc_result **res, struct st_error *err);
+
 /* The value of @sym (without CONFIG_) in res->config, or NULL. */
 const char *st_kc_result_value(const struct st_kc_result *res, const char *sym);
 

@@ -150,6 +150,8 @@ struct st_mig_opts {
 	const char *target;		/* "6.2"; NULL: the tree's, or st_kver_newest */
 	bool verify;			/* resolve with Kconfig and report */
 	bool fix_deps;			/* add missing enabling options */
+	bool no_pin;			/* with fix_deps: do not pin the options
+					 * that change as a side effect */
 };
 
 /* Number of findings of @m that the migration introduced. */

@@ -222,20 +222,29 @@ static struct st_kc_assign *assigns_of(const struct st_defconfig *dc, size_t *n)
 	return a;
 }
 
+/* @own (taken) over @b's assignments, as conf merges them; NULL on ENOMEM */
+static struct st_kc_assign *with_base(const struct st_layout_base *b,
+				      struct st_kc_assign *own, size_t *n)
+{
+	struct st_kc_assign *a;
+
+	if (!own || !b->n)
+		return own;
+	a = st_layout_assigns(b, own, *n, n);
+	free(own);
+	return a;
+}
+
 /* @dc's assignments over @b's (a build system's base), as conf merges them */
 static int resolve(struct st_kconfig *kc, const struct st_layout_base *b,
 		   const struct st_defconfig *dc, enum st_kc_mode mode, bool fix,
 		   bool want_config, struct st_kc_result **res, struct st_error *err)
 {
-	struct st_kc_assign *a, *own;
+	struct st_kc_assign *a;
 	size_t n, i;
 	int ret;
 
-	a = own = assigns_of(dc, &n);
-	if (own && b->n) {
-		a = st_layout_assigns(b, own, n, &n);
-		free(own);
-	}
+	a = with_base(b, assigns_of(dc, &n), &n);
 	if (!a)
 		return st_err(err, ENOMEM, NULL, "out of memory");
 	for (i = 0; fix && i < n && !a[i].fix_target; i++)
@@ -262,7 +271,8 @@ static int cmp_fix_desc(const void *a, const void *b)
 	return x->order > y->order ? -1 : x->order < y->order;
 }
 
-static int add_fix_change(struct st_migration *m, const struct st_kc_fix *fx, int line)
+static int add_fix_change(struct st_migration *m, const struct st_kc_fix *fx, int line,
+			  const char *rule)
 {
 	struct st_mig_change *c = realloc(m->changes, (m->nr_changes + 1) * sizeof(*c));
 
@@ -271,7 +281,7 @@ static int add_fix_change(struct st_migration *m, const struct st_kc_fix *fx, in
 	m->changes = c;
 	c = &c[m->nr_changes++];
 	memset(c, 0, sizeof(*c));
-	c->rule = "fix-deps";
+	c->rule = rule;
 	c->line = line;
 	snprintf(c->text, sizeof(c->text), "%s", fx->line_text);
 	snprintf(c->msg, sizeof(c->msg), "%s %s: %s", fx->replace_line ? "set" : "added",
@@ -283,11 +293,12 @@ static int add_fix_change(struct st_migration *m, const struct st_kc_fix *fx, in
  * Put the helper's fixes into the migrated model, bottom up so that the line
  * numbers it gave (numbers of the model it saw) stay valid.
  */
-static int apply_fixes(struct st_migration *m, const struct st_kc_result *res)
+static int apply_fixes(struct st_migration *m, const struct st_kc_result *res,
+		       const char *rule)
 {
 	const struct st_kc_fix **fx;
 	struct st_kc_fix *own;
-	size_t i;
+	size_t i, first = m->nr_changes;
 	int ret = 0, line;
 
 	if (!res->nr_fixes)
@@ -322,10 +333,17 @@ static int apply_fixes(struct st_migration *m, const struct st_kc_result *res)
 						  fx[i]->line_text);
 		if (!ret)
 			ret = add_fix_change(m, fx[i], fx[i]->replace_line ?
-					     fx[i]->replace_line : fx[i]->after_line + 1);
+					     fx[i]->replace_line : fx[i]->after_line + 1, rule);
 	}
 	free(fx);
 	free(own);
+	/* the notes in file order: they were added bottom up */
+	for (i = 0; !ret && i < res->nr_fixes / 2; i++) {
+		struct st_mig_change t = m->changes[first + i];
+
+		m->changes[first + i] = m->changes[m->nr_changes - 1 - i];
+		m->changes[m->nr_changes - 1 - i] = t;
+	}
 	if (!ret)
 		m->changed = true;
 	return ret;
@@ -509,20 +527,55 @@ static int collateral(struct st_mig_file *f, const struct st_kc_result *before,
 
 static int keep_refusals(struct st_mig_file *f, const struct st_kc_result *res)
 {
+	char **r;
 	size_t i;
 
 	if (!res->nr_refused)
 		return 0;
-	f->refused = calloc(res->nr_refused, sizeof(*f->refused));
-	if (!f->refused)
+	r = realloc(f->refused, (f->nr_refused + res->nr_refused) * sizeof(*r));
+	if (!r)
 		return -ENOMEM;
+	f->refused = r;
 	for (i = 0; i < res->nr_refused; i++) {
-		f->refused[i] = strdup(res->refused[i]);
-		if (!f->refused[i])
+		f->refused[f->nr_refused] = strdup(res->refused[i]);
+		if (!f->refused[f->nr_refused])
 			return -ENOMEM;
 		f->nr_refused++;
 	}
 	return 0;
+}
+
+/*
+ * Zero collateral: the lines that keep every option the migration (and its
+ * fixes) would change as a side effect at its old value, where a line can.
+ */
+static int pin_collateral(struct st_kconfig *kc, const struct st_layout_base *lb,
+			  struct st_mig_file *f, enum st_kc_mode mode, struct st_error *err)
+{
+	struct st_kc_assign *a, *b;
+	struct st_kc_result *res = NULL;
+	size_t na, nb;
+	int ret;
+
+	a = with_base(lb, assigns_of(f->m.after, &na), &na);
+	b = with_base(lb, assigns_of(f->before, &nb), &nb);
+	if (!a || !b) {
+		ret = st_err(err, ENOMEM, NULL, "out of memory");
+		goto out;
+	}
+	ret = st_kconfig_pin(kc, a, na, b, nb, mode, &res, err);
+	if (ret)
+		goto out;
+	ret = apply_fixes(&f->m, res, "pin");
+	if (!ret)
+		ret = keep_refusals(f, res);
+	if (ret)
+		ret = st_err(err, -ret, f->path, "%s", strerror(-ret));
+out:
+	st_kc_result_free(res);
+	free(a);
+	free(b);
+	return ret;
 }
 
 static int verify(struct st_mig_session *s, const char *real, struct st_mig_file *f,
@@ -559,11 +612,24 @@ static int verify(struct st_mig_session *s, const char *real, struct st_mig_file
 		ret = resolve(kc, &lb, f->m.after, mode, true, false, &rf, err);
 		if (ret)
 			goto out;
-		ret = apply_fixes(&f->m, rf);
+		ret = apply_fixes(&f->m, rf, "fix-deps");
 		if (!ret)
 			ret = keep_refusals(f, rf);
 		/* the rule table's findings, at the lines the fixes moved */
 		if (!ret && rf->nr_fixes)
+			ret = st_migration_refind(&f->m, s->target);
+		if (ret) {
+			ret = st_err(err, -ret, f->path, "%s", strerror(-ret));
+			goto out;
+		}
+	}
+	if (s->opts.fix_deps && !s->opts.no_pin && f->m.changed) {
+		size_t nr = f->m.nr_changes;
+
+		ret = pin_collateral(kc, &lb, f, mode, err);
+		if (ret)
+			goto out;
+		if (f->m.nr_changes > nr)
 			ret = st_migration_refind(&f->m, s->target);
 		if (ret) {
 			ret = st_err(err, -ret, f->path, "%s", strerror(-ret));
