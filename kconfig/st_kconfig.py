@@ -1535,8 +1535,19 @@ def fix_deps(tree, assigns, mode):
             ", ".join("line %d (%s)" % (ln, assign_line(
                 tree.kconf.config_prefix, by_line[ln])) for ln in
                 sorted(lost)[:4] if ln in by_line)))
+        texts = [Explainer(tree, {}).fix_text(n, added[n]["val"])
+                 for n in names]
         names = []
         findings = verify(tree, assigns, mode)
+        # never advise what was just refused: say why it was not done
+        for f in findings:
+            for t in texts:
+                if f.get("fix") == t:
+                    f["fix"] = None
+                if t in (f.get("detail") or ""):
+                    f["detail"] = f["detail"].replace(
+                        "add " + t, "--fix-deps did not add %s: %s" % (
+                            t, refused[-1].split(": ", 1)[-1]))
     fixes = []
     for name in names:
         fx = added[name]

@@ -317,6 +317,49 @@ static int rewrite_tiny_off(struct st_mig_ctx *ctx, size_t idx, size_t at)
 	return put_lines(ctx, idx, at, text, 1);
 }
 
+/*
+ * "# CONFIG_SLAB_MERGE_DEFAULT is not set" in a file moved to SLUB_TINY:
+ * SLUB_TINY selects SLAB_MERGE_DEFAULT, so the line would stop taking
+ * effect (and kept, it makes --fix-deps refuse CONFIG_EXPERT=y).
+ */
+static bool match_merge_off(const struct st_mig_ctx *ctx, size_t idx)
+{
+	return (ctx->families & FAM_SLOB) && is_off(in_line(ctx, idx), "SLAB_MERGE_DEFAULT");
+}
+
+static int rewrite_merge_off(struct st_mig_ctx *ctx, size_t idx, size_t at)
+{
+	const char *text[1] = { NULL };
+
+	snprintf(ctx->note, sizeof(ctx->note), "%.120s", in_line(ctx, idx)->text);
+	note_lines(ctx, text, 1);
+	snprintf(ctx->note + strlen(ctx->note), sizeof(ctx->note) - strlen(ctx->note),
+		 ": SLUB_TINY selects SLAB_MERGE_DEFAULT");
+	return put_lines(ctx, idx, at, text, 1);
+}
+
+/*
+ * CONFIG_EMBEDDED=y selected EXPERT; the symbol is gone (6.6). In a file
+ * moved off SLOB: SLUB_TINY needs EXPERT, and the board had it.
+ */
+static bool match_embedded(const struct st_mig_ctx *ctx, size_t idx)
+{
+	return (ctx->families & FAM_SLOB) && is_assign(in_line(ctx, idx), "EMBEDDED", "y");
+}
+
+static int rewrite_embedded(struct st_mig_ctx *ctx, size_t idx, size_t at)
+{
+	long e = st_defconfig_find(ctx->in, "EXPERT");
+	const char *text[1] = { ST_DC_PREFIX "EXPERT=y" };
+
+	/* a later line of the file decides EXPERT itself */
+	if (e >= 0 && (size_t)e > idx)
+		text[0] = NULL;
+	snprintf(ctx->note, sizeof(ctx->note), "%.120s", in_line(ctx, idx)->text);
+	note_lines(ctx, text, 1);
+	return put_lines(ctx, idx, at, text, 1);
+}
+
 const struct st_mig_rule st_mig_rules[] = {
 	{ "slab-choice-overridden", { 6, 2 },
 	  "the allocator is a choice and conf takes the last member set to y: an "
@@ -347,6 +390,14 @@ const struct st_mig_rule st_mig_rules[] = {
 	  "'# CONFIG_SLUB_TINY is not set' contradicts the SLUB_TINY=y the SLOB "
 	  "migration adds",
 	  match_tiny_off, rewrite_tiny_off },
+	{ "slab-merge-default-not-set", { 6, 2 },
+	  "SLUB_TINY selects SLAB_MERGE_DEFAULT: '# CONFIG_SLAB_MERGE_DEFAULT is not set' "
+	  "in a file moved off SLOB stops taking effect, so it goes",
+	  match_merge_off, rewrite_merge_off },
+	{ "embedded-to-expert", { 6, 6 },
+	  "EMBEDDED selected EXPERT until it was removed in 6.6; without EXPERT every "
+	  "'is not set' line of an EXPERT-only option stops taking effect",
+	  match_embedded, rewrite_embedded },
 	{ NULL, { 0, 0 }, NULL, NULL, NULL },
 };
 

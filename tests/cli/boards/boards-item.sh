@@ -83,7 +83,9 @@ case $item in
 			bad "$f: a fix outside the slab scope"
 	done
 	has '^arch/sh/configs/rsk7201_defconfig:[0-9]*:1: note: fixed: added CONFIG_EXPERT=y.* \[fix-deps\]$' "fixed: line"
-	has '^slubtiny: fixed 1 line in 1 file' "closing count"
+	# CONFIG_EXPERT=y and the lines that pin what it would change
+	has '^slubtiny: fixed [0-9]* lines in 1 file' "closing count"
+	has '^arch/sh/configs/rsk7201_defconfig:[0-9]*:1: note: fixed: added # CONFIG_FTRACE is not set: keeps FTRACE at n.* \[pin\]$' "pin"
 	# conf keeps SLUB_TINY=y and the timer drivers of ecovec24
 	c=$(conf "$k612" sh arch/sh/configs/rsk7201_defconfig) || bad "conf"
 	grep -q '^CONFIG_SLUB_TINY=y' "$c" || bad "conf drops SLUB_TINY on rsk7201"
@@ -102,14 +104,16 @@ case $item in
 3)	# the slab finding does not drown; check --baseline
 	board 6.1 arm pxa
 	run 1 "pxa" migrate --srctree "$k612" arch/arm/configs/pxa_defconfig
-	# one warning: the migration's SLUB_TINY=y (EXPERT missing)
-	[ "$(grep -c ': warning: ' err)" = 1 ] && has ': warning: CONFIG_SLUB_TINY=y' "slab" ||
+	# one warning: EMBEDDED=y becomes EXPERT=y (SLUB_TINY takes effect),
+	# which hides I2C_MUX that the I2C_MUX_PCA954x=m line needs
+	[ "$(grep -c ': warning: ' err)" = 1 ] && has ': warning: CONFIG_I2C_MUX_PCA954x=m' "slab" ||
 		bad "warnings without --all: $(grep -c ': warning: ' err), want 1"
+	has 'CONFIG_EMBEDDED=y -> CONFIG_EXPERT=y \[embedded-to-expert\]' "EMBEDDED"
 	has 'pxa_defconfig: note: [0-9]* pre-existing findings' "summary"
 	run 1 "pxa --all" migrate --all --srctree "$k612" arch/arm/configs/pxa_defconfig
 	has ', pre-existing\]' "--all lists them"
 	run 1 "pxa --json" migrate --json --srctree "$k612" arch/arm/configs/pxa_defconfig
-	jq -e '[.files[0].findings[] | select(.origin == "introduced") | .symbol] == ["SLUB_TINY"]
+	jq -e '[.files[0].findings[] | select(.origin == "introduced") | .symbol] == ["I2C_MUX_PCA954x"]
 		and ([.files[0].findings[] | select(.origin == "pre-existing")] | length > 10)' out \
 		>/dev/null || bad "JSON origin"
 	# check in a repository: only what the edit brings
