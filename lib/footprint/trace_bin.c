@@ -34,11 +34,13 @@ static void put_var(uint64_t v, FILE *f)
 static void write_op(const struct st_trace *t, const struct st_trace_op *op,
 		     uint32_t nr_ids, FILE *f)
 {
-	const struct st_trace_cache *c = &t->caches[op->cache];
+	const struct st_trace_cache *c;
 
 	fputc(TAG_OP + op->type, f);
 	switch (op->type) {
 	case ST_OP_CACHE:
+		/* only here: a trace without caches has caches == NULL */
+		c = &t->caches[op->cache];
 		put_var(c->size, f);
 		put_var(c->align, f);
 		put_var(c->flags, f);
