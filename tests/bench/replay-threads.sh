@@ -1,0 +1,34 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# How long the replay waits between threads: a trace of OPS cross-thread
+# ops (an object kmalloc'd on one thread and freed by the next one, round
+# the THREADS threads) replayed by each st-replay-VARIANT given, with a
+# short timing budget so that the figure is mostly the waiting. Prints the
+# wall time of each run and the ops/s the replay itself reports.
+#   replay-threads.sh ST_REPLAY... (OPS=1500 THREADS=64 ROUNDS=3)
+set -eu
+ops=${OPS:-1500}
+threads=${THREADS:-64}
+rounds=${ROUNDS:-3}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+awk -v ops="$ops" -v th="$threads" 'BEGIN {
+	print "slubtrace 1"
+	for (i = 0; i < ops / 2; i++) {
+		t = i % th
+		printf "@%d kmalloc %d 64\n", t, i
+		printf "@%d free %d\n", (t + 1) % th, i
+	}
+}' >"$tmp/trace"
+for exe in "$@"; do
+	r=0
+	while [ $r -lt "$rounds" ]; do
+		t0=$(date +%s%N)
+		"$exe" --threads "$threads" --time-ms 1 "$tmp/trace" >"$tmp/out"
+		t1=$(date +%s%N)
+		printf '%s: %d ops, %d threads: %d ms wall (%s)\n' "$(basename "$exe")" \
+			"$ops" "$threads" $(((t1 - t0) / 1000000)) \
+			"$(grep -o '"reps":[0-9]*' "$tmp/out")"
+		r=$((r + 1))
+	done
+done
