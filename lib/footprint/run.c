@@ -286,6 +286,27 @@ void st_fp_report_free(struct st_fp_report *r)
 	memset(r, 0, sizeof(*r));
 }
 
+/*
+ * A replay that exited non-zero: its own {"where", "error"} (an op of the
+ * trace that failed), else its exit status. Frees @out.
+ */
+static int replay_failed(char *out, const char *exe, const char *name, int status,
+			 struct st_error *e)
+{
+	cJSON *o = out ? cJSON_Parse(out) : NULL;
+	const cJSON *where = cJSON_GetObjectItemCaseSensitive(o, "where");
+	const cJSON *msg = cJSON_GetObjectItemCaseSensitive(o, "error");
+	int err;
+
+	free(out);
+	if (cJSON_IsString(where) && cJSON_IsString(msg))
+		err = st_err(e, EINVAL, where->valuestring, "%s", msg->valuestring);
+	else
+		err = st_err(e, EIO, exe, "replay of %s failed (exit status %d)", name, status);
+	cJSON_Delete(o);
+	return err;
+}
+
 int st_fp_replay(struct st_fp_report *r, const char *dir, const char *variant,
 		 const char *path, const char *name, unsigned int threads,
 		 unsigned int time_ms, struct st_error *e)
@@ -293,6 +314,7 @@ int st_fp_replay(struct st_fp_report *r, const char *dir, const char *variant,
 	char exe[4096], th[16], ms[16], *out = NULL;
 	char *argv[] = { exe, "--name", (char *)name, "--threads", th, "--time-ms", ms,
 			 (char *)path, NULL };
+	char *env[] = { "ST_REPLAY_ERROR_JSON=1", NULL };
 	struct st_fp_run run, *nruns;
 	int status;
 
@@ -301,13 +323,11 @@ int st_fp_replay(struct st_fp_report *r, const char *dir, const char *variant,
 	snprintf(ms, sizeof(ms), "%u", time_ms);
 	if (access(exe, X_OK))
 		return st_err(e, ENOENT, variant, "no such variant (no %s)", exe);
-	status = st_run(argv, NULL, NULL, &out, NULL, 0);
+	status = st_run(argv, env, NULL, &out, NULL, 0);
 	if (status < 0)
 		return st_err(e, -status, exe, "cannot run: %s", strerror(-status));
-	if (status) {
-		free(out);
-		return st_err(e, EIO, exe, "replay of %s failed (exit status %d)", name, status);
-	}
+	if (status)
+		return replay_failed(out, exe, name, status, e);
 	status = st_fp_run_parse(out, &run);
 	free(out);
 	if (status) {

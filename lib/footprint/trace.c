@@ -96,6 +96,7 @@ void st_trace_delete(struct st_trace *t)
 		free(t->caches[i].name);
 	free(t->caches);
 	free(t->ops);
+	free(t->src);
 	free(t->name);
 	state_free(t->state);
 	free(t);
@@ -118,6 +119,27 @@ static int grow(void **p, size_t *cap, size_t need, size_t size)
 	*p = np;
 	*cap = ncap;
 	return 0;
+}
+
+int st_trace_note_src(struct st_trace *t, uint64_t where)
+{
+	if (grow((void **)&t->src, &t->cap_src, t->nr_ops, sizeof(*t->src)))
+		return -ENOMEM;
+	while (t->nr_src < t->nr_ops)
+		t->src[t->nr_src++] = where;
+	return 0;
+}
+
+const char *st_trace_op_where(const struct st_trace *t, const char *file, size_t i,
+			      char *buf, size_t size)
+{
+	if (i >= t->nr_src)
+		snprintf(buf, size, "%s: op %zu", file, i + 1);
+	else if (t->binary)
+		snprintf(buf, size, "%s:+%" PRIu64, file, t->src[i]);
+	else
+		snprintf(buf, size, "%s:%" PRIu64, file, t->src[i]);
+	return buf;
 }
 
 static int push_op(struct st_trace *t, const struct st_trace_op *op)
@@ -694,6 +716,8 @@ static int parse_text(const char *buf, size_t len, const char *file,
 			err = line_err(&c, "%s", "NUL byte in a text trace");
 		else
 			err = parse_line(&c, line);
+		if (!err)
+			err = st_trace_note_src(t, c.line);
 		p += n + 1;
 	}
 	if (!err && !c.line_ver)
@@ -719,7 +743,8 @@ int st_trace_parse(const void *buf, size_t len, const char *file,
 
 	if (!t)
 		return -ENOMEM;
-	if (len >= 4 && !memcmp(buf, ST_TRACE_BIN_MAGIC, 4))
+	t->binary = len >= 4 && !memcmp(buf, ST_TRACE_BIN_MAGIC, 4);
+	if (t->binary)
 		err = st_trace_parse_bin(buf, len, file, t, e);
 	else
 		err = parse_text(buf, len, file, t, e);

@@ -70,8 +70,12 @@ struct st_trace {
 	uint32_t nr_ids;		/* objects allocated over the trace */
 	unsigned int nr_threads;	/* highest thread + 1 */
 	bool has_ts;
+	/* where each op came from, for messages: its line (text) or its
+	 * record's offset (binary); NULL for a generated trace */
+	uint64_t *src;
+	bool binary;
 	/* builder state (checks of consistency), see trace.c */
-	size_t cap_ops, cap_caches;
+	size_t cap_ops, cap_caches, nr_src, cap_src;
 	struct st_trace_state *state;
 };
 
@@ -89,6 +93,13 @@ int st_trace_parse(const void *buf, size_t len, const char *file,
 		   struct st_trace **out, struct st_error *e);
 /* Read and parse @path ("-" is stdin). */
 int st_trace_load(const char *path, struct st_trace **out, struct st_error *e);
+
+/*
+ * Where op @i is, for a message: "FILE:LINE" (text), "FILE:+OFFSET"
+ * (binary) or "FILE: op N" (generated), in @buf of @size.
+ */
+const char *st_trace_op_where(const struct st_trace *t, const char *file, size_t i,
+			      char *buf, size_t size);
 
 /* Writers; return 0 or -errno (of the stream). */
 int st_trace_write_text(const struct st_trace *t, FILE *f);

@@ -248,6 +248,8 @@ int st_trace_parse_bin(const unsigned char *buf, size_t len, const char *file,
 		} else {
 			err = bin_err(&c, "unknown record tag");
 		}
+		if (!err)
+			err = st_trace_note_src(t, c.rec);
 		if (err)
 			return err;
 	}

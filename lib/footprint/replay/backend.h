@@ -60,6 +60,8 @@ size_t rb_ksize(const void *p);
 void rb_pages(struct rb_pages *p);
 /* Corruption/misuse reports of the allocator so far (SLUB_DEBUG, SLOB). */
 unsigned long rb_nr_reports(void);
+/* What bounds an allocation, for the message of one that failed. */
+const char *rb_limits(void);
 void rb_reset_peak(void);
 
 #endif

@@ -161,6 +161,11 @@ void rb_pages(struct rb_pages *p)
 		p->peak_pages = p->nr_pages;
 }
 
+const char *rb_limits(void)
+{
+	return "glibc's malloc ran out of memory";
+}
+
 unsigned long rb_nr_reports(void)
 {
 	return 0;

@@ -2,6 +2,7 @@
 /* The replay backend over one lib/slab variant (its config header comes
  * from the build: ST_SLAB_CONFIG). */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "slab/slab.h"
@@ -157,6 +158,17 @@ void rb_pages(struct rb_pages *p)
 	for (i = 0; i <= ST_MAX_ORDER && i < 16; i++)
 		p->blocks[i] = st.blocks[i];
 	p->nr_orders = i;
+}
+
+const char *rb_limits(void)
+{
+	static char buf[128];
+	struct st_page_stats st;
+
+	st_page_stats(&st);
+	snprintf(buf, sizeof(buf), "a kmalloc takes at most %lu MiB, and the variant has %lu MiB of pages",
+		 (unsigned long)KMALLOC_MAX_SIZE >> 20, st.total_pages * st.page_size >> 20);
+	return buf;
 }
 
 unsigned long rb_nr_reports(void)

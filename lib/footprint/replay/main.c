@@ -140,6 +140,67 @@ static cJSON *result_json(const struct st_trace *t, const char *name, unsigned i
 	return o;
 }
 
+/* What op @i of @t did, for a message. */
+static void describe_op(const struct st_trace *t, size_t i, char *buf, size_t size)
+{
+	const struct st_trace_op *op = &t->ops[i];
+
+	switch (op->type) {
+	case ST_OP_CACHE:
+	case ST_OP_DESTROY:
+	case ST_OP_SHRINK:
+		snprintf(buf, size, "%s %s", st_trace_op_name(op->type), t->caches[op->cache].name);
+		break;
+	case ST_OP_ALLOC:
+		snprintf(buf, size, "alloc from %s", t->caches[op->cache].name);
+		break;
+	case ST_OP_FREE:
+		snprintf(buf, size, "free");
+		break;
+	default:
+		snprintf(buf, size, "%s of %u bytes", st_trace_op_name(op->type), op->size);
+		break;
+	}
+}
+
+/*
+ * The one line of a failed replay: where in the trace, which op, why.
+ * With ST_REPLAY_ERROR_JSON set (by `slubtiny footprint`, which reports it
+ * as its own error) it goes to stdout as {"where": ..., "error": ...}.
+ */
+static void report_failure(const struct st_trace *t, const char *path,
+			   const struct rp_result *res, int err, const char *limits)
+{
+	char msg[1024], where[600], what[128];
+	cJSON *o;
+	char *s;
+
+	snprintf(where, sizeof(where), "%s", path);
+	if (res->failed_op) {
+		st_trace_op_where(t, path, res->failed_op - 1, where, sizeof(where));
+		describe_op(t, res->failed_op - 1, what, sizeof(what));
+		if (err == -ENOMEM)
+			snprintf(msg, sizeof(msg), "%s failed on %s: out of memory (%s)",
+				 what, rb_variant(), limits);
+		else
+			snprintf(msg, sizeof(msg), "%s failed on %s: %s", what, rb_variant(),
+				 strerror(-err));
+	} else {
+		snprintf(msg, sizeof(msg), "replay on %s failed: %s", rb_variant(), strerror(-err));
+	}
+	if (!getenv("ST_REPLAY_ERROR_JSON")) {
+		fprintf(stderr, "st-replay-%s: %s: %s\n", rb_variant(), where, msg);
+		return;
+	}
+	o = cJSON_CreateObject();
+	if (o && cJSON_AddStringToObject(o, "where", where) &&
+	    cJSON_AddStringToObject(o, "error", msg) && (s = cJSON_PrintUnformatted(o))) {
+		puts(s);
+		cJSON_free(s);
+	}
+	cJSON_Delete(o);
+}
+
 static int usage(void)
 {
 	fprintf(stderr, "usage: st-replay-%s [--threads N] [--name NAME] [--time-ms MS] "
@@ -192,19 +253,22 @@ int main(int argc, char **argv)
 		err = rp_measure(t, threads, &m);
 	if (!err)
 		err = rp_time(t, threads, (uint64_t)ms * 1000000, 50, &tm);
+	if (err)
+		report_failure(t, argv[i], m.failed_op ? &m : &tm, err, rb_limits());
 	rb_exit();
 	rb_pages(&p);
 	if (!err) {
 		o = result_json(t, name ? name : t->name, threads, &m, &tm,
 				rb_has_pages ? p.nr_pages : 0);
 		s = o ? cJSON_PrintUnformatted(o) : NULL;
-		if (!s)
+		if (!s) {
 			err = -ENOMEM;
-		else
+			fprintf(stderr, "st-replay-%s: %s: %s\n", rb_variant(), argv[i],
+				strerror(-err));
+		} else {
 			puts(s);
+		}
 	}
-	if (err)
-		fprintf(stderr, "st-replay-%s: %s: %s\n", rb_variant(), argv[i], strerror(-err));
 	cJSON_free(s);
 	cJSON_Delete(o);
 	rp_result_free(&m);

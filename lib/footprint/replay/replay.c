@@ -108,12 +108,18 @@ struct rp {
 	pthread_mutex_t snap_lock;
 	pthread_barrier_t start;
 	int err;
+	size_t err_op;		/* the op that failed + 1, 0 if not known */
 };
+
+/* The measuring pass's current op + 1 on this thread (0: not known), for
+ * set_err(); the timed passes do not pay for keeping it. */
+static __thread size_t cur_op;
 
 static void set_err(struct rp *r, int err)
 {
-	__atomic_compare_exchange_n(&r->err, &(int){ 0 }, err, false,
-				    __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+	if (__atomic_compare_exchange_n(&r->err, &(int){ 0 }, err, false,
+					__ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		r->err_op = cur_op;
 }
 
 static void cls_add(struct rp *r, uint32_t id, unsigned int cls, uint32_t req, uint32_t usable)
@@ -232,6 +238,7 @@ static void exec_op(struct rp *r, size_t i)
 	const struct st_trace_op *op = &r->t->ops[i];
 	void *p;
 
+	cur_op = i + 1;
 	switch (op->type) {
 	case ST_OP_CACHE:
 	case ST_OP_DESTROY:
@@ -464,6 +471,7 @@ static uint64_t run_pass(struct rp *r, uint64_t *cpu)
 	unsigned int t;
 	size_t i;
 
+	cur_op = 0;
 	if (r->threads == 1) {
 		rb_thread_start(0);
 		*cpu = cpu_ns();
@@ -862,6 +870,7 @@ int rp_measure(const struct st_trace *t, unsigned int threads, struct rp_result 
 	collect_caches(&r);
 	teardown(&r);
 	err = r.err;
+	res->failed_op = r.err_op;
 out:
 	rp_fini(&r);
 	return err;
@@ -916,6 +925,7 @@ int rp_time(const struct st_trace *t, unsigned int threads, uint64_t budget_ns,
 		cpu_v[rep] = cpu;
 		res->reps++;
 	}
+	res->failed_op = r.err_op;
 	res->wall_ns = median(wall_v, res->reps);
 	res->cpu_ns = median(cpu_v, res->reps);
 	rb_pages(&p);

@@ -41,6 +41,7 @@ struct rp_result {
 	uint64_t cpu_ns;		/* CPU time of the median pass */
 	unsigned int reps;
 	unsigned long timed_peak_pages;
+	size_t failed_op;		/* index + 1 of the op that failed, 0 none */
 };
 
 /* The measuring pass; @res is filled (free with rp_result_free()). */
