@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include "build_opts.h"
 #include "cli.h"
 #include "common/error.h"
+#include "common/fs.h"
 #include "report/report.h"
 
 enum {
@@ -169,35 +171,10 @@ static int merge_report(struct st_report **r, int argc, char **argv, struct st_e
 	if (!texts)
 		return -ENOMEM;
 	for (i = 0; i < n && !ret; i++) {
-		FILE *f = fopen(argv[optind + i], "re");
-		size_t len = 0, cap = 0, got;
+		size_t len;
 
-		if (!f) {
-			ret = st_err(e, errno, argv[optind + i], "%s", strerror(errno));
-			break;
-		}
-		do {
-			char *nt;
-
-			if (len + 65536 + 1 > cap) {
-				cap = cap ? 2 * cap : 131072;
-				nt = realloc(texts[i], cap);
-				if (!nt) {
-					ret = st_err(e, ENOMEM, NULL, "out of memory");
-					break;
-				}
-				texts[i] = nt;
-			}
-			errno = 0;
-			got = fread(texts[i] + len, 1, 65536, f);
-			len += got;
-		} while (got == 65536);
-		if (!ret && ferror(f))
-			ret = st_err(e, errno ? errno : EIO, argv[optind + i], "read error: %s",
-				     strerror(errno ? errno : EIO));
-		if (!ret)
-			texts[i][len] = 0;
-		fclose(f);
+		ret = st_read_file(argv[optind + i], &texts[i], &len, SIZE_MAX - 1,
+				   NULL, e);
 	}
 	if (!ret)
 		ret = st_report_merge(r, (const char *const *)texts,

@@ -16,6 +16,7 @@
 #include "check/check.h"
 #include "check/check_priv.h"
 #include "common/error.h"
+#include "common/fs.h"
 
 const char *const st_budget_field_names[ST_BF_COUNT] = {
 	[ST_BF_TEXT] = "text", [ST_BF_DATA] = "data", [ST_BF_BSS] = "bss",
@@ -193,7 +194,7 @@ int st_budget_load(struct st_budget *b, const char *path, struct st_error *err)
 	int ret;
 
 	memset(b, 0, sizeof(*b));
-	ret = st_check_read_file(path, &buf, &len, 1 << 20, err);
+	ret = st_read_file(path, &buf, &len, 1 << 20, NULL, err);
 	if (ret)
 		return ret;
 	ret = st_budget_parse(b, buf, len, path, err);

@@ -8,10 +8,6 @@
 
 struct st_error;
 
-/* Read a whole regular file of at most @max bytes; *buf is NUL-terminated. */
-int st_check_read_file(const char *path, char **buf, size_t *len,
-		       size_t max, struct st_error *err);
-
 /* @rel against the directory of @base_file (absolute @rel as is); malloc'd. */
 char *st_check_resolve(const char *base_file, const char *rel);
 

@@ -18,54 +18,7 @@
 #include "check/check.h"
 #include "check/check_priv.h"
 #include "common/error.h"
-
-int st_check_read_file(const char *path, char **buf, size_t *len,
-		       size_t max, struct st_error *err)
-{
-	struct stat st;
-	ssize_t n;
-	size_t got = 0;
-	char *b;
-	int fd, ret;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return st_err(err, errno, path, "%s", strerror(errno));
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		ret = st_err(err, S_ISDIR(st.st_mode) ? EISDIR : EINVAL, path,
-			     "not a regular file");
-		goto out_close;
-	}
-	if ((size_t)st.st_size > max) {
-		ret = st_err(err, EFBIG, path, "file too large (over %zu bytes)", max);
-		goto out_close;
-	}
-	b = malloc(st.st_size + 1);
-	if (!b) {
-		ret = st_err(err, ENOMEM, path, "out of memory");
-		goto out_close;
-	}
-	while (got < (size_t)st.st_size) {
-		n = read(fd, b + got, st.st_size - got);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		got += n;
-	}
-	if (got != (size_t)st.st_size) {
-		free(b);
-		ret = st_err(err, EIO, path, "short read");
-		goto out_close;
-	}
-	b[got] = '\0';
-	*buf = b;
-	*len = got;
-	ret = 0;
-out_close:
-	close(fd);
-	return ret;
-}
+#include "common/fs.h"
 
 char *st_check_resolve(const char *base_file, const char *rel)
 {
@@ -292,7 +245,7 @@ int st_check_config_load(struct st_check_config *c, const char *path,
 	int ret;
 
 	memset(c, 0, sizeof(*c));
-	ret = st_check_read_file(path, &buf, &len, 1 << 20, err);
+	ret = st_read_file(path, &buf, &len, 1 << 20, NULL, err);
 	if (ret)
 		return ret;
 	ret = st_check_config_parse(c, buf, len, path, err);

@@ -25,9 +25,27 @@ static bool has_word(const char *s, size_t i, size_t len, const char *w)
 	return len - i >= n && !memcmp(s + i, w, n);
 }
 
-static bool is_id_char(char ch)
+/*
+ * Rule ids and directives are lower case, but a word is scanned in any case
+ * so that "IGNORE" or "Removed-Allocator" is named in the warning as
+ * written instead of being cut to an empty word.
+ */
+static bool is_word_char(char ch)
 {
-	return (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '-';
+	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+	       (ch >= '0' && ch <= '9') || ch == '-' || ch == '_';
+}
+
+static size_t word_end(const char *s, size_t i, size_t len)
+{
+	while (i < len && is_word_char(s[i]))
+		i++;
+	return i;
+}
+
+static bool word_is(const char *s, size_t i, size_t end, const char *w)
+{
+	return end - i == strlen(w) && !memcmp(s + i, w, end - i);
 }
 
 static void bad(struct st_supp *s, const char *what, const char *arg, size_t n)
@@ -49,8 +67,7 @@ static size_t parse_list(struct st_supp *s, const char *t, size_t i, size_t len)
 	for (;;) {
 		i = skip_blanks(t, i, len);
 		start = i;
-		while (i < len && is_id_char(t[i]))
-			i++;
+		i = word_end(t, i, len);
 		if (i == start) {
 			bad(s, count ? "empty rule id" : "empty rule list", NULL, 0);
 			return len;
@@ -76,7 +93,7 @@ static size_t parse_list(struct st_supp *s, const char *t, size_t i, size_t len)
 
 void st_check_parse_suppression(struct st_supp *s, const char *t, size_t len)
 {
-	size_t i;
+	size_t i, end;
 	int r;
 
 	memset(s, 0, sizeof(*s));
@@ -87,20 +104,23 @@ void st_check_parse_suppression(struct st_supp *s, const char *t, size_t len)
 	if (!has_word(t, i, len, TAG))
 		return;
 	i = skip_blanks(t, i + strlen(TAG), len);
-	if (has_word(t, i, len, "ignore-file")) {
+	end = word_end(t, i, len);
+	if (word_is(t, i, end, "ignore-file")) {
 		s->kind = ST_SUPP_FILE;
-		i += strlen("ignore-file");
-	} else if (has_word(t, i, len, "ignore")) {
+	} else if (word_is(t, i, end, "ignore")) {
 		s->kind = ST_SUPP_LINE;
-		i += strlen("ignore");
 	} else {
-		size_t end = i;
-
-		while (end < len && is_id_char(t[end]))
-			end++;
 		bad(s, "unknown directive", t + i, end - i);
 		return;
 	}
+	/*
+	 * "ignore [rule]" with a blank is the rule list, not a reason: read
+	 * as a reason it would silence every rule.
+	 */
+	i = end;
+	end = skip_blanks(t, i, len);
+	if (end < len && t[end] == '[')
+		i = end;
 	if (i < len && t[i] == '[') {
 		i = parse_list(s, t, i, len);
 		if (s->kind == ST_SUPP_BAD)

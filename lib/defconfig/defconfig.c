@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "common/error.h"
+#include "common/fs.h"
 #include "defconfig/defconfig.h"
 
 #define PREFIX_LEN	(sizeof(ST_DC_PREFIX) - 1)
@@ -670,52 +671,23 @@ int st_defconfig_load(struct st_defconfig **out, const char *path,
 		      struct st_error *err)
 {
 	struct stat st;
-	char *buf = NULL;
-	size_t len = 0;
-	ssize_t n;
-	int fd, ret;
+	char *buf;
+	size_t len;
+	int ret;
 
 	*out = NULL;
 	if (!strcmp(path, "-"))
 		return load_stdin(out, err);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return st_err(err, errno, path, "cannot open: %s", strerror(errno));
-	if (fstat(fd, &st) < 0) {
-		ret = st_err(err, errno, path, "cannot stat: %s", strerror(errno));
-		goto out;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		ret = st_err(err, EINVAL, path, "not a regular file");
-		goto out;
-	}
-	buf = malloc(st.st_size + 1);
-	if (!buf) {
-		ret = st_err(err, ENOMEM, path, "out of memory");
-		goto out;
-	}
-	/* Read what is there; a file that grows meanwhile is read to st_size. */
-	while (len < (size_t)st.st_size) {
-		n = read(fd, buf + len, st.st_size - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			ret = st_err(err, errno, path, "read error: %s", strerror(errno));
-			goto out;
-		}
-		if (!n)
-			break;
-		len += n;
-	}
+	ret = st_read_file(path, &buf, &len, SIZE_MAX - 1, &st, err);
+	if (ret)
+		return ret;
 	ret = st_defconfig_parse(out, buf, len, path, err);
 	if (!ret) {
 		(*out)->st = st;
 		(*out)->sum = st_defconfig_sum(buf, len);
 		(*out)->have_stat = true;
 	}
-out:
 	free(buf);
-	close(fd);
 	return ret;
 }
 

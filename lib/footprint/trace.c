@@ -15,8 +15,10 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/error.h"
+#include "common/fs.h"
 #include "footprint/trace.h"
 #include "footprint/trace_priv.h"
 
@@ -758,13 +760,22 @@ int st_trace_parse(const void *buf, size_t len, const char *file,
 
 int st_trace_load(const char *path, struct st_trace **out, struct st_error *e)
 {
-	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+	FILE *f = stdin;
 	char *buf = NULL, *nbuf;
 	size_t len = 0, cap = 0, n;
-	int err = 0, why;
+	int err = 0, why, fd;
 
-	if (!f)
-		return st_err(e, errno, path, "%s", strerror(errno));
+	if (strcmp(path, "-")) {
+		err = st_open_regular(path, &fd, NULL, e);
+		if (err)
+			return err;
+		f = fdopen(fd, "rb");
+		if (!f) {
+			err = st_err(e, errno, path, "%s", strerror(errno));
+			close(fd);
+			return err;
+		}
+	}
 	for (;;) {
 		if (len == cap) {
 			cap = cap ? cap * 2 : 65536;

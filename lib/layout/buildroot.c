@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "common/error.h"
+#include "common/fs.h"
 #include "layout_priv.h"
 
 /* A tree root: a directory with configs/ and Config.in (or external.desc). */
@@ -87,7 +88,7 @@ static int find_arch(struct st_layout *l, const char *defconfig)
 	char line[512], name[64];
 	const char *arch;
 	int n = 0, ret = 0;
-	FILE *f = fopen(defconfig, "r");
+	FILE *f = st_fopen_regular(defconfig);
 
 	if (!f)
 		return 0;
@@ -125,7 +126,7 @@ static int find_version(struct st_layout *l, const char *defconfig)
 	free(val);
 	if (ret < 0)
 		return ret;
-	f = fopen(defconfig, "r");
+	f = st_fopen_regular(defconfig);
 	if (!f)
 		return 0;
 	for (n = 1, ret = 0; !ret && fgets(line, sizeof(line), f); n++) {

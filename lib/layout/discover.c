@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "common/error.h"
+#include "common/fs.h"
 #include "layout/discover.h"
 #include "layout/layout.h"
 
@@ -222,11 +223,9 @@ static int read_prefix(const char *path, char **buf, size_t *len)
 	*buf = malloc(READ_MAX);
 	if (!*buf)
 		return -ENOMEM;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		ret = -errno;
+	ret = st_open_regular(path, &fd, NULL, NULL);
+	if (ret)
 		goto out;
-	}
 	while (n < READ_MAX && (r = read(fd, *buf + n, READ_MAX - n)) != 0) {
 		if (r < 0 && errno == EINTR)
 			continue;

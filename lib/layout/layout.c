@@ -12,6 +12,7 @@
 #include <cjson/cJSON.h>
 
 #include "common/error.h"
+#include "common/fs.h"
 #include "defconfig/defconfig.h"
 #include "kconfig/kconfig.h"
 #include "layout_priv.h"
@@ -116,7 +117,7 @@ int st_layout_file_var(const char *path, const char *name, char **val, int *line
 	size_t len = strlen(name);
 	char buf[4096], *v = NULL;
 	int n = 0, found = 0;
-	FILE *f = fopen(path, "r");
+	FILE *f = st_fopen_regular(path);
 
 	if (!f)
 		return 0;

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "common/error.h"
+#include "common/fs.h"
 #include "layout_priv.h"
 
 #define MAX_URIS 64
@@ -71,7 +72,7 @@ static int read_recipe(const char *path, const char *name, struct recipe *r)
 	char line[1024], *v;
 	size_t len;
 	int n = 0, ret = 0;
-	FILE *f = fopen(path, "r");
+	FILE *f = st_fopen_regular(path);
 	const char *us = strchr(name, '_');
 
 	if (!f)
