@@ -164,6 +164,10 @@ static void test_suppress_parse(void)
 		{ "# slubtiny: ignore[syntax]x", ST_SUPP_BAD, -1 },
 		{ "# slubtiny: frob", ST_SUPP_BAD, -1 },
 		{ "# slubtiny: ignorex", ST_SUPP_BAD, -1 },
+		{ "# slubtiny: ignore [hardening-notice]", ST_SUPP_LINE, ST_RULE_HARDENING_NOTICE },
+		{ "# slubtiny: ignore [syntax", ST_SUPP_BAD, -1 },
+		{ "# slubtiny: ignore[Syntax]", ST_SUPP_BAD, -1 },
+		{ "# slubtiny: IGNORE[syntax]", ST_SUPP_BAD, -1 },
 		{ "# CONFIG_SLOB is not set", ST_SUPP_NONE, -1 },
 		{ "CONFIG_A=y", ST_SUPP_NONE, -1 },
 		{ "", ST_SUPP_NONE, -1 },
@@ -175,8 +179,9 @@ static void test_suppress_parse(void)
 
 		st_check_parse_suppression(&s, cases[i].text, strlen(cases[i].text));
 		good = s.kind == cases[i].kind;
-		if (cases[i].rule >= 0)
-			good &= s.rules[cases[i].rule];
+		if (cases[i].rule >= 0)	/* that rule, not every rule */
+			good &= s.rules[cases[i].rule] &&
+				!(s.rules[0] && s.rules[ST_RULE_COUNT - 1]);
 		if (cases[i].rule == -2)
 			good &= s.rules[0] && s.rules[ST_RULE_COUNT - 1];
 		ok(good, "suppression '%s' -> kind %d (%s)", cases[i].text, s.kind, s.bad);
