@@ -18,7 +18,7 @@
 enum {
 	OPT_SRCTREE = ST_OPT_ID, OPT_ARCH, OPT_FORMAT, OPT_FIX, OPT_BUDGET, OPT_SELECT,
 	OPT_IGNORE, OPT_CONFIG, OPT_NO_CONFIG, OPT_BUILDDIR, OPT_LIST_RULES, OPT_BASELINE,
-	OPT_SHARD, OPT_ALLOW_EMPTY, OPT_SKIP_NON_KERNEL, OPT_TARGET,
+	OPT_SHARD, OPT_ALLOW_EMPTY, OPT_SKIP_NON_KERNEL, OPT_TARGET, OPT_UNTRUSTED_SETTINGS,
 };
 
 const struct st_opt st_check_opts[] = {
@@ -34,6 +34,7 @@ const struct st_opt st_check_opts[] = {
 	{ "ignore", 0, OPT_IGNORE, "RULE,...", "do not run these rules" },
 	{ "config", 0, OPT_CONFIG, "FILE", "read options from FILE instead of .slubtiny.json" },
 	{ "no-config", 0, OPT_NO_CONFIG, NULL, "do not read .slubtiny.json" },
+	{ "untrusted-settings", 0, OPT_UNTRUSTED_SETTINGS, NULL, "take nothing that runs programs (\"srctree\") from .slubtiny.json, e.g. when linting a pull request" },
 	{ "shard", 0, OPT_SHARD, "K/N", ST_OPT_SHARD_HELP },
 	{ "allow-empty", 0, OPT_ALLOW_EMPTY, NULL, "a DIR without kernel configs is no error (exit 0)" },
 	{ "skip-non-kernel", 0, OPT_SKIP_NON_KERNEL, NULL, "leave out FILEs whose content is no kernel config (as a DIR walk does)" },
@@ -101,6 +102,7 @@ static void stack_note(const struct st_check_stack *s, bool verbose)
 struct args {
 	const char *srctree, *arch, *format, *budget, *builddir, *config, *baseline, *target;
 	bool fix, no_config, has_select, list_rules, allow_empty, skip_non_kernel;
+	bool untrusted_settings;
 	unsigned int shard_k, shard_n;
 	bool select[ST_RULE_COUNT], ignore[ST_RULE_COUNT];
 };
@@ -122,6 +124,7 @@ static int parse_args(struct args *a, int argc, char **argv)
 		case OPT_BUILDDIR: a->builddir = optarg; break;
 		case OPT_CONFIG: a->config = optarg; break;
 		case OPT_NO_CONFIG: a->no_config = true; break;
+		case OPT_UNTRUSTED_SETTINGS: a->untrusted_settings = true; break;
 		case OPT_ALLOW_EMPTY: a->allow_empty = true; break;
 		case OPT_SKIP_NON_KERNEL: a->skip_non_kernel = true; break;
 		case OPT_BASELINE: a->baseline = optarg; break;
@@ -152,6 +155,14 @@ bad_rule:
 	return -EINVAL;
 }
 
+/* --untrusted-settings, or SLUBTINY_UNTRUSTED_SETTINGS set and not "0" */
+static bool untrusted_settings(const struct args *a)
+{
+	const char *env = getenv("SLUBTINY_UNTRUSTED_SETTINGS");
+
+	return a->untrusted_settings || (env && *env && strcmp(env, "0"));
+}
+
 /*
  * The command line wins over .slubtiny.json; ignore lists add up. $ARCH
  * (as make reads it) comes after --arch, before the file's "arch".
@@ -167,7 +178,16 @@ static int merge_config(struct st_check_run_opts *o, enum st_arch_from *arch_fro
 		if (a->ignore[i] || cfg->ignore[i])
 			o->rules.enabled[i] = false;
 	}
-	o->srctree = a->srctree ? a->srctree : cfg->srctree;
+	o->srctree = a->srctree;
+	/*
+	 * A tree's Kconfig runs $(shell,...): with settings from the change
+	 * under review, only the command line may name one.
+	 */
+	if (!o->srctree && cfg->srctree && untrusted_settings(a))
+		p_note("%s: \"srctree\" not used (untrusted settings); give --srctree DIR",
+		       cfg->path);
+	else if (!o->srctree)
+		o->srctree = cfg->srctree;
 	if (st_cli_arch(a->arch, cfg->arch, &o->arch, arch_from))
 		return -EINVAL;
 	o->budget = a->budget ? a->budget : cfg->budget;
@@ -189,15 +209,28 @@ static int load_config(struct st_check_config *cfg, const struct args *a)
 	int ret;
 
 	memset(cfg, 0, sizeof(*cfg));
-	if (!a->config && a->no_config)
+	if (!a->config && a->no_config) {
+		if (st_out.verbosity > 0)
+			p_note("settings: none (--no-config)");
 		return 0;
+	}
 	if (!a->config) {
-		if (st_check_config_find(".", &found) || !found)
+		if (st_check_config_find(".", &found, &e) || !found) {
+			if (st_out.verbosity <= 0)
+				return 0;
+			if (e.code)
+				p_note("settings: none (%s not read: %s; name it with --config to use it)",
+				       e.file, e.msg);
+			else
+				p_note("settings: none (no %s found)", ST_CHECK_CONFIG_NAME);
 			return 0;
+		}
 	}
 	ret = st_check_config_load(cfg, a->config ? a->config : found, &e);
 	if (ret)
 		p_lib_err(&e, a->config ? a->config : found, ret);
+	else if (st_out.verbosity > 0)
+		p_note("settings: %s", a->config ? a->config : found);
 	free(found);
 	return ret;
 }

@@ -276,10 +276,13 @@ int st_check_config_load(struct st_check_config *c, const char *path,
 			 struct st_error *err);
 /*
  * Look for ST_CHECK_CONFIG_NAME in @dir and its parents, stopping after a
- * directory that holds .git (the top of the repository). *path is malloc'd,
- * or NULL when there is none.
+ * directory that holds .git (the top of the repository), after $HOME, and
+ * before crossing into another file system. *path is malloc'd, or NULL when
+ * there is none. A file found in a directory that belongs to another user
+ * or that everyone may write to is not taken: *path stays NULL and
+ * @refused names it and says why.
  */
-int st_check_config_find(const char *dir, char **path);
+int st_check_config_find(const char *dir, char **path, struct st_error *refused);
 void st_check_config_free(struct st_check_config *c);
 /*
  * @file relative to the directory of @c's file when it is below it (in

@@ -19,6 +19,7 @@
 #include "check/check_priv.h"
 #include "common/error.h"
 #include "common/fs.h"
+#include "kconfig/kconfig.h"
 
 char *st_check_resolve(const char *base_file, const char *rel)
 {
@@ -184,9 +185,20 @@ static int ignores(struct st_check_config *c, const cJSON *v, struct st_error *e
 	return 0;
 }
 
+/* The 1-based line of @at in @buf. */
+static int line_of(const char *buf, const char *at)
+{
+	int line = 1;
+
+	for (; buf < at; buf++)
+		line += *buf == '\n';
+	return line;
+}
+
 int st_check_config_parse(struct st_check_config *c, const char *buf, size_t len,
 			  const char *path, struct st_error *err)
 {
+	const char *end;
 	const cJSON *v;
 	cJSON *root;
 	int ret = 0;
@@ -195,11 +207,20 @@ int st_check_config_parse(struct st_check_config *c, const char *buf, size_t len
 	c->path = strdup(path ? path : ST_CHECK_CONFIG_NAME);
 	if (!c->path)
 		return st_err(err, ENOMEM, path, "out of memory");
-	root = cJSON_ParseWithLength(buf, len);
+	root = cJSON_ParseWithLengthOpts(buf, len, &end, false);
 	if (!root)
 		return st_err(err, EINVAL, c->path, "not valid JSON");
 	if (!cJSON_IsObject(root)) {
 		ret = st_err(err, EINVAL, c->path, "must hold one JSON object");
+		goto out;
+	}
+	/* what follows the object would be ignored: a merge gone wrong */
+	while (end < buf + len && strchr(" \t\r\n", *end) && *end)
+		end++;
+	if (end < buf + len) {
+		ret = st_err(err, EINVAL, c->path,
+			     "trailing content after the JSON object (line %d)",
+			     line_of(buf, end));
 		goto out;
 	}
 	cJSON_ArrayForEach(v, root) {
@@ -214,6 +235,10 @@ int st_check_config_parse(struct st_check_config *c, const char *buf, size_t len
 			ret = string_key(&c->srctree, v, k, true, c->path, err);
 		} else if (!strcmp(k, "arch")) {
 			ret = string_key(&c->arch, v, k, false, c->path, err);
+			/* it becomes a path (arch/ARCH/Kconfig): no "../.." */
+			if (!ret && !st_arch_known(c->arch))
+				ret = st_err(err, EINVAL, c->path, "\"arch\": unknown arch '%s'",
+					     c->arch);
 		} else if (!strcmp(k, "budget")) {
 			ret = string_key(&c->budget, v, k, true, c->path, err);
 		} else if (!strcmp(k, "budgets")) {
@@ -268,31 +293,69 @@ static char *relative(const char *dir, int up, const char *name)
 	return strdup(buf);
 }
 
-int st_check_config_find(const char *dir, char **path)
+/*
+ * Whether a settings file found by the search may be read: it and its
+ * directory belong to us (or root), and nobody else may write to the
+ * directory. A sticky bit is no excuse: in /tmp anyone may plant the file.
+ * Returns NULL or why not.
+ */
+static const char *untrusted(const struct stat *dst, const char *file)
 {
-	char cur[PATH_MAX], probe[PATH_MAX + 32];
+	uid_t me = geteuid();
+	struct stat fst;
+
+	if (dst->st_uid != me && dst->st_uid != 0)
+		return "its directory belongs to another user";
+	if (dst->st_mode & S_IWOTH)
+		return "its directory is writable by everyone";
+	if (lstat(file, &fst) < 0)
+		return strerror(errno);
+	if (fst.st_uid != me && fst.st_uid != 0)
+		return "it belongs to another user";
+	return NULL;
+}
+
+int st_check_config_find(const char *dir, char **path, struct st_error *refused)
+{
+	char cur[PATH_MAX], probe[PATH_MAX + 32], home[PATH_MAX];
+	const char *h = getenv("HOME"), *why;
+	struct stat st, parent;
 	char *slash;
 	int up = 0;
 
 	*path = NULL;
 	if (!realpath(dir, cur))
 		return -errno;
+	if (!h || !realpath(h, home))
+		home[0] = '\0';
+	if (stat(cur, &st) < 0)
+		return -errno;
 	for (;; up++) {
-		snprintf(probe, sizeof(probe), "%s/%s", strcmp(cur, "/") ? cur : "",
-			 ST_CHECK_CONFIG_NAME);
+		const char *c = strcmp(cur, "/") ? cur : "";
+
+		snprintf(probe, sizeof(probe), "%s/%s", c, ST_CHECK_CONFIG_NAME);
 		if (access(probe, F_OK) == 0) {
+			why = untrusted(&st, probe);
+			if (why) {
+				st_err(refused, EPERM, probe, "%s", why);
+				return 0;
+			}
 			/* relative, so that findings name it the way the user would */
 			*path = relative(dir, up, ST_CHECK_CONFIG_NAME);
 			return *path ? 0 : -ENOMEM;
 		}
-		snprintf(probe, sizeof(probe), "%s/.git", strcmp(cur, "/") ? cur : "");
-		if (access(probe, F_OK) == 0 || !strcmp(cur, "/"))
+		/* like git: the top of the repository, $HOME, /, a mount point */
+		snprintf(probe, sizeof(probe), "%s/.git", c);
+		if (access(probe, F_OK) == 0 || !strcmp(cur, "/") || !strcmp(cur, home))
 			return 0;
 		slash = strrchr(cur, '/');
 		if (slash == cur)
 			cur[1] = '\0';
 		else
 			*slash = '\0';
+		if (stat(cur, &parent) < 0 || parent.st_dev != st.st_dev)
+			return 0;
+		st = parent;
 	}
 }
 
