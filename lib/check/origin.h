@@ -33,10 +33,14 @@ struct st_origin_key {
  * rewrote is never pre-existing). Pre-existing when the line was kept and
  * the baseline's findings (@base, @nr_base of them) hold the same key:
  * a line that took effect in the baseline and no longer does is introduced.
- * With @base NULL (no baseline at all) everything is introduced.
+ * With @base NULL (no baseline at all) everything is introduced. @base
+ * must have been sorted by st_origin_sort().
  */
 enum st_origin st_origin_of(const struct st_origin_key *base, size_t nr_base,
 			    const struct st_origin_key *f, bool line_kept);
+
+/* Sort @base (in place) for st_origin_of(). */
+void st_origin_sort(struct st_origin_key *base, size_t nr_base);
 
 /* "introduced", "pre-existing" (the JSON and SARIF spelling). */
 const char *st_origin_name(enum st_origin o);

@@ -191,6 +191,7 @@ static int drop_pre_existing(struct st_check_result *r, size_t start,
 		keys[i].kind = st_check_rules[b->f[i].rule].id;
 		keys[i].requested = line_text(base, b->f[i].line);
 	}
+	st_origin_sort(keys, b->nr);
 	for (i = start; i < r->nr; i++) {
 		struct st_check_finding *f = &r->f[i];
 		const char *text = line_text(dc, f->line);

@@ -439,17 +439,33 @@ static void scan_input(struct st_mig_ctx *ctx)
 	}
 }
 
+struct st_mig_change *st_migration_new_change(struct st_migration *m)
+{
+	struct st_mig_change *c;
+
+	/* doubling: a file can have tens of thousands of changes */
+	if (m->nr_changes == m->changes_cap) {
+		size_t cap = m->changes_cap ? 2 * m->changes_cap : 16;
+
+		c = realloc(m->changes, cap * sizeof(*c));
+		if (!c)
+			return NULL;
+		m->changes = c;
+		m->changes_cap = cap;
+	}
+	c = &m->changes[m->nr_changes++];
+	memset(c, 0, sizeof(*c));
+	return c;
+}
+
 static int add_change(struct st_migration *m, const struct st_mig_rule *r, int line,
 		      const char *note)
 {
 	struct st_mig_change *c;
 
-	c = realloc(m->changes, (m->nr_changes + 1) * sizeof(*c));
+	c = st_migration_new_change(m);
 	if (!c)
 		return -ENOMEM;
-	m->changes = c;
-	c = &c[m->nr_changes++];
-	memset(c, 0, sizeof(*c));
 	c->rule = r->id;
 	c->line = line;
 	snprintf(c->msg, sizeof(c->msg), "%s", note);
@@ -460,11 +476,16 @@ int st_migration_add_finding(struct st_migration *m, const struct st_mig_finding
 {
 	struct st_mig_finding *n;
 
-	n = realloc(m->findings, (m->nr_findings + 1) * sizeof(*n));
-	if (!n)
-		return -ENOMEM;
-	m->findings = n;
-	n[m->nr_findings++] = *f;
+	if (m->nr_findings == m->findings_cap) {
+		size_t cap = m->findings_cap ? 2 * m->findings_cap : 16;
+
+		n = realloc(m->findings, cap * sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		m->findings = n;
+		m->findings_cap = cap;
+	}
+	m->findings[m->nr_findings++] = *f;
 	return 0;
 }
 
@@ -670,7 +691,7 @@ int st_migration_refind(struct st_migration *m, struct st_kver target)
 {
 	free(m->findings);
 	m->findings = NULL;
-	m->nr_findings = 0;
+	m->nr_findings = m->findings_cap = 0;
 	return findings(m, target);
 }
 

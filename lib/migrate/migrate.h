@@ -80,9 +80,9 @@ struct st_mig_finding {
 struct st_migration {
 	struct st_defconfig *after;	/* the migrated model (owned) */
 	struct st_mig_change *changes;
-	size_t nr_changes;
+	size_t nr_changes, changes_cap;
 	struct st_mig_finding *findings;
-	size_t nr_findings;
+	size_t nr_findings, findings_cap;
 	bool changed;			/* after differs from the input */
 };
 
@@ -109,6 +109,8 @@ int st_migration_refind(struct st_migration *m, struct st_kver target);
 
 /* Append a finding to @m (for callers adding verification results). */
 int st_migration_add_finding(struct st_migration *m, const struct st_mig_finding *f);
+/* Append a zeroed change to @m and return it; NULL when out of memory. */
+struct st_mig_change *st_migration_new_change(struct st_migration *m);
 /* Order @m's findings by line, then symbol: the order every report uses. */
 void st_migration_sort_findings(struct st_migration *m);
 

@@ -274,13 +274,10 @@ static int cmp_fix_desc(const void *a, const void *b)
 static int add_fix_change(struct st_migration *m, const struct st_kc_fix *fx, int line,
 			  const char *rule)
 {
-	struct st_mig_change *c = realloc(m->changes, (m->nr_changes + 1) * sizeof(*c));
+	struct st_mig_change *c = st_migration_new_change(m);
 
 	if (!c)
 		return -ENOMEM;
-	m->changes = c;
-	c = &c[m->nr_changes++];
-	memset(c, 0, sizeof(*c));
 	c->rule = rule;
 	c->line = line;
 	snprintf(c->text, sizeof(c->text), "%s", fx->line_text);
@@ -421,13 +418,26 @@ static int merge_findings(struct st_migration *m, const struct st_layout_base *b
 	return 0;
 }
 
+static size_t pow2_at_least(size_t n)
+{
+	size_t p = 1;
+
+	while (p < n)
+		p *= 2;
+	return p;
+}
+
+/* Append @sym to the NULL-terminated *skip, whose room is doubled. */
 static int add_skip(const char ***skip, size_t *n, const char *sym)
 {
-	const char **p = realloc(*skip, (*n + 2) * sizeof(*p));
+	const char **p = *skip;
 
-	if (!p)
-		return -ENOMEM;
-	*skip = p;
+	if (!p || *n + 2 > pow2_at_least(*n + 1)) {
+		p = realloc(*skip, pow2_at_least(*n + 2) * sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		*skip = p;
+	}
 	p[(*n)++] = sym;
 	p[*n] = NULL;
 	return 0;
@@ -450,11 +460,21 @@ static const char **direct_symbols(const struct st_mig_file *f)
 	 * the input lines a rule rewrote; not those a fix-deps line was added
 	 * next to (it is in @a already, and its neighbour is not set by it)
 	 */
-	for (i = 0; i < f->m.nr_changes; i++)
-		for (j = 0; !f->m.changes[i].text[0] && j < b->nr_lines; j++)
-			if (b->lines[j].lineno == f->m.changes[i].line && b->lines[j].sym &&
-			    add_skip(&skip, &n, b->lines[j].sym))
-				goto oom;
+	for (i = 0; i < f->m.nr_changes; i++) {
+		int line = f->m.changes[i].line;
+
+		if (f->m.changes[i].text[0])
+			continue;
+		/* the input's line N is its N-th line: no scan for each change */
+		j = line > 0 && (size_t)line <= b->nr_lines &&
+		    b->lines[line - 1].lineno == line ? (size_t)line - 1 : 0;
+		for (; j < b->nr_lines; j++)
+			if (b->lines[j].lineno == line)
+				break;
+		if (j < b->nr_lines && b->lines[j].sym &&
+		    add_skip(&skip, &n, b->lines[j].sym))
+			goto oom;
+	}
 	return skip;
 oom:
 	free(skip);
@@ -676,15 +696,42 @@ static int in_line_of(const struct st_defconfig *after, size_t idx)
 	return 1;
 }
 
-/* Where input line @line is, or what took its place, in @after. */
-static int out_line_of(const struct st_defconfig *after, int line)
+/*
+ * Where each input line is, or what took its place, in @after: tab[L] is
+ * the 1-based line of the first line of @after from input line L on (for
+ * L up to *max). One pass, so that each change's look-up is no scan.
+ */
+static int *out_lines(const struct st_defconfig *after, int *max)
 {
+	int none = after->nr_lines ? (int)after->nr_lines : 1;
+	int *tab, l, m = 0;
 	size_t i;
 
 	for (i = 0; i < after->nr_lines; i++)
-		if (after->lines[i].lineno >= line)
-			return (int)i + 1;
-	return after->nr_lines ? (int)after->nr_lines : 1;
+		if (after->lines[i].lineno > m)
+			m = after->lines[i].lineno;
+	tab = malloc((m + 2) * sizeof(*tab));
+	if (!tab)
+		return NULL;
+	for (l = 0; l <= m + 1; l++)
+		tab[l] = none;
+	for (i = after->nr_lines; i-- > 0; ) {
+		l = after->lines[i].lineno;
+		if (l > 0)
+			tab[l] = (int)i + 1;
+	}
+	/* a line dropped from @after: the next one that is there */
+	for (l = m; l >= 1; l--)
+		if (tab[l + 1] < tab[l])
+			tab[l] = tab[l + 1];
+	tab[0] = 1;	/* every line is at or after line 0 */
+	*max = m;
+	return tab;
+}
+
+static int out_line_of(const int *tab, int max, int line)
+{
+	return tab[line < 0 ? 0 : line > max ? max + 1 : line];
 }
 
 /*
@@ -696,13 +743,16 @@ static int judge(struct st_mig_file *f, const struct st_migration *base)
 	const struct st_defconfig *a = f->m.after;
 	struct st_origin_key *keys, k;
 	bool *claimed;
+	int *out, max;
 	size_t i, j;
 
 	keys = malloc((base->nr_findings + 1) * sizeof(*keys));
 	claimed = calloc(a->nr_lines + 1, sizeof(*claimed));
-	if (!keys || !claimed) {
+	out = out_lines(a, &max);
+	if (!keys || !claimed || !out) {
 		free(keys);
 		free(claimed);
+		free(out);
 		return -ENOMEM;
 	}
 	for (i = 0; i < base->nr_findings; i++) {
@@ -710,6 +760,7 @@ static int judge(struct st_mig_file *f, const struct st_migration *base)
 		keys[i].kind = base->findings[i].kind;
 		keys[i].requested = base->findings[i].requested;
 	}
+	st_origin_sort(keys, base->nr_findings);
 	for (i = 0; i < f->m.nr_findings; i++) {
 		struct st_mig_finding *x = &f->m.findings[i];
 		size_t idx = x->line > 0 ? (size_t)x->line - 1 : 0;
@@ -727,7 +778,7 @@ static int judge(struct st_mig_file *f, const struct st_migration *base)
 		struct st_mig_change *c = &f->m.changes[i];
 
 		if (!c->text[0]) {
-			c->out_line = out_line_of(a, c->line);
+			c->out_line = out_line_of(out, max, c->line);
 			continue;
 		}
 		/* a line a fix wrote: find it by its text */
@@ -743,11 +794,12 @@ static int judge(struct st_mig_file *f, const struct st_migration *base)
 			c->out_line = (int)j + 1;
 			c->line = in_line_of(a, j);
 		} else {
-			c->out_line = out_line_of(a, c->line);
+			c->out_line = out_line_of(out, max, c->line);
 		}
 	}
 	free(keys);
 	free(claimed);
+	free(out);
 	return 0;
 }
 
