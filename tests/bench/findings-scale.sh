@@ -29,7 +29,7 @@ for cmd in migrate check; do
 		check) s=$(secs "$SLUBTINY" check --no-config --arch x86 "$f") ;;
 		esac
 		if [ -n "$prev" ]; then
-			r=$(echo "$s $prev" | awk '{ printf "%.2f", $2 > 0 ? $1 / $2 : 0 }')
+			r=$(echo "$s $prev" | awk '{ printf "%.2f", ($2 > 0) ? ($1 / $2) : 0 }')
 			echo "$cmd $n lines: ${s}s (x$r)"
 		else
 			echo "$cmd $n lines: ${s}s"
