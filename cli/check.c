@@ -216,12 +216,11 @@ static int load_config(struct st_check_config *cfg, const struct args *a)
 	}
 	if (!a->config) {
 		if (st_check_config_find(".", &found, &e) || !found) {
-			if (st_out.verbosity <= 0)
-				return 0;
+			/* said even without -v: a gate may have lost its settings */
 			if (e.code)
 				p_note("settings: none (%s not read: %s; name it with --config to use it)",
 				       e.file, e.msg);
-			else
+			else if (st_out.verbosity > 0)
 				p_note("settings: none (no %s found)", ST_CHECK_CONFIG_NAME);
 			return 0;
 		}

@@ -5,7 +5,7 @@
 # top of the repository, $HOME or a file system boundary; a .slubtiny.json
 # in a directory that another user owns or everyone may write to (/tmp) is
 # not read unless named with --config, so nobody can silence a finding by
-# planting one. -v says which file was used. A settings file with content
+# planting one (a note says it was not read). -v says which file was used. A settings file with content
 # after its object, or an "arch" that is no arch, is an error naming it.
 set -u
 : "${SLUBTINY:?}"
@@ -36,6 +36,7 @@ for mode in 1777 0777; do
 	planted "$d"
 	chmod "$mode" "$d"
 	run "$d/work" 1 "world-writable $mode" a_defconfig
+	has "world-writable $mode" "slubtiny: check: settings: none ($d/.slubtiny.json not read: its directory is writable by everyone; name it with --config to use it)"
 	run "$d/work" 1 "world-writable $mode -v" -v a_defconfig
 	has "world-writable $mode -v" "slubtiny: check: settings: none ($d/.slubtiny.json not read: its directory is writable by everyone; name it with --config to use it)"
 	run "$d/work" 0 "world-writable $mode --config" --config ../.slubtiny.json a_defconfig
@@ -47,6 +48,7 @@ if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
 	planted "$d"
 	chown nobody "$d"
 	run "$d/work" 1 "other user's directory" a_defconfig
+	has "other user's directory" "slubtiny: check: settings: none ($d/.slubtiny.json not read: its directory belongs to another user; name it with --config to use it)"
 	run "$d/work" 1 "other user's directory -v" -v a_defconfig
 	has "other user's directory -v" "slubtiny: check: settings: none ($d/.slubtiny.json not read: its directory belongs to another user; name it with --config to use it)"
 	d=$t/otherfile
