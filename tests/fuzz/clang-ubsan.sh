@@ -13,7 +13,7 @@ cc=$(command -v clang || command -v clang-14) || {
 }
 out=$build/tests/fuzz/clang-ubsan
 mkdir -p "$out" || exit 2
-libsrc="$src/lib/common/error.c $src/lib/footprint/trace.c $src/lib/footprint/trace_bin.c
+libsrc="$src/lib/common/error.c $src/lib/common/fs.c $src/lib/footprint/trace.c $src/lib/footprint/trace_bin.c
 	$src/lib/footprint/gen.c"
 for fmt in TEXT BIN; do
 	exe=$out/fuzz-trace-$fmt
