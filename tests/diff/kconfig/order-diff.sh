@@ -5,11 +5,12 @@
 # bundled model and its recorded menu order, kconfig/models/6.12/order),
 # judged by the kernel's own `make savedefconfig` on linux-source-6.12.
 #
-#   order-diff.sh SLUBTINY
+#   order-diff.sh SLUBTINY [all]
 #
 # Inputs, real defconfigs of the Debian trees:
 #   - every Linux 6.1 board with CONFIG_SLOB=y, as it is (rsk7201, ...);
-#   - per arch of 6.1 and of 6.12, the first (by name) with
+#   - per arch of 6.12 (with "all" also of 6.1: twice the conf runs, half
+#     an hour cold on a busy 2-core machine), the first (by name) with
 #     CONFIG_EXPERT=y, that line removed, and the first without it;
 #     each with CONFIG_SLOB=y appended, so that the migration writes
 #     CONFIG_SLUB_TINY=y, which needs EXPERT.
@@ -25,6 +26,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/common.sh"
 case $1 in /*) slubtiny=$1 ;; *) slubtiny=$PWD/$1 ;; esac
+[ "${2:-}" = all ] && versions="6.1 6.12" || versions=6.12
 work=${ST_BUILDDIR:-/tmp}/kconfig-diff
 export SLUBTINY_CACHE_DIR=${SLUBTINY_CACHE_DIR:-$work/cache}
 t61=$(st_shared_tree 6.1)
@@ -48,7 +50,7 @@ while read -r rel; do
 	mkdir -p "$run/6.1/$(dirname "$rel")" && cp "$t61/$rel" "$run/6.1/$rel" &&
 		echo "6.1 $rel"
 done >"$run/list"
-for v in 6.1 6.12; do
+for v in $versions; do
 	[ $v = 6.1 ] && t=$t61 || t=$t612
 	for d in "$t612"/arch/*/configs; do
 		a=${d%/configs}; a=${a##*/}
