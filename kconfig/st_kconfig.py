@@ -1676,6 +1676,17 @@ def pin(tree, assigns, base_assigns, mode):
     kconf = tree.kconf
     resolve(tree, base_assigns, mode)
     base = resolved_values(kconf)
+    # What the allocator change itself switches off (SLUB_DEBUG's selects
+    # under SLUB_TINY) is the point of the migration, not a side effect:
+    # only what the file's other new lines (EXPERT=y) change is pinned.
+    # Those are the options whose value the file before, with those lines
+    # added, already has as the migrated one does.
+    old = {(a["sym"], a.get("val")) for a in base_assigns}
+    fixes_only = base_assigns + [
+        a for a in assigns if (a["sym"], a.get("val")) not in old and
+        not a["sym"].startswith(("SLAB", "SLOB", "SLUB"))]
+    resolve(tree, fixes_only, mode)
+    by_fixes = resolved_values(kconf)
     named = {a["sym"] for a in assigns} | {"SLUB"}
     by_order = sorted(kconf.unique_defined_syms,
                       key=lambda s: tree.order.get(s.name, -1))
@@ -1706,7 +1717,8 @@ def pin(tree, assigns, base_assigns, mode):
         for sym in by_order:
             n = sym.name
             if n in named or n in pins or \
-               same_value(base.get(n), cur.get(n)):
+               same_value(base.get(n), cur.get(n)) or \
+               not same_value(by_fixes.get(n), after.get(n)):
                 continue
             v = pin_value(sym, base.get(n))
             if v is not None:
