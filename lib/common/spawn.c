@@ -4,15 +4,26 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "common/spawn.h"
 
 static void child_exec(char *const argv[], char *const env_add[], const char *cwd,
-		       int in[2], int out[2], unsigned int flags)
+		       int in[2], int out[2], unsigned int flags, pid_t parent)
 {
 	int i;
+
+	/*
+	 * A make left running after slubtiny is killed rewrites objects a
+	 * rerun has already stamped. The signal survives exec; the parent may
+	 * have died before prctl(), then getppid() is no longer it.
+	 */
+	if (flags & ST_SPAWN_DEATHSIG) {
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
+			_exit(127);
+	}
 
 	if (flags & ST_SPAWN_STDIN) {
 		dup2(in[0], 0);
@@ -47,6 +58,7 @@ int st_spawn(struct st_child *c, char *const argv[], char *const env_add[],
 	     const char *cwd, unsigned int flags)
 {
 	int in[2] = { -1, -1 }, out[2] = { -1, -1 };
+	pid_t parent = getpid();
 	int err;
 
 	c->pid = -1;
@@ -63,7 +75,7 @@ int st_spawn(struct st_child *c, char *const argv[], char *const env_add[],
 		goto close_out;
 	}
 	if (c->pid == 0)
-		child_exec(argv, env_add, cwd, in, out, flags);
+		child_exec(argv, env_add, cwd, in, out, flags, parent);
 	/* Also here: a kill(-pid) right after the fork must find the group. */
 	if (flags & ST_SPAWN_PGRP)
 		setpgid(c->pid, c->pid);

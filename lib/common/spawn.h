@@ -21,6 +21,7 @@ struct st_child {
 #define ST_SPAWN_STDOUT	0x2
 #define ST_SPAWN_QUIET	0x4	/* child's stderr to /dev/null */
 #define ST_SPAWN_PGRP	0x8	/* child leads a new process group (kill(-pid) ends it all) */
+#define ST_SPAWN_DEATHSIG 0x10	/* child gets SIGKILL when the spawning thread dies */
 
 int st_spawn(struct st_child *c, char *const argv[], char *const env_add[],
 	     const char *cwd, unsigned int flags);

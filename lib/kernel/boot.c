@@ -1150,8 +1150,8 @@ int st_boot_run(const struct st_boot_opts *o, struct st_boot_result **out, struc
 	ko.shard_n = 0;
 	if (ko.builddir)
 		pathf(builddir, "%s", ko.builddir);
-	else if (st_kernel_default_dir(builddir, sizeof(builddir)))
-		return st_err(e, ENAMETOOLONG, NULL, "cache directory name too long");
+	else if ((ret = st_kernel_default_dir(builddir, sizeof(builddir))))
+		return st_kernel_default_dir_err(builddir, ret, e);
 	ko.builddir = builddir;
 	/* Before the builds: a missing QEMU or compiler is found in a second. */
 	if (access("/dev/null", R_OK))

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <time.h>
@@ -31,6 +32,7 @@
 /* Bump when what a stamp means changes: old stamps then never match. */
 #define STAMP_FORMAT "slubtiny-kernel-1"
 #define STAMP_NAME ".slubtiny-stamp"
+#define LOCK_NAME ".slubtiny-lock"
 #define LOG_NAME "slubtiny-make.log"
 #define ARCHIVE_NAME "slubtiny-slab.a"
 #define LOG_TAIL_LINES 15
@@ -233,18 +235,63 @@ static char *xasprintf(const char *fmt, ...)
 	return n < 0 ? NULL : s;
 }
 
+static int mkdir_p(const char *path);
+
+/*
+ * The cache holds objects later runs report without rebuilding: another
+ * user who could create or write it first would choose what we report.
+ * An existing one must be ours and 0700.
+ */
+static int private_dir(const char *path)
+{
+	struct stat st;
+
+	if (mkdir(path, 0700) && errno != EEXIST)
+		return -errno;
+	if (lstat(path, &st))
+		return -errno;
+	if (!S_ISDIR(st.st_mode))
+		return -ENOTDIR;
+	if (st.st_uid != geteuid() || (st.st_mode & 07777) != 0700)
+		return -EPERM;
+	return 0;
+}
+
 int st_kernel_default_dir(char *buf, size_t len)
 {
 	const char *x = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-	int n;
+	const char *tmp = getenv("TMPDIR");
+	char top[PATH_MAX];
+	int n, ret;
 
 	if (x && *x == '/')
-		n = snprintf(buf, len, "%s/slubtiny/kernel", x);
-	else if (home && *home)
-		n = snprintf(buf, len, "%s/.cache/slubtiny/kernel", home);
+		n = snprintf(top, sizeof(top), "%s/slubtiny", x);
+	else if (home && *home == '/')
+		n = snprintf(top, sizeof(top), "%s/.cache/slubtiny", home);
 	else
-		n = snprintf(buf, len, "/tmp/slubtiny-%u/kernel", (unsigned int)getuid());
-	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+		n = snprintf(top, sizeof(top), "%s/slubtiny-XXXXXX",
+			     tmp && *tmp == '/' ? tmp : "/tmp");
+	if (n < 0 || (size_t)n >= sizeof(top) || (size_t)n + 8 >= len)
+		return -ENAMETOOLONG;
+	/* No home: a fresh private directory, never a name someone can guess. */
+	if (!(x && *x == '/') && !(home && *home == '/')) {
+		if (!mkdtemp(top))
+			return -errno;
+		snprintf(buf, len, "%s/kernel", top);
+		return 0;
+	}
+	snprintf(buf, len, "%s/kernel", top);
+	*strrchr(top, '/') = 0;
+	ret = mkdir_p(top);
+	top[strlen(top)] = '/';
+	if (ret) {
+		snprintf(buf, len, "%s", top);
+		return ret;
+	}
+	ret = private_dir(top);
+	if (ret)
+		snprintf(buf, len, "%s", top);
+	return ret;
 }
 
 static int mkdir_p(const char *path)
@@ -358,6 +405,7 @@ struct run {
 	struct item *items;
 	size_t nitems;
 	struct timespec t0;
+	int lock_fd;		/* held for the whole run, see lock_builddir() */
 	/* The tree identity of the last arch asked for (items come arch by arch). */
 	char tree_arch[64];
 	char tree_hex[33];
@@ -1197,6 +1245,43 @@ void st_kernel_result_free(struct st_kernel_result *r)
 	free(r);
 }
 
+/* The error of st_kernel_default_dir() @ret, which left the path in @dir. */
+int st_kernel_default_dir_err(const char *dir, int ret, struct st_error *e)
+{
+	if (ret == -ENAMETOOLONG)
+		return st_err(e, ENAMETOOLONG, NULL, "cache directory name too long");
+	if (ret == -EPERM)
+		return st_err(e, EPERM, dir, "cache directory is not private (want owner %u, "
+			      "mode 0700): not used", (unsigned int)geteuid());
+	return st_err(e, -ret, dir, "cannot use as cache directory: %s", strerror(-ret));
+}
+#define default_dir_err st_kernel_default_dir_err
+
+/*
+ * One run at a time per build directory: two runs with different configs
+ * in one item directory report and stamp each other's objects. The lock
+ * file's descriptor is deliberately not close-on-exec: make and every
+ * compiler below it inherit it, so the lock stays held until the last
+ * process of a build is gone, even one orphaned by a kill -9 of slubtiny,
+ * and a rerun cannot stamp objects an orphan is still writing.
+ */
+static int lock_builddir(struct run *r, struct st_error *e)
+{
+	char path[PATH_MAX];
+
+	if (pathf(path, "%s/" LOCK_NAME, r->builddir))
+		return st_err(e, ENAMETOOLONG, r->builddir, "name too long");
+	r->lock_fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW, 0600);
+	if (r->lock_fd < 0)
+		return st_err(e, errno, path, "cannot open lock file: %s", strerror(errno));
+	if (flock(r->lock_fd, LOCK_EX | LOCK_NB) == 0)
+		return 0;
+	if (errno == EWOULDBLOCK)
+		return st_err(e, EBUSY, r->builddir, "build directory in use by another "
+			      "slubtiny kernel run (or a build left running by one)");
+	return st_err(e, errno, path, "cannot lock: %s", strerror(errno));
+}
+
 /* Tree name, version and build directory of the run. */
 static int setup_tree(struct run *r, struct st_error *e)
 {
@@ -1232,14 +1317,17 @@ static int setup_tree(struct run *r, struct st_error *e)
 	snprintf(r->treedir, sizeof(r->treedir), "%.40s-%.8s", base, hex);
 	if (o->builddir)
 		snprintf(r->builddir, sizeof(r->builddir), "%s", o->builddir);
-	else if (st_kernel_default_dir(r->builddir, sizeof(r->builddir)))
-		return st_err(e, ENAMETOOLONG, NULL, "cache directory name too long");
+	else if ((ret = st_kernel_default_dir(r->builddir, sizeof(r->builddir))))
+		return default_dir_err(r->builddir, ret, e);
 	ret = mkdir_p(r->builddir);
 	if (ret)
 		return st_err(e, -ret, r->builddir, "cannot create: %s", strerror(-ret));
 	if (!realpath(r->builddir, mk))
 		return st_err(e, errno, r->builddir, "%s", strerror(errno));
 	snprintf(r->builddir, sizeof(r->builddir), "%s", mk);
+	ret = lock_builddir(r, e);
+	if (ret)
+		return ret;
 	/* O= inside the source tree would write into it. */
 	if (!strncmp(r->builddir, r->src, strlen(r->src)) &&
 	    (r->builddir[strlen(r->src)] == '/' || !r->builddir[strlen(r->src)]))
@@ -1336,6 +1424,8 @@ static int add_item(struct run *r, const char *arch, const char *cross, size_t v
 	    st_pool_depend(it->jold, it->jcfg) || st_pool_depend(it->jbuild, it->jold))
 		return st_err(e, ENOMEM, NULL, "out of memory");
 	it->jcfg->data = it->jold->data = it->jbuild->data = it;
+	/* make dies with us; the lock covers what it started (lock_builddir()). */
+	it->jcfg->flags = it->jold->flags = it->jbuild->flags = ST_SPAWN_DEATHSIG;
 	it->jcfg->prepare = cfg_prepare;
 	it->jcfg->finish = cfg_finish;
 	it->jold->prepare = old_prepare;
@@ -1448,6 +1538,7 @@ int st_kernel_run(const struct st_kernel_opts *o, struct st_kernel_result **out,
 
 	memset(&r, 0, sizeof(r));
 	r.o = o;
+	r.lock_fd = -1;
 	clock_gettime(CLOCK_MONOTONIC, &r.t0);
 	r.res = calloc(1, sizeof(*r.res));
 	if (!r.res)
@@ -1502,6 +1593,8 @@ out:
 	free(r.frags);
 	free(r.frag_texts);
 	st_pool_free(&r.pool);
+	if (r.lock_fd >= 0)
+		close(r.lock_fd);
 	if (ret) {
 		st_kernel_result_free(r.res);
 		return ret;

@@ -106,8 +106,14 @@ const char *const *st_kernel_variants(void);
 /* The make ARCH of this machine ("x86_64", "arm64", "riscv", ...). */
 const char *st_kernel_host_arch(void);
 
-/* $XDG_CACHE_HOME/slubtiny/kernel (or ~/.cache/...) into @buf. */
+/*
+ * $XDG_CACHE_HOME/slubtiny/kernel (or ~/.cache/..., or a fresh mkdtemp one
+ * without a home) into @buf. -EPERM when the slubtiny directory is not ours
+ * and 0700; on error @buf names the directory for
+ * st_kernel_default_dir_err().
+ */
 int st_kernel_default_dir(char *buf, size_t len);
+int st_kernel_default_dir_err(const char *dir, int ret, struct st_error *e);
 
 /* Run every work item (those of the shard). 0 even when items failed (see nfailed). */
 int st_kernel_run(const struct st_kernel_opts *o, struct st_kernel_result **out,
