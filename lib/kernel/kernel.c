@@ -406,6 +406,8 @@ struct run {
 	size_t nitems;
 	struct timespec t0;
 	int lock_fd;		/* held for the whole run, see lock_builddir() */
+	char *cc_ver;		/* hash_cc_version() of CROSS_COMPILE cc_cross */
+	char *cc_cross;
 	/* The tree identity of the last arch asked for (items come arch by arch). */
 	char tree_arch[64];
 	char tree_hex[33];
@@ -1050,6 +1052,50 @@ static int build_finish(struct st_job *j, int status)
 	return 0;
 }
 
+/*
+ * The first line of the compiler's --version, hashed: the same CC name
+ * after an upgrade makes different objects. The compiler is run once per
+ * CROSS_COMPILE in a row (items come arch by arch); a missing one hashes
+ * as nothing, and make then reports it.
+ */
+static void hash_cc_version(struct item *it, struct hash *h)
+{
+	struct run *r = it->run;
+	const struct st_kernel_opts *o = r->o;
+	const char *llvm = getenv("LLVM");
+	char *cmd, *out = NULL, *nl;
+	char *argv[] = { "sh", "-c", "$1 --version", "sh", NULL, NULL };
+
+	if (r->cc_ver && !strcmp(r->cc_cross ? r->cc_cross : "", it->cross ? it->cross : "")) {
+		hash_str(h, r->cc_ver);
+		return;
+	}
+	if (o->cc)
+		cmd = strdup(o->cc);
+	else if (llvm && *llvm)
+		cmd = strdup("clang");
+	else
+		cmd = xasprintf("%sgcc", it->cross ? it->cross : "");
+	if (!cmd)
+		return;
+	argv[4] = cmd;
+	if (st_run(argv, NULL, NULL, &out, NULL, ST_SPAWN_QUIET) != 0) {
+		free(out);
+		out = strdup("");
+	}
+	free(cmd);
+	if (!out)
+		return;
+	nl = strchr(out, '\n');
+	if (nl)
+		*nl = 0;
+	free(r->cc_ver);
+	free(r->cc_cross);
+	r->cc_ver = out;
+	r->cc_cross = strdup(it->cross ? it->cross : "");
+	hash_str(h, r->cc_ver);
+}
+
 /* Everything the item's result depends on, before anything is run. */
 static void item_key(struct item *it)
 {
@@ -1066,6 +1112,7 @@ static void item_key(struct item *it)
 	hash_str(&h, it->cross);
 	hash_str(&h, o->cc);
 	hash_str(&h, o->hostcc);
+	hash_cc_version(it, &h);
 	for (i = 0; env[i]; i++)
 		hash_str(&h, getenv(env[i]));
 	hash_str(&h, it->run->is_file ? "file" : "target");
@@ -1595,6 +1642,8 @@ out:
 	st_pool_free(&r.pool);
 	if (r.lock_fd >= 0)
 		close(r.lock_fd);
+	free(r.cc_ver);
+	free(r.cc_cross);
 	if (ret) {
 		st_kernel_result_free(r.res);
 		return ret;

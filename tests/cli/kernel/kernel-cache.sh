@@ -102,6 +102,20 @@ case $(obj) in
 *) bad "objects after kill -9 and rerun: '$(obj)'" ;;
 esac
 
+# The compiler's version is part of the key: after an upgrade of the same
+# CC name, make runs again (before, the old compiler's objects were taken).
+printf '#!/bin/sh\ncat "%s/cc-version"\n' "$t" >"$t/bin/fakecc"
+chmod +x "$t/bin/fakecc"
+echo "fakecc 1.0" >"$t/cc-version"
+CC=fakecc kernel cc1 --defconfig tinyconfig
+[ $st = 0 ] || bad "CC version 1.0: exit $st: $(tail -3 "$t/cc1.err")"
+CC=fakecc kernel cc1again --defconfig tinyconfig
+grep -q ': cached (' "$t/cc1again.err" || bad "same CC version not cached: $(cat "$t/cc1again.err")"
+echo "fakecc 2.0" >"$t/cc-version"
+CC=fakecc kernel cc2 --defconfig tinyconfig
+[ $st = 0 ] || bad "CC version 2.0: exit $st: $(tail -3 "$t/cc2.err")"
+grep -q ': cached (' "$t/cc2.err" && bad "CC upgraded from 1.0 to 2.0: old objects taken from the cache"
+
 # No home: the cache is a fresh private directory under $TMPDIR, never
 # /tmp/slubtiny-UID that another user can create first. (A missing
 # --defconfig file stops the run right after the cache is chosen.)
