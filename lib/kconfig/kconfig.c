@@ -469,23 +469,42 @@ fail:
 	return NULL;
 }
 
+static bool all_named(const struct st_kc_assign *a, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!a[i].sym)
+			return false;
+	return true;
+}
+
+/* One request of @op over @assigns (and, for "pin", the file before: @base). */
 static int resolve_call(struct st_kconfig *kc, const char *op,
 			const struct st_kc_assign *assigns, size_t n,
+			const struct st_kc_assign *base, size_t nr_base,
 			enum st_kc_mode mode, bool want_config,
 			struct st_kc_result **res, struct st_error *err)
 {
+	cJSON *req, *arr;
 	char *line;
-	size_t i, len;
-	cJSON *req;
+	size_t len;
 	int ret;
 
 	*res = NULL;
-	for (i = 0; i < n; i++)
-		if (!assigns[i].sym)
-			return st_err(err, EINVAL, "", "assignment without a symbol");
+	if (!all_named(assigns, n) || !all_named(base, nr_base))
+		return st_err(err, EINVAL, "", "assignment without a symbol");
 	req = resolve_request(op, assigns, n, mode, want_config);
 	if (!req)
 		return -ENOMEM;
+	if (base) {
+		arr = assign_array(base, nr_base);
+		if (!arr || !cJSON_AddItemToObject(req, "base", arr)) {
+			cJSON_Delete(arr);
+			cJSON_Delete(req);
+			return -ENOMEM;
+		}
+	}
 	ret = transact(kc, req, &line, &len, err);
 	if (ret)
 		return ret;
@@ -498,45 +517,23 @@ int st_kconfig_verify(struct st_kconfig *kc, const struct st_kc_assign *assigns,
 		      size_t n, enum st_kc_mode mode, bool want_config,
 		      struct st_kc_result **res, struct st_error *err)
 {
-	return resolve_call(kc, "verify", assigns, n, mode, want_config, res, err);
+	return resolve_call(kc, "verify", assigns, n, NULL, 0, mode, want_config,
+			    res, err);
 }
 
 int st_kconfig_fix_deps(struct st_kconfig *kc, const struct st_kc_assign *assigns,
 			size_t n, enum st_kc_mode mode, bool want_config,
 			struct st_kc_result **res, struct st_error *err)
 {
-	return resolve_call(kc, "fix_deps", assigns, n, mode, want_config, res,
-			    err);
+	return resolve_call(kc, "fix_deps", assigns, n, NULL, 0, mode, want_config,
+			    res, err);
 }
 
 int st_kconfig_pin(struct st_kconfig *kc, const struct st_kc_assign *assigns, size_t n,
 		   const struct st_kc_assign *base, size_t nr_base, enum st_kc_mode mode,
 		   struct st_kc_result **res, struct st_error *err)
 {
-	cJSON *req, *arr;
-	char *line;
-	size_t i, len;
-	int ret;
-
-	*res = NULL;
-	for (i = 0; i < nr_base; i++)
-		if (!base[i].sym)
-			return st_err(err, EINVAL, "", "assignment without a symbol");
-	req = resolve_request("pin", assigns, n, mode, false);
-	if (!req)
-		return -ENOMEM;
-	arr = assign_array(base, nr_base);
-	if (!arr || !cJSON_AddItemToObject(req, "base", arr)) {
-		cJSON_Delete(arr);
-		cJSON_Delete(req);
-		return -ENOMEM;
-	}
-	ret = transact(kc, req, &line, &len, err);
-	if (ret)
-		return ret;
-	ret = st_kc_reply_parse(line, len, res, err);
-	consume_line(kc, len);
-	return ret;
+	return resolve_call(kc, "pin", assigns, n, base, nr_base, mode, false, res, err);
 }
 
 void st_kconfig_close(struct st_kconfig *kc)
