@@ -18,8 +18,9 @@
 # then resolved by conf on the 6.12 tree and written back by savedefconfig
 # (cached in build-cache/conf-boards/, see common.sh). Passes when migrate
 # exits 0 with nothing but the model line and the side effects on stderr,
-# every file but the SLOB boards that have it gets CONFIG_EXPERT=y,
-# savedefconfig keeps it, and it follows the last line of the file that
+# every file but the SLOB boards that have it gets CONFIG_EXPERT=y (in
+# place of CONFIG_EMBEDDED=y where a board has that), savedefconfig keeps
+# it, and it follows the last line of the file that
 # savedefconfig puts before it (of the lines whose symbol both files have).
 # Exit 77 when the tarballs, make, flex, bison or xz are missing.
 set -u
@@ -111,7 +112,7 @@ placement() {
 	END { print (want == "" ? "-" : want) " / " (got == "" ? "-" : got) }' "$2" "$1"
 }
 
-n=0 same=0 skipped=0 scratch=$run/w
+n=0 same=0 skipped=0 embedded=0 scratch=$run/w
 while read -r v rel; do
 	a=${rel#arch/}; a=${a%%/*}
 	out=$run/$v/$rel
@@ -126,6 +127,15 @@ while read -r v rel; do
 	n=$((n + 1))
 	grep -qx 'CONFIG_EXPERT=y' "$s" ||
 		{ bad "$v $rel: savedefconfig drops CONFIG_EXPERT=y"; continue; }
+	# CONFIG_EMBEDDED=y (which selected EXPERT until 6.6) becomes
+	# CONFIG_EXPERT=y where it is: one line changed, not one moved
+	if grep -qx 'CONFIG_EMBEDDED=y' "$run/in-$v/$rel"; then
+		embedded=$((embedded + 1))
+		[ "$(grep -B1 -x 'CONFIG_EMBEDDED=y' "$run/in-$v/$rel" | head -1)" = \
+		  "$(grep -B1 -x 'CONFIG_EXPERT=y' "$out" | head -1)" ] ||
+			bad "$v $rel: CONFIG_EXPERT=y not where CONFIG_EMBEDDED=y was"
+		continue
+	fi
 	syms "$out" >"$run/so"
 	syms "$s" >"$run/ss"
 	res=$(placement "$run/so" "$run/ss")
@@ -137,8 +147,9 @@ while read -r v rel; do
 	fi
 done <"$run/list"
 
-echo "order-diff: $nfiles files (6.1 SLOB boards, and per arch 6.1 and 6.12 boards" \
-	"with SLOB=y added; $skipped SLOB boards have EXPERT=y): CONFIG_EXPERT=y where" \
-	"savedefconfig puts it in $same of $n judged by conf on linux-source-6.12"
+echo "order-diff: $nfiles files (6.1 SLOB boards, and per arch boards of $versions" \
+	"with SLOB=y added; $skipped SLOB boards have EXPERT=y, $embedded have EMBEDDED=y" \
+	"replaced in place): CONFIG_EXPERT=y where" \
+	"savedefconfig puts it in $same of $((n - embedded)) judged by conf on linux-source-6.12"
 [ "$n" -gt 0 ] || bad "no file judged"
 exit $fail
