@@ -252,7 +252,13 @@ static int private_dir(const char *path)
 		return -errno;
 	if (!S_ISDIR(st.st_mode))
 		return -ENOTDIR;
-	if (st.st_uid != geteuid() || (st.st_mode & 07777) != 0700)
+	if (st.st_uid != geteuid() || (st.st_mode & 022))
+		return -EPERM;
+	/*
+	 * Ours and writable by us alone (an older slubtiny made it 0755): no
+	 * one else can have put anything in it, so closing it is safe.
+	 */
+	if ((st.st_mode & 07777) != 0700 && chmod(path, 0700))
 		return -EPERM;
 	return 0;
 }

@@ -151,6 +151,15 @@ st=$?
 [ $st = 2 ] && [ "$(cat "$t/priv.err")" = "slubtiny: kernel: ./missing: cannot read: No such file or directory" ] ||
 	bad "cache mode 0700: exit $st: $(cat "$t/priv.err")"
 [ -d "$t/xdg/slubtiny/kernel" ] || bad "cache mode 0700: not used"
+# One an older slubtiny made 0755 (ours, nobody else can write) is closed
+# to 0700 and taken.
+mkdir -p "$t/old/slubtiny" && chmod 755 "$t/old/slubtiny" || exit 2
+(cd "$t" && XDG_CACHE_HOME=$t/old "$SLUBTINY" kernel --srctree "$tree" --arch x86_64 \
+	--variant slub --defconfig ./missing) >"$t/old.out" 2>"$t/old.err"
+st=$?
+[ $st = 2 ] && [ "$(cat "$t/old.err")" = "slubtiny: kernel: ./missing: cannot read: No such file or directory" ] ||
+	bad "cache mode 0755: exit $st: $(cat "$t/old.err")"
+[ "$(stat -c %a "$t/old/slubtiny")" = 700 ] || bad "cache mode 0755: not closed to 0700"
 
 [ $fail = 0 ] && echo "kernel-cache: ok"
 exit $fail
