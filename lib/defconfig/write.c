@@ -392,7 +392,7 @@ static int recheck(const struct target *t, const struct st_defconfig *dc)
 {
 	const struct stat *then = dc->have_stat ? &dc->st : &t->st;
 	struct stat now, named;
-	unsigned long long sum;
+	unsigned long long sum = 0;	/* set by fd_sum() when it returns 0 */
 	int ret;
 
 	if (fstat(t->fd, &now) < 0 || stat(t->real, &named) < 0)
