@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/vec.h"
 #include "defconfig/defconfig.h"
 #include "migrate/migrate.h"
 
@@ -443,16 +444,9 @@ struct st_mig_change *st_migration_new_change(struct st_migration *m)
 {
 	struct st_mig_change *c;
 
-	/* doubling: a file can have tens of thousands of changes */
-	if (m->nr_changes == m->changes_cap) {
-		size_t cap = m->changes_cap ? 2 * m->changes_cap : 16;
-
-		c = realloc(m->changes, cap * sizeof(*c));
-		if (!c)
-			return NULL;
-		m->changes = c;
-		m->changes_cap = cap;
-	}
+	/* a file can have tens of thousands of changes */
+	if (st_vec_grow(&m->changes, &m->changes_cap, m->nr_changes + 1, sizeof(*c)))
+		return NULL;
 	c = &m->changes[m->nr_changes++];
 	memset(c, 0, sizeof(*c));
 	return c;
@@ -474,17 +468,8 @@ static int add_change(struct st_migration *m, const struct st_mig_rule *r, int l
 
 int st_migration_add_finding(struct st_migration *m, const struct st_mig_finding *f)
 {
-	struct st_mig_finding *n;
-
-	if (m->nr_findings == m->findings_cap) {
-		size_t cap = m->findings_cap ? 2 * m->findings_cap : 16;
-
-		n = realloc(m->findings, cap * sizeof(*n));
-		if (!n)
-			return -ENOMEM;
-		m->findings = n;
-		m->findings_cap = cap;
-	}
+	if (st_vec_grow(&m->findings, &m->findings_cap, m->nr_findings + 1, sizeof(*f)))
+		return -ENOMEM;
 	m->findings[m->nr_findings++] = *f;
 	return 0;
 }

@@ -15,6 +15,7 @@
 
 #include "check/origin.h"
 #include "common/error.h"
+#include "common/vec.h"
 #include "defconfig/defconfig.h"
 #include "kconfig/kconfig.h"
 #include "layout/discover.h"
@@ -418,28 +419,13 @@ static int merge_findings(struct st_migration *m, const struct st_layout_base *b
 	return 0;
 }
 
-static size_t pow2_at_least(size_t n)
+/* Append @sym to the NULL-terminated *skip (room: *cap). */
+static int add_skip(const char ***skip, size_t *n, size_t *cap, const char *sym)
 {
-	size_t p = 1;
-
-	while (p < n)
-		p *= 2;
-	return p;
-}
-
-/* Append @sym to the NULL-terminated *skip, whose room is doubled. */
-static int add_skip(const char ***skip, size_t *n, const char *sym)
-{
-	const char **p = *skip;
-
-	if (!p || *n + 2 > pow2_at_least(*n + 1)) {
-		p = realloc(*skip, pow2_at_least(*n + 2) * sizeof(*p));
-		if (!p)
-			return -ENOMEM;
-		*skip = p;
-	}
-	p[(*n)++] = sym;
-	p[*n] = NULL;
+	if (st_vec_grow(skip, cap, *n + 2, sizeof(**skip)))
+		return -ENOMEM;
+	(*skip)[(*n)++] = sym;
+	(*skip)[*n] = NULL;
 	return 0;
 }
 
@@ -448,13 +434,13 @@ static const char **direct_symbols(const struct st_mig_file *f)
 {
 	const struct st_defconfig *a = f->m.after, *b = f->before;
 	const char **skip = NULL;
-	size_t i, j, n = 0;
+	size_t i, j, n = 0, cap = 0;
 
-	if (add_skip(&skip, &n, "SLUB"))
+	if (add_skip(&skip, &n, &cap, "SLUB"))
 		return NULL;
 	for (i = 0; i < a->nr_lines; i++)
 		if (a->lines[i].sym && (!a->lines[i].lineno || a->lines[i].modified) &&
-		    add_skip(&skip, &n, a->lines[i].sym))
+		    add_skip(&skip, &n, &cap, a->lines[i].sym))
 			goto oom;
 	/*
 	 * the input lines a rule rewrote; not those a fix-deps line was added
@@ -472,7 +458,7 @@ static const char **direct_symbols(const struct st_mig_file *f)
 			if (b->lines[j].lineno == line)
 				break;
 		if (j < b->nr_lines && b->lines[j].sym &&
-		    add_skip(&skip, &n, b->lines[j].sym))
+		    add_skip(&skip, &n, &cap, b->lines[j].sym))
 			goto oom;
 	}
 	return skip;
