@@ -7,6 +7,8 @@
 #   sh tests/cleanroot.sh main   # first quick-start command (report)
 #   sh tests/cleanroot.sh test   # second one (the test suite)
 #   sh tests/cleanroot.sh deps   # only what the second one installs, then a build
+#
+# CLEANROOT_LOGS=DIR keeps each build directory's meson-logs there.
 set -eu
 what=${1:-test}
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -16,6 +18,15 @@ root=$(mktemp -d /var/tmp/cleanroot.XXXXXX)
 # Nothing of the host is bind-mounted: the root gets its own /dev (a tmpfs
 # with the few nodes a build needs), so removing it can never reach the host.
 cleanup() {
+	# The test logs outlive the root (CLEANROOT_LOGS, a directory): each
+	# test's duration there is what CI's time is made of.
+	if [ -n "${CLEANROOT_LOGS:-}" ]; then
+		for d in "$root"/root/slubtiny/build*/meson-logs; do
+			[ -d "$d" ] || continue
+			b=$(basename "$(dirname "$d")")
+			mkdir -p "$CLEANROOT_LOGS/$b" && cp -r "$d/." "$CLEANROOT_LOGS/$b/" || true
+		done
+	fi
 	for m in dev/pts dev proc sys; do
 		umount "$root/$m" 2>/dev/null || true
 	done
