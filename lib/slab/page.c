@@ -380,6 +380,8 @@ const char *st_slab_fastpath(void)
 {
 #if defined(CONFIG_SLOB) || defined(CONFIG_SLUB_TINY)
 	return "none";
+#elif defined(ST_SLUB_SHEAVES)
+	return "sheaves";
 #else
 	if (st_slab_rseq)
 		return "rseq";

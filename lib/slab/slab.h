@@ -154,6 +154,10 @@ struct st_cache_info {
 	unsigned long nr_cpu_partial;	/* slabs on per-CPU partial lists */
 	unsigned long nr_objects;	/* total objects in all slabs */
 	unsigned long nr_free;		/* free objects in all slabs */
+	/* SLUB_SHEAVES: objects cached in sheaves count as free above */
+	unsigned int sheaf_capacity;	/* objects per sheaf, 0: none */
+	unsigned long nr_sheaves;	/* CPUs' main and spare, the barn's */
+	unsigned long nr_sheaf_objects;	/* objects in those sheaves */
 };
 int st_kmem_cache_info(struct kmem_cache *s, struct st_cache_info *info);
 /* The cache an object belongs to; NULL for large kmalloc and under SLOB. */
@@ -187,7 +191,8 @@ unsigned int st_slab_nr_cpus(void);
  * the CPUs the kernel may report fit CONFIG_NR_CPUS and ST_SLAB_RSEQ is
  * not "0" in the environment), "cmpxchg" (double-word cmpxchg), "locked"
  * (no double-word cmpxchg on the target), "plain" (no SMP), or "none"
- * (SLUB_TINY and SLOB have no per-CPU layer). Valid after st_slab_init().
+ * (SLUB_TINY and SLOB have no per-CPU layer), "sheaves" (SLUB_SHEAVES:
+ * per-CPU arrays under a per-CPU lock). Valid after st_slab_init().
  */
 const char *st_slab_fastpath(void);
 

@@ -23,6 +23,11 @@
 #define SLAB_SUPPORTS_SYSFS
 #endif
 
+/* Linux 7.0's SLUB: per-CPU sheaves; under SLUB_TINY their capacity is 0. */
+#if defined(CONFIG_SLUB_SHEAVES) && defined(CONFIG_SLUB) && !defined(CONFIG_SLUB_TINY)
+#define ST_SLUB_SHEAVES 1
+#endif
+
 #define likely(x)	__builtin_expect(!!(x), 1)
 #define unlikely(x)	__builtin_expect(!!(x), 0)
 #ifndef __always_inline
@@ -70,12 +75,19 @@ static inline void spin_unlock(st_spinlock_t *l)
 	__atomic_clear(&l->v, __ATOMIC_RELEASE);
 }
 
+static inline bool spin_trylock(st_spinlock_t *l)
+{
+	return !__atomic_load_n(&l->v, __ATOMIC_RELAXED) &&
+	       !__atomic_test_and_set(&l->v, __ATOMIC_ACQUIRE);
+}
+
 #define READ_ONCE(x)		__atomic_load_n(&(x), __ATOMIC_ACQUIRE)
 #define WRITE_ONCE(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_RELEASE)
 #define stat_add(x, v)		__atomic_fetch_add(&(x), (v), __ATOMIC_RELAXED)
 #else
 static inline void spin_lock(st_spinlock_t *l) { (void)l; }
 static inline void spin_unlock(st_spinlock_t *l) { (void)l; }
+static inline bool spin_trylock(st_spinlock_t *l) { (void)l; return true; }
 #define READ_ONCE(x)		(x)
 #define WRITE_ONCE(x, v)	((x) = (v))
 #define stat_add(x, v)		((x) += (v))
@@ -197,6 +209,7 @@ static inline bool pair_cmpxchg(struct st_pair *p, st_spinlock_t *lock,
 /* ST_SLAB_NO_RSEQ) the double-word cmpxchg stays.                     */
 
 #if defined(CONFIG_SLUB) && !defined(CONFIG_SLUB_TINY) && defined(CONFIG_SMP) && \
+	!defined(ST_SLUB_SHEAVES) && \
 	defined(__x86_64__) && defined(__linux__) && defined(__GLIBC__) && \
 	!defined(ST_SLAB_NO_RSEQ) && !defined(__SANITIZE_THREAD__) && \
 	__has_include(<sys/rseq.h>)

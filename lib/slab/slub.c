@@ -18,6 +18,14 @@
  * in SLUB too), empty slabs are freed at once, the slab order limit is 1,
  * and debugging, statistics, introspection and the kmalloc-rcl caches are
  * compiled out.
+ *
+ * SLUB_SHEAVES is the SLUB of Linux 7.0 ("sheaves for all"): the per-CPU
+ * slab, its fast path and the per-CPU partial slabs give way to per-CPU
+ * arrays of object pointers (a main and a spare sheaf, under a per-CPU
+ * lock), exchanged whole with a per-node barn; a sheaf is refilled from
+ * and flushed to the slabs in bulk, and what remains of the slab layer is
+ * the node partial list and the lockless frees to a slab's freelist.
+ * Under SLUB_TINY the sheaf capacity is 0 and the TINY paths stay.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -37,6 +45,8 @@
 #define MAX_PARTIAL 10
 #endif
 #define MAX_OBJS_PER_PAGE	32767
+/* Internal: this allocation may not allocate a sheaf (bounds recursion). */
+#define __GFP_NO_SHEAF		0x40000000u
 #define ARCH_SLAB_MINALIGN	8u
 
 /* Debug fill values (the kernel's poison.h values). */
@@ -106,7 +116,7 @@ static inline bool kmem_cache_has_cpu_partial(const struct kmem_cache *s)
 #ifdef CONFIG_SLUB_STATS
 static inline void stat(struct kmem_cache *s, enum stat_item si)
 {
-	stat_add(s->cpu_slab[st_this_cpu()].stat[si], 1);
+	stat_add(slub_cpu_stats(s, st_this_cpu())[si], 1);
 }
 
 const char *const st_slub_stat_names[NR_SLUB_STAT_ITEMS] = {
@@ -119,6 +129,11 @@ const char *const st_slub_stat_names[NR_SLUB_STAT_ITEMS] = {
 	"order_fallback", "cmpxchg_double_cpu_fail", "cmpxchg_double_fail",
 	"cpu_partial_alloc", "cpu_partial_free", "cpu_partial_node",
 	"cpu_partial_drain",
+#ifdef ST_SLUB_SHEAVES
+	"alloc_cpu_sheaf", "free_cpu_sheaf", "sheaf_flush", "sheaf_refill",
+	"sheaf_alloc", "sheaf_free", "barn_get", "barn_get_fail", "barn_put",
+	"barn_put_fail",
+#endif
 };
 
 unsigned long st_slub_stat_sum(struct kmem_cache *s, int item)
@@ -127,11 +142,18 @@ unsigned long st_slub_stat_sum(struct kmem_cache *s, int item)
 	int cpu;
 
 	for (cpu = 0; cpu < CONFIG_NR_CPUS; cpu++)
-		sum += READ_ONCE(s->cpu_slab[cpu].stat[item]);
+		sum += READ_ONCE(slub_cpu_stats(s, cpu)[item]);
 	return sum;
+}
+
+static inline void __attribute__((unused))
+stat_n(struct kmem_cache *s, enum stat_item si, unsigned int n)
+{
+	stat_add(slub_cpu_stats(s, st_this_cpu())[si], n);
 }
 #else
 #define stat(s, si) do { (void)(s); } while (0)
+#define stat_n(s, si, n) do { (void)(s); (void)(n); } while (0)
 #endif
 
 int st_kmem_cache_stat(struct kmem_cache *s, const char *name,
@@ -866,6 +888,7 @@ enum free_fast {
 };
 
 #ifndef CONFIG_SLUB_TINY
+#ifndef ST_SLUB_SHEAVES
 /* ------------------------------------------------------------------ */
 /* Per-CPU slabs                                                       */
 
@@ -1007,6 +1030,8 @@ static void cpu_release(struct kmem_cache_cpu *c, void *freelist)
 	spin_unlock(&c->lock);
 }
 
+#endif /* !ST_SLUB_SHEAVES */
+
 static inline bool slab_update_freelist(struct kmem_cache *s,
 					struct slab *slab, void *ofl,
 					unsigned long ocnt, void *nfl,
@@ -1018,6 +1043,7 @@ static inline bool slab_update_freelist(struct kmem_cache *s,
 	return false;
 }
 
+#ifndef ST_SLUB_SHEAVES
 /*
  * Take the slab's whole freelist for a CPU: all objects count as in use
  * and the slab stays frozen if there was anything, or is unfrozen (full,
@@ -1533,6 +1559,8 @@ static __fastpath_inline void *slab_alloc(struct kmem_cache *s, gfp_t flags,
 	return ___slab_alloc(s, flags, addr, orig_size);
 }
 
+#endif /* !ST_SLUB_SHEAVES */
+
 /*
  * Free to a slab that is not this CPU's: update its freelist and
  * counters locklessly, and take the node lock only when the slab must
@@ -1639,6 +1667,7 @@ slow:
 	__slab_free(s, slab, obj, addr);
 }
 
+#ifndef ST_SLUB_SHEAVES
 /*
  * The lockless fast path: push @obj to the CPU freelist if @slab is the
  * CPU's slab. False when the slow path must run (another slab, a slow
@@ -1727,6 +1756,582 @@ redo:
 	}
 	stat(s, FREE_FASTPATH);
 }
+
+#else /* ST_SLUB_SHEAVES */
+/* ------------------------------------------------------------------ */
+/* Per-CPU sheaves (Linux 7.0)                                         */
+
+static __always_inline struct slub_percpu_sheaves *this_cpu_sheaves(struct kmem_cache *s)
+{
+	return &s->cpu_sheaves[st_this_cpu()];
+}
+
+/*
+ * An empty sheaf, from kmalloc as in the kernel, so that its memory is
+ * counted with the rest. The sheaves of a kmalloc cache come from kmalloc
+ * caches too: such a nested allocation may not allocate a sheaf in turn
+ * (the kernel's __GFP_NO_OBJ_EXT), which bounds the recursion.
+ */
+static struct slab_sheaf *alloc_empty_sheaf(struct kmem_cache *s, gfp_t gfp)
+{
+	struct slab_sheaf *sheaf;
+
+	if (gfp & __GFP_NO_SHEAF)
+		return NULL;
+	gfp &= ~(__GFP_RECLAIMABLE | __GFP_ZERO);
+	if (s->flags & SLAB_KMALLOC)
+		gfp |= __GFP_NO_SHEAF;
+	sheaf = st_kmalloc_node(sizeof(*sheaf) + s->sheaf_capacity * sizeof(void *),
+				gfp | __GFP_ZERO, 0);
+	if (unlikely(!sheaf))
+		return NULL;
+	sheaf->cache = s;
+	stat(s, SHEAF_ALLOC);
+	return sheaf;
+}
+
+static void free_empty_sheaf(struct kmem_cache *s, struct slab_sheaf *sheaf)
+{
+	if (!sheaf)
+		return;
+	kfree(sheaf);
+	stat(s, SHEAF_FREE);
+}
+
+/*
+ * Take up to @want objects off @slab, which is on the node partial list
+ * (n->list_lock held): only the lock holder pops, while frees may push
+ * concurrently, so the chain below the head read is stable and one
+ * cmpxchg of freelist and counters takes it. A slab left without free
+ * objects leaves the list (full slabs are on none).
+ */
+static unsigned int take_objects(struct kmem_cache *s, struct kmem_cache_node *n,
+				 struct slab *slab, void **p, unsigned int want)
+{
+	unsigned long c;
+	unsigned int k;
+	void *fl, *rest;
+
+	do {
+		fl = READ_ONCE(slab_freelist(slab));
+		c = READ_ONCE(slab_counters(slab));
+		rest = fl;
+		for (k = 0; k < want && rest; k++) {
+			p[k] = rest;
+			rest = get_freepointer(s, rest);
+		}
+	} while (!slab_update_freelist(s, slab, fl, c, rest,
+				       CNT_MAKE(CNT_INUSE(c) + k, CNT_OBJECTS(c), 0)));
+	if (!rest)
+		remove_partial(n, slab);
+	return k;
+}
+
+/* Objects of a slab nobody else knows yet: no atomics needed. */
+static unsigned int take_new_objects(struct kmem_cache *s, struct slab *slab,
+				     void **p, unsigned int want)
+{
+	unsigned long c = slab_counters(slab);
+	unsigned int k;
+	void *fl = slab_freelist(slab);
+
+	for (k = 0; k < want && fl; k++) {
+		p[k] = fl;
+		fl = get_freepointer(s, fl);
+	}
+	slab_freelist(slab) = fl;
+	slab_counters(slab) = CNT_MAKE(CNT_INUSE(c) + k, CNT_OBJECTS(c), 0);
+	return k;
+}
+
+/*
+ * The slab layer under the sheaves (the kernel's refill_objects()): fill
+ * @p with up to @want objects from the node partial list, then from new
+ * slabs; a new slab with objects left goes on the partial list.
+ */
+static unsigned int refill_objects(struct kmem_cache *s, void **p,
+				   unsigned int want, gfp_t gfp)
+{
+	struct kmem_cache_node *n = &s->node;
+	unsigned int got = 0;
+	struct slab *slab;
+
+	if (READ_ONCE(n->nr_partial)) {
+		spin_lock(&n->list_lock);
+		while (got < want && !list_empty(&n->partial)) {
+			slab = list_entry(n->partial.next, struct slab, slab_list);
+			got += take_objects(s, n, slab, p + got, want - got);
+		}
+		spin_unlock(&n->list_lock);
+		if (got)
+			stat(s, ALLOC_FROM_PARTIAL);
+	}
+	while (got < want) {
+		slab = new_slab(s, gfp);
+		if (unlikely(!slab))
+			break;
+		stat(s, ALLOC_SLAB);
+		got += take_new_objects(s, slab, p + got, want - got);
+		if (slab_freelist(slab)) {
+			spin_lock(&n->list_lock);
+			add_partial(n, slab, false);
+			spin_unlock(&n->list_lock);
+		}
+	}
+	return got;
+}
+
+/* Return every object of @sheaf to its slab. */
+static void sheaf_flush(struct kmem_cache *s, struct slab_sheaf *sheaf)
+{
+	unsigned int i;
+
+	for (i = 0; i < sheaf->size; i++)
+		slab_free_remote(s, st_virt_to_slab(sheaf->objects[i]),
+				 sheaf->objects[i], 0);
+	stat_n(s, SHEAF_FLUSH, sheaf->size);
+	sheaf->size = 0;
+}
+
+/* Barn, under its lock: take a sheaf of the kind wanted, or NULL. */
+static struct slab_sheaf *barn_take(struct node_barn *barn, bool full)
+{
+	struct list_head *head = full ? &barn->sheaves_full : &barn->sheaves_empty;
+	struct slab_sheaf *sheaf;
+
+	if (list_empty(head))
+		return NULL;
+	sheaf = list_entry(head->next, struct slab_sheaf, barn_list);
+	list_del(&sheaf->barn_list);
+	/* read unlocked */
+	if (full)
+		WRITE_ONCE(barn->nr_full, barn->nr_full - 1);
+	else
+		WRITE_ONCE(barn->nr_empty, barn->nr_empty - 1);
+	return sheaf;
+}
+
+/* Barn, under its lock: keep @sheaf if there is room; false if not. */
+static bool barn_keep(struct node_barn *barn, struct slab_sheaf *sheaf)
+{
+	bool full = sheaf->size != 0;
+
+	if (full ? barn->nr_full >= MAX_FULL_SHEAVES
+		 : barn->nr_empty >= MAX_EMPTY_SHEAVES)
+		return false;
+	list_add(&sheaf->barn_list, full ? &barn->sheaves_full
+					 : &barn->sheaves_empty);
+	if (full)
+		WRITE_ONCE(barn->nr_full, barn->nr_full + 1);
+	else
+		WRITE_ONCE(barn->nr_empty, barn->nr_empty + 1);
+	return true;
+}
+
+/*
+ * Trade @give (may be NULL) for a sheaf that is full (@full) or empty;
+ * NULL, and @give not taken, if the barn has none, or if @give is full
+ * and the barn holds MAX_FULL_SHEAVES already. A sheaf given in trade
+ * always fits otherwise: the counts only move by one.
+ */
+static struct slab_sheaf *barn_exchange(struct kmem_cache *s,
+					struct slab_sheaf *give, bool full)
+{
+	struct node_barn *barn = &s->node.barn;
+	struct slab_sheaf *got = NULL;
+
+	if (!(full ? READ_ONCE(barn->nr_full) : READ_ONCE(barn->nr_empty)))
+		goto out;
+	spin_lock(&barn->lock);
+	if (!give || !give->size || barn->nr_full < MAX_FULL_SHEAVES) {
+		got = barn_take(barn, full);
+		if (got && give) {
+			list_add(&give->barn_list, give->size ? &barn->sheaves_full
+							      : &barn->sheaves_empty);
+			if (give->size)
+				WRITE_ONCE(barn->nr_full, barn->nr_full + 1);
+			else
+				WRITE_ONCE(barn->nr_empty, barn->nr_empty + 1);
+		}
+	}
+	spin_unlock(&barn->lock);
+out:
+	stat(s, got ? BARN_GET : BARN_GET_FAIL);
+	return got;
+}
+
+/* Put @sheaf into the barn; false (kept by the caller) if no room. */
+static bool barn_put(struct kmem_cache *s, struct slab_sheaf *sheaf)
+{
+	struct node_barn *barn = &s->node.barn;
+	bool ok;
+
+	spin_lock(&barn->lock);
+	ok = barn_keep(barn, sheaf);
+	spin_unlock(&barn->lock);
+	stat(s, ok ? BARN_PUT : BARN_PUT_FAIL);
+	return ok;
+}
+
+/*
+ * Allocation with an empty main sheaf, pcs->lock held: swap with a
+ * non-empty spare, or trade the empty main for a full sheaf of the barn.
+ * False if neither works.
+ */
+static bool pcs_replace_empty_main(struct kmem_cache *s,
+				   struct slub_percpu_sheaves *pcs)
+{
+	struct slab_sheaf *main = pcs->main, *full;
+
+	if (pcs->spare && pcs->spare->size) {
+		pcs->main = pcs->spare;
+		pcs->spare = main;
+		return true;
+	}
+	if (main && !pcs->spare) {
+		/* keep the empty main as the spare, take a full one */
+		full = barn_exchange(s, NULL, true);
+		if (full) {
+			pcs->spare = main;
+			pcs->main = full;
+		}
+		return full;
+	}
+	full = barn_exchange(s, main, true);
+	if (full)
+		pcs->main = full;
+	return full;
+}
+
+/*
+ * Refill with the per-CPU lock dropped, as the kernel does: an empty
+ * sheaf from the barn or kmalloc, filled from the slabs, then installed
+ * as main. NULL if no sheaf or no object could be had: the caller then
+ * allocates one object from the slabs.
+ */
+static void *sheaf_alloc_refill(struct kmem_cache *s, gfp_t gfp)
+{
+	struct slub_percpu_sheaves *pcs;
+	struct slab_sheaf *sheaf, *old = NULL, *drop = NULL;
+	void *obj;
+
+	sheaf = barn_exchange(s, NULL, false);
+	if (!sheaf)
+		sheaf = alloc_empty_sheaf(s, gfp);
+	if (!sheaf)
+		return NULL;
+	sheaf->size = refill_objects(s, sheaf->objects, s->sheaf_capacity, gfp);
+	stat_n(s, SHEAF_REFILL, sheaf->size);
+	if (!sheaf->size) {
+		free_empty_sheaf(s, sheaf);
+		return NULL;
+	}
+	pcs = this_cpu_sheaves(s);
+	spin_lock(&pcs->lock);
+	if (pcs->main && pcs->main->size) {
+		/* another thread of this CPU refilled meanwhile */
+		obj = pcs->main->objects[--pcs->main->size];
+		if (!barn_put(s, sheaf))
+			drop = sheaf;
+		goto out;
+	}
+	old = pcs->main;
+	pcs->main = sheaf;
+	obj = sheaf->objects[--sheaf->size];
+	if (old && !pcs->spare) {
+		pcs->spare = old;
+		old = NULL;
+	}
+	if (old && barn_put(s, old))
+		old = NULL;
+out:
+	spin_unlock(&pcs->lock);
+	if (drop) {
+		sheaf_flush(s, drop);
+		free_empty_sheaf(s, drop);
+	}
+	free_empty_sheaf(s, old);
+	stat(s, ALLOC_PCS);
+	return obj;
+}
+
+/* One object from the slabs, for caches without sheaves or as fallback. */
+static noinline void *slab_alloc_nosheaf(struct kmem_cache *s, gfp_t flags,
+					 unsigned long addr,
+					 unsigned int orig_size)
+{
+	void *obj;
+
+	if (kmem_cache_debug(s))
+		return alloc_single(s, flags, addr, orig_size);
+	stat(s, ALLOC_SLOWPATH);
+	return refill_objects(s, &obj, 1, flags) ? obj : NULL;
+}
+
+/* Pop the main sheaf; NULL for the slow path. Makes no call. */
+static __always_inline void *slab_alloc_fast(struct kmem_cache *s)
+{
+	struct slub_percpu_sheaves *pcs = this_cpu_sheaves(s);
+	struct slab_sheaf *main;
+	void *obj = NULL;
+
+	if (unlikely(!spin_trylock(&pcs->lock)))
+		return NULL;
+	main = pcs->main;
+	if (likely(main && main->size))
+		obj = main->objects[--main->size];
+	spin_unlock(&pcs->lock);
+	if (likely(obj))
+		stat(s, ALLOC_PCS);
+	return obj;
+}
+
+static noinline void *slab_alloc_slow(struct kmem_cache *s, gfp_t flags,
+				      unsigned long addr, unsigned int orig_size)
+{
+	struct slub_percpu_sheaves *pcs;
+	void *obj = NULL;
+
+	if (!READ_ONCE(s->sheaf_capacity))
+		return slab_alloc_nosheaf(s, flags, addr, orig_size);
+	pcs = this_cpu_sheaves(s);
+	if (spin_trylock(&pcs->lock)) {
+		if (pcs_replace_empty_main(s, pcs))
+			obj = pcs->main->objects[--pcs->main->size];
+		spin_unlock(&pcs->lock);
+		if (obj) {
+			stat(s, ALLOC_PCS);
+			return obj;
+		}
+		obj = sheaf_alloc_refill(s, flags);
+		if (obj)
+			return obj;
+	}
+	return slab_alloc_nosheaf(s, flags, addr, orig_size);
+}
+
+static __fastpath_inline void *slab_alloc(struct kmem_cache *s, gfp_t flags,
+					  unsigned long addr,
+					  unsigned int orig_size)
+{
+	void *obj = slab_alloc_fast(s);
+
+	if (likely(obj))
+		return obj;
+	return slab_alloc_slow(s, flags, addr, orig_size);
+}
+
+/* Push to the main sheaf if it has room; makes no call. */
+static __always_inline enum free_fast
+slab_free_fast(struct kmem_cache *s, struct slab *slab, void *obj)
+{
+	struct slub_percpu_sheaves *pcs = this_cpu_sheaves(s);
+	struct slab_sheaf *main;
+	bool done = false;
+
+	(void)slab;
+	if (unlikely(!spin_trylock(&pcs->lock)))
+		return FREE_REMOTE;
+	main = pcs->main;
+	if (likely(main && main->size < s->sheaf_capacity)) {
+		main->objects[main->size++] = obj;
+		done = true;
+	}
+	spin_unlock(&pcs->lock);
+	if (likely(done)) {
+		stat(s, FREE_PCS);
+		return FREE_DONE;
+	}
+	return FREE_SLOW;
+}
+
+/*
+ * Free with a full main sheaf, pcs->lock held: swap with an empty spare,
+ * trade the full main for an empty sheaf of the barn, or, when the barn
+ * holds its 10 full sheaves already, flush main to the slabs. False if
+ * an empty sheaf must be allocated first.
+ */
+static bool pcs_replace_full_main(struct kmem_cache *s,
+				  struct slub_percpu_sheaves *pcs)
+{
+	struct node_barn *barn = &s->node.barn;
+	struct slab_sheaf *main = pcs->main, *empty;
+
+	if (!main)
+		return false;
+	if (pcs->spare && !pcs->spare->size) {
+		pcs->main = pcs->spare;
+		pcs->spare = main;
+		return true;
+	}
+	if (READ_ONCE(barn->nr_full) >= MAX_FULL_SHEAVES) {
+		stat(s, BARN_PUT_FAIL);
+		sheaf_flush(s, main);
+		return true;
+	}
+	empty = barn_exchange(s, main, false);
+	if (empty)
+		pcs->main = empty;
+	return empty;
+}
+
+static noinline void slab_free_sheaf_slow(struct kmem_cache *s,
+					  struct slab *slab, void *obj,
+					  unsigned long addr)
+{
+	struct slub_percpu_sheaves *pcs = this_cpu_sheaves(s);
+	struct slab_sheaf *empty, *main, *drop = NULL;
+
+	spin_lock(&pcs->lock);
+	if (pcs_replace_full_main(s, pcs))
+		goto push;
+	spin_unlock(&pcs->lock);
+	/* no lock held across kmalloc: it may come back here */
+	empty = alloc_empty_sheaf(s, GFP_NOWAIT);
+	if (!empty) {
+		slab_free_remote(s, slab, obj, addr);
+		return;
+	}
+	spin_lock(&pcs->lock);
+	main = pcs->main;
+	if (main && main->size == s->sheaf_capacity) {
+		/* main goes to the barn, or is flushed and kept empty */
+		if (!barn_put(s, main)) {
+			sheaf_flush(s, main);
+			if (!pcs->spare)
+				pcs->spare = main;
+			else
+				drop = main;
+		}
+		pcs->main = empty;
+	} else if (!main) {
+		pcs->main = empty;
+	} else {
+		drop = empty;	/* made room meanwhile */
+	}
+push:
+	main = pcs->main;
+	main->objects[main->size++] = obj;
+	spin_unlock(&pcs->lock);
+	stat(s, FREE_PCS);
+	if (drop && !barn_put(s, drop))
+		free_empty_sheaf(s, drop);
+}
+
+static void slab_free(struct kmem_cache *s, struct slab *slab, void *obj,
+		      unsigned long addr)
+{
+	if (!READ_ONCE(s->sheaf_capacity)) {
+		slab_free_remote(s, slab, obj, addr);
+		return;
+	}
+	if (slab_free_fast(s, slab, obj) == FREE_DONE)
+		return;
+	slab_free_sheaf_slow(s, slab, obj, addr);
+}
+
+/*
+ * kmem_cache_shrink(): the kernel's pcs_flush_all() and barn_shrink().
+ * Every CPU's main and spare go back to the slabs; the spare sheaf and
+ * every sheaf of the barn are freed, each CPU keeps an empty main (and,
+ * with @all, for kmem_cache_destroy(), loses that too).
+ */
+static void free_sheaves(struct kmem_cache *s, bool all)
+{
+	struct node_barn *barn = &s->node.barn;
+	struct slab_sheaf *sheaf, *spare, *main;
+	unsigned int cpu;
+
+	for (cpu = 0; cpu < CONFIG_NR_CPUS; cpu++) {
+		struct slub_percpu_sheaves *pcs = &s->cpu_sheaves[cpu];
+
+		spin_lock(&pcs->lock);
+		main = pcs->main;
+		spare = pcs->spare;
+		pcs->spare = NULL;
+		if (main)
+			sheaf_flush(s, main);
+		if (all)
+			pcs->main = NULL;
+		spin_unlock(&pcs->lock);
+		if (spare)
+			sheaf_flush(s, spare);
+		free_empty_sheaf(s, spare);
+		if (all)
+			free_empty_sheaf(s, main);
+	}
+	for (;;) {
+		spin_lock(&barn->lock);
+		sheaf = barn_take(barn, true);
+		if (!sheaf)
+			sheaf = barn_take(barn, false);
+		spin_unlock(&barn->lock);
+		if (!sheaf)
+			break;
+		sheaf_flush(s, sheaf);
+		free_empty_sheaf(s, sheaf);
+	}
+}
+
+static void flush_all(struct kmem_cache *s)
+{
+	if (s->sheaf_capacity)
+		free_sheaves(s, false);
+}
+
+/*
+ * The kernel's calculate_sheaf_capacity(): the per-CPU partial slabs'
+ * object budget halved (two sheaves per CPU), then rounded up so that a
+ * sheaf fills its kmalloc size class. 0 for debug caches and the
+ * bootstrap cache.
+ */
+static unsigned int calculate_sheaf_capacity(struct kmem_cache *s)
+{
+	unsigned int capacity;
+	size_t size;
+
+	if (s->flags & SLAB_DEBUG_FLAGS)
+		return 0;
+	if (s->size >= ST_PAGE_SIZE)
+		capacity = 4;
+	else if (s->size >= 1024)
+		capacity = 12;
+	else if (s->size >= 256)
+		capacity = 26;
+	else
+		capacity = 60;
+	size = sizeof(struct slab_sheaf) + capacity * sizeof(void *);
+	size = st_kmalloc_sizes[st_kmalloc_index(size)];
+	return (unsigned int)((size - sizeof(struct slab_sheaf)) / sizeof(void *));
+}
+
+/*
+ * Give @s its sheaves once kmalloc works (the kernel's
+ * init_percpu_sheaves() and, for the kmalloc caches,
+ * bootstrap_kmalloc_sheaves()): a main sheaf per CPU, allocated up front.
+ * Until its capacity is set, @s runs on the slab paths.
+ */
+static void init_sheaves(struct kmem_cache *s)
+{
+	unsigned int capacity = calculate_sheaf_capacity(s), cpu;
+
+	if (!capacity)
+		return;
+	s->sheaf_capacity = capacity;
+	for (cpu = 0; cpu < CONFIG_NR_CPUS; cpu++) {
+		struct slub_percpu_sheaves *pcs = &s->cpu_sheaves[cpu];
+		struct slab_sheaf *sheaf = alloc_empty_sheaf(s, GFP_KERNEL);
+
+		spin_lock(&pcs->lock);
+		if (!pcs->main) {
+			pcs->main = sheaf;
+			sheaf = NULL;
+		}
+		spin_unlock(&pcs->lock);
+		free_empty_sheaf(s, sheaf);
+	}
+}
+#endif /* ST_SLUB_SHEAVES */
 
 #else /* CONFIG_SLUB_TINY */
 
@@ -2200,7 +2805,10 @@ static int kmem_cache_open(struct kmem_cache *s, const char *name,
 			   unsigned int size, unsigned int align,
 			   slab_flags_t flags, void (*ctor)(void *))
 {
-#ifndef CONFIG_SLUB_TINY
+#ifdef ST_SLUB_SHEAVES
+	INIT_LIST_HEAD(&s->node.barn.sheaves_full);
+	INIT_LIST_HEAD(&s->node.barn.sheaves_empty);
+#elif !defined(CONFIG_SLUB_TINY)
 	unsigned int cpu;
 
 	for (cpu = 0; cpu < CONFIG_NR_CPUS; cpu++)
@@ -2293,6 +2901,10 @@ static struct kmem_cache *create_cache(const char *name, unsigned int size,
 		goto fail;
 	if (kmem_cache_open(s, cname, size, align, flags, ctor))
 		goto fail;
+#ifdef ST_SLUB_SHEAVES
+	if (kmalloc_ready)
+		init_sheaves(s);
+#endif
 	list_add_tail(&s->list, &st_slab_caches);
 #ifdef SLAB_SUPPORTS_SYSFS
 	st_sysfs_add_cache(s);
@@ -2345,7 +2957,11 @@ static bool kmem_cache_shutdown(struct kmem_cache *s)
 	struct list_head *pos, *next;
 	struct slab *slab;
 
+#ifdef ST_SLUB_SHEAVES
+	free_sheaves(s, true);
+#else
 	flush_all(s);
+#endif
 	spin_lock(&n->list_lock);
 	for (pos = n->partial.next; pos != &n->partial; pos = next) {
 		next = pos->next;
@@ -2442,6 +3058,39 @@ static unsigned int count_free(struct kmem_cache *s, struct slab *slab)
 	return CNT_OBJECTS(slab_counters(slab)) - CNT_INUSE(slab_counters(slab));
 }
 
+#ifdef ST_SLUB_SHEAVES
+static void count_sheaf(struct slab_sheaf *sheaf, struct slub_counts *cnt)
+{
+	if (!sheaf)
+		return;
+	cnt->sheaves++;
+	cnt->sheaf_objects += sheaf->size;
+}
+
+/* Objects cached in sheaves are allocated from their slabs but free. */
+static void count_sheaves(struct kmem_cache *s, struct slub_counts *cnt)
+{
+	struct node_barn *barn = &s->node.barn;
+	struct list_head *pos;
+	unsigned int cpu;
+
+	for (cpu = 0; cpu < CONFIG_NR_CPUS; cpu++) {
+		struct slub_percpu_sheaves *pcs = &s->cpu_sheaves[cpu];
+
+		spin_lock(&pcs->lock);
+		count_sheaf(pcs->main, cnt);
+		count_sheaf(pcs->spare, cnt);
+		spin_unlock(&pcs->lock);
+	}
+	spin_lock(&barn->lock);
+	for (pos = barn->sheaves_full.next; pos != &barn->sheaves_full; pos = pos->next)
+		count_sheaf(list_entry(pos, struct slab_sheaf, barn_list), cnt);
+	for (pos = barn->sheaves_empty.next; pos != &barn->sheaves_empty; pos = pos->next)
+		count_sheaf(list_entry(pos, struct slab_sheaf, barn_list), cnt);
+	spin_unlock(&barn->lock);
+}
+#endif
+
 void st_slub_count(struct kmem_cache *s, struct slub_counts *cnt)
 {
 	struct kmem_cache_node *n = &s->node;
@@ -2459,7 +3108,10 @@ void st_slub_count(struct kmem_cache *s, struct slub_counts *cnt)
 	cnt->slabs = (unsigned long)READ_ONCE(n->nr_slabs);
 	cnt->objects = (unsigned long)READ_ONCE(n->total_objects);
 	cnt->free = cnt->partial_free;
-#ifndef CONFIG_SLUB_TINY
+#ifdef ST_SLUB_SHEAVES
+	count_sheaves(s, cnt);
+	cnt->free += cnt->sheaf_objects;
+#elif !defined(CONFIG_SLUB_TINY)
 	{
 		unsigned int cpu;
 
@@ -2518,6 +3170,11 @@ int st_kmem_cache_info(struct kmem_cache *s, struct st_cache_info *info)
 	info->nr_cpu_partial = c.cpu_partial;
 	info->nr_objects = c.objects;
 	info->nr_free = c.free;
+#ifdef ST_SLUB_SHEAVES
+	info->sheaf_capacity = s->sheaf_capacity;
+	info->nr_sheaves = c.sheaves;
+	info->nr_sheaf_objects = c.sheaf_objects;
+#endif
 	return 0;
 }
 
@@ -2606,6 +3263,9 @@ int st_allocator_init(void)
 {
 	struct list_head *pos;
 	int ret;
+#ifdef ST_SLUB_SHEAVES
+	unsigned int type, i;
+#endif
 
 	/*
 	 * Bootstrap: struct kmem_cache objects come from a cache that is
@@ -2624,6 +3284,11 @@ int st_allocator_init(void)
 	if (ret)
 		return ret;
 	kmalloc_ready = true;
+#ifdef ST_SLUB_SHEAVES
+	for (type = 0; type < NR_KMALLOC_TYPES; type++)
+		for (i = 0; i < st_nr_kmalloc_sizes; i++)
+			init_sheaves(kmalloc_caches[type][i]);
+#endif
 	for (pos = st_slab_caches.next; pos != &st_slab_caches; pos = pos->next)
 		init_cache_random_seq(list_entry(pos, struct kmem_cache, list));
 #ifdef SLAB_SUPPORTS_SYSFS
@@ -2639,6 +3304,19 @@ void st_allocator_exit(void)
 
 #ifdef SLAB_SUPPORTS_SYSFS
 	st_sysfs_exit();
+#endif
+#ifdef ST_SLUB_SHEAVES
+	/*
+	 * The kmalloc caches hold each other's sheaves: with every capacity
+	 * 0 first, a sheaf freed into a cache already emptied goes to its
+	 * slabs, one freed into a cache not yet emptied is flushed with it.
+	 */
+	for (type = 0; type < NR_KMALLOC_TYPES; type++)
+		for (i = 0; i < st_nr_kmalloc_sizes; i++)
+			WRITE_ONCE(kmalloc_caches[type][i]->sheaf_capacity, 0);
+	for (type = 0; type < NR_KMALLOC_TYPES; type++)
+		for (i = 0; i < st_nr_kmalloc_sizes; i++)
+			free_sheaves(kmalloc_caches[type][i], true);
 #endif
 	/*
 	 * The kmalloc caches hold each other's random sequences: free those

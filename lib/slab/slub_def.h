@@ -32,10 +32,62 @@ enum stat_item {
 	CPU_PARTIAL_FREE,	/* refill cpu partial on free */
 	CPU_PARTIAL_NODE,	/* refill cpu partial from node partial */
 	CPU_PARTIAL_DRAIN,	/* drain cpu partial to node partial */
+#ifdef ST_SLUB_SHEAVES
+	ALLOC_PCS,		/* allocation from a per-CPU sheaf */
+	FREE_PCS,		/* free to a per-CPU sheaf */
+	SHEAF_FLUSH,		/* objects flushed from a sheaf to slabs */
+	SHEAF_REFILL,		/* objects refilled to a sheaf from slabs */
+	SHEAF_ALLOC,		/* allocation of an empty sheaf */
+	SHEAF_FREE,		/* freeing of an empty sheaf */
+	BARN_GET,		/* got a sheaf from the barn */
+	BARN_GET_FAIL,		/* the barn had no sheaf of the kind wanted */
+	BARN_PUT,		/* put a sheaf into the barn */
+	BARN_PUT_FAIL,		/* the barn was full */
+#endif
 	NR_SLUB_STAT_ITEMS
 };
 
-#ifndef CONFIG_SLUB_TINY
+#ifdef ST_SLUB_SHEAVES
+/*
+ * Linux 7.0's per-CPU layer: arrays of object pointers. The header is laid
+ * out as the kernel's (a list head, the cache, the size and the node: 32
+ * bytes on 64-bit, 20 on 32-bit), since the capacity is rounded so that a
+ * whole sheaf fills a kmalloc size class.
+ */
+struct slab_sheaf {
+	struct list_head barn_list;
+	struct kmem_cache *cache;
+	unsigned int size;		/* objects in it */
+	int node;
+	void *objects[];
+};
+
+/*
+ * main is where allocations pop and frees push; spare is an empty or full
+ * sheaf to swap with; either may be NULL. lock is the kernel's
+ * local_trylock: here threads may share an emulated CPU.
+ */
+struct slub_percpu_sheaves {
+	st_spinlock_t lock;
+	struct slab_sheaf *main;
+	struct slab_sheaf *spare;
+#ifdef CONFIG_SLUB_STATS
+	unsigned long stat[NR_SLUB_STAT_ITEMS];
+#endif
+} __attribute__((aligned(ST_CACHE_LINE)));
+
+#define MAX_FULL_SHEAVES	10
+#define MAX_EMPTY_SHEAVES	10
+
+/* The per-node pool of whole sheaves, between the CPUs and the slabs. */
+struct node_barn {
+	st_spinlock_t lock;
+	struct list_head sheaves_full;
+	struct list_head sheaves_empty;
+	unsigned int nr_full;
+	unsigned int nr_empty;
+};
+#elif !defined(CONFIG_SLUB_TINY)
 /*
  * The per-CPU state. ft is the freelist with its transaction id, changed
  * only by a double-word cmpxchg, or with rseq by a critical section on
@@ -66,12 +118,18 @@ struct kmem_cache_node {
 #ifdef CONFIG_SLUB_DEBUG
 	struct list_head full;		/* full slabs of debug caches */
 #endif
+#ifdef ST_SLUB_SHEAVES
+	struct node_barn barn;
+#endif
 };
 
 struct st_kobj;
 
 struct kmem_cache {
-#ifndef CONFIG_SLUB_TINY
+#ifdef ST_SLUB_SHEAVES
+	struct slub_percpu_sheaves cpu_sheaves[CONFIG_NR_CPUS];
+	unsigned int sheaf_capacity;	/* 0: no sheaves, the slab paths */
+#elif !defined(CONFIG_SLUB_TINY)
 	struct kmem_cache_cpu cpu_slab[CONFIG_NR_CPUS];
 #endif
 	/* what the fast paths read, in one cache line */
@@ -106,6 +164,13 @@ struct kmem_cache {
 	struct kmem_cache_node node;
 };
 
+/* The per-CPU statistics of @s on @cpu. */
+#ifdef ST_SLUB_SHEAVES
+#define slub_cpu_stats(s, cpu)	((s)->cpu_sheaves[cpu].stat)
+#else
+#define slub_cpu_stats(s, cpu)	((s)->cpu_slab[cpu].stat)
+#endif
+
 /* Internal flags above the public ones. */
 #define __OBJECT_POISON		0x80000000u	/* poison the object */
 #define SLAB_KMALLOC		0x00001000u
@@ -119,6 +184,7 @@ extern struct list_head st_slab_caches;
 struct slub_counts {
 	unsigned long slabs, partial, cpu_slabs, cpu_partial;
 	unsigned long objects, free, partial_free;
+	unsigned long sheaves, sheaf_objects;	/* in CPUs' and barn sheaves */
 };
 void st_slub_count(struct kmem_cache *s, struct slub_counts *c);
 unsigned long st_slub_stat_sum(struct kmem_cache *s, int item);

@@ -152,10 +152,10 @@ static int stat_show(struct kmem_cache *s, int item, char *buf, size_t len)
 	int n, off;
 
 	for (cpu = 0; cpu < CONFIG_NR_CPUS; cpu++)
-		sum += READ_ONCE(s->cpu_slab[cpu].stat[item]);
+		sum += READ_ONCE(slub_cpu_stats(s, cpu)[item]);
 	off = snprintf(buf, len, "%lu", sum);
 	for (cpu = 0; cpu < CONFIG_NR_CPUS && off > 0 && (size_t)off < len; cpu++) {
-		unsigned long v = READ_ONCE(s->cpu_slab[cpu].stat[item]);
+		unsigned long v = READ_ONCE(slub_cpu_stats(s, cpu)[item]);
 
 		if (!v)
 			continue;

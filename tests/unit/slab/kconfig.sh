@@ -103,6 +103,10 @@ for s in SLUB_DEBUG SLUB_STATS SLUB_CPU_PARTIAL SLAB_FREELIST_RANDOM \
 done
 expect slub_tiny SLAB_MERGE_DEFAULT y
 expect slub_debug SLUB_DEBUG_ON y;	expect slub_debug SLUB_STATS y
+# Linux 7.0's SLUB: the rest of slub, without CPU partial slabs
+expect slub_sheaves SLUB_SHEAVES y;	expect slub_sheaves SLUB_CPU_PARTIAL n
+expect slub_sheaves SLUB_DEBUG y;	expect slub_sheaves SLAB_FREELIST_HARDENED y
+expect slub SLUB_SHEAVES n
 # the legacy defconfig: EMBEDDED selects EXPERT, so SLOB stays
 expect slob_legacy EMBEDDED y;	expect slob_legacy EXPERT y
 expect slob_legacy SLOB y
@@ -126,13 +130,17 @@ for s in SLUB_DEBUG SLUB_DEBUG_ON SLUB_STATS SLAB_FREELIST_RANDOM; do
 	expect tiny_all $s n
 done
 expect tiny_all SLAB_MERGE_DEFAULT y
+# sheaves under SLUB_TINY: allowed (capacity 0), TINY's choices kept
+synth tiny_sheaves CONFIG_EXPERT=y CONFIG_SLUB_TINY=y CONFIG_SLUB_SHEAVES=y
+expect tiny_sheaves SLUB_SHEAVES y;	expect tiny_sheaves SLUB_TINY y
+expect tiny_sheaves SLUB_CPU_PARTIAL n
 synth nosmp '# CONFIG_SMP is not set'
 expect nosmp NR_CPUS 1;	expect nosmp SLUB_CPU_PARTIAL n
 synth nosysfs '# CONFIG_SYSFS is not set' CONFIG_SLUB_STATS=y
 expect nosysfs SLUB_DEBUG n;	expect nosysfs SLUB_STATS n
 
 # the headers the build compiled against say the same
-for v in slob slub slub_tiny slub_debug; do
+for v in slob slub slub_tiny slub_debug slub_sheaves; do
 	h=$ST_BUILDDIR/defconfigs/config-$v.h
 	[ -f "$h" ] || continue
 	if ! grep '^#define CONFIG_' "$h" | LC_ALL=C sort |

@@ -17,6 +17,15 @@
 
 #define N_ELEM(a) (sizeof(a) / sizeof((a)[0]))
 
+/* Linux 7.0's SLUB: per-CPU sheaves instead of per-CPU slabs. */
+#if defined(CONFIG_SLUB_SHEAVES) && defined(CONFIG_SLUB) && !defined(CONFIG_SLUB_TINY)
+#define HAVE_SHEAVES 1
+#endif
+/* ... which debug caches, all caches under SLUB_DEBUG_ON, do without */
+#if defined(HAVE_SHEAVES) && !defined(CONFIG_SLUB_DEBUG_ON)
+#define HAVE_SHEAVES_ON 1
+#endif
+
 static int failures;
 
 #define CHECK(cond) do {						\
@@ -983,7 +992,8 @@ static void test_concurrent(void)
 /* ------------------------------------------------------------------ */
 /* SLUB_TINY: one observable effect per difference of the series.     */
 
-#if defined(CONFIG_SLUB) && !defined(CONFIG_SLUB_TINY) && !defined(CONFIG_SLUB_DEBUG_ON)
+#if defined(CONFIG_SLUB) && !defined(CONFIG_SLUB_TINY) && \
+	!defined(CONFIG_SLUB_DEBUG_ON) && !defined(HAVE_SHEAVES)
 #define HAVE_CPU_SLABS 1	/* debug caches bypass them, as in the kernel */
 #endif
 
@@ -1115,8 +1125,13 @@ static void test_tiny_stats(void)
 	int ret = st_kmem_cache_stat(c, "alloc_slab", &v);
 
 #ifdef CONFIG_SLUB_STATS
+	struct st_cache_info i;
+
+	st_kmem_cache_info(c, &i);
 	CHECK_EQ(ret, 0);
-	CHECK_EQ(v, 1);
+	/* one slab; with sheaves as many as the first sheaf took */
+	CHECK_EQ(v, i.nr_slabs);
+	CHECK(i.nr_slabs >= 1);
 	CHECK_EQ(st_kmem_cache_stat(c, "no_such_stat", &v), -ENOENT);
 #else
 	CHECK_EQ(ret, -ENOSYS);
@@ -1411,6 +1426,92 @@ static void test_hardened_double_free(void)
 	CHECK_EQ(new_reports(), 0);
 }
 
+/* ------------------------------------------------------------------ */
+/* SLUB_SHEAVES: the model of Linux 7.0's per-CPU sheaves.             */
+
+/*
+ * The kernel's capacities by object size (4/12/26/60), each rounded up so
+ * that a sheaf (a 32-byte header on 64-bit, 20 on 32-bit, and the
+ * pointers) fills its kmalloc size class: 4/12/28/60 on 64-bit. Debug
+ * caches and the bootstrap cache have none.
+ */
+static void test_sheaf_capacity(void)
+{
+#ifdef HAVE_SHEAVES_ON
+	static const struct { unsigned int size, cap64, cap32; } t[] = {
+		{ 64, 60, 123 }, { 248, 60, 123 }, { 256, 28, 27 },
+		{ 1500, 12, 19 }, { 4096, 4, 11 }, { 8192, 4, 11 },
+	};
+	struct st_cache_info i;
+	struct kmem_cache *c;
+	unsigned int k;
+
+	for (k = 0; k < N_ELEM(t); k++) {
+		c = fresh_cache("sheaf-cap", t[k].size);
+		st_kmem_cache_info(c, &i);
+		CHECK_EQ(i.sheaf_capacity, sizeof(void *) == 8 ? t[k].cap64
+							: t[k].cap32);
+		/* a main sheaf per CPU, allocated with the cache */
+		CHECK_EQ(i.nr_sheaves, st_slab_nr_cpus());
+		kmem_cache_destroy(c);
+	}
+	c = kmem_cache_create("sheaf-debug", 64, 0, SLAB_RED_ZONE | SLAB_NO_MERGE, NULL);
+	st_kmem_cache_info(c, &i);
+	CHECK_EQ(i.sheaf_capacity, 0);
+	CHECK_EQ(i.nr_sheaves, 0);
+	st_kmem_cache_info(st_virt_to_cache(c), &i);	/* the bootstrap cache */
+	CHECK(!strcmp(i.name, "kmem_cache"));
+	CHECK_EQ(i.sheaf_capacity, 0);
+	kmem_cache_destroy(c);
+#endif
+}
+
+/*
+ * One allocation fills a whole sheaf from the slabs (the slab stays on
+ * the node list: there are no CPU slabs); frees go to the sheaves, then
+ * the barn keeps at most 10 full sheaves and the rest goes back to the
+ * slabs; kmem_cache_shrink() empties all of it, keeping an empty main
+ * sheaf per CPU.
+ */
+static void test_sheaf_barn(void)
+{
+#ifdef HAVE_SHEAVES_ON
+	struct kmem_cache *c = fresh_cache("sheaf-barn", 64);
+	unsigned int n, k, cap;
+	struct st_cache_info i;
+	void **o;
+
+	st_slab_set_cpu(0);
+	o = calloc(4000, sizeof(*o));
+	o[0] = kmem_cache_alloc(c, GFP_KERNEL);
+	st_kmem_cache_info(c, &i);
+	cap = i.sheaf_capacity;
+	CHECK_EQ(i.nr_cpu_slabs, 0);
+	CHECK_EQ(i.nr_partial, 1);
+	CHECK_EQ(i.nr_sheaf_objects, cap - 1);
+	CHECK_EQ(i.nr_objects - i.nr_free, 1);
+	n = 50 * cap;
+	for (k = 1; k < n; k++)
+		o[k] = kmem_cache_alloc(c, GFP_KERNEL);
+	for (k = 0; k < n; k++)
+		kmem_cache_free(c, o[k]);
+	st_kmem_cache_info(c, &i);
+	CHECK_EQ(i.nr_objects - i.nr_free, 0);
+	/* this CPU's main and spare, 10 full sheaves in the barn */
+	CHECK(i.nr_sheaf_objects <= (2 + 10) * cap);
+	CHECK(i.nr_sheaf_objects >= 10 * cap);
+	CHECK(i.nr_sheaves <= 2 * st_slab_nr_cpus() + 10 + 10);
+	CHECK(i.nr_slabs * i.objs_per_slab >= i.nr_sheaf_objects);
+	kmem_cache_shrink(c);
+	st_kmem_cache_info(c, &i);
+	CHECK_EQ(i.nr_sheaf_objects, 0);
+	CHECK_EQ(i.nr_slabs, 0);
+	CHECK_EQ(i.nr_sheaves, st_slab_nr_cpus());
+	free(o);
+	kmem_cache_destroy(c);
+#endif
+}
+
 /* SLAB_FREELIST_RANDOM: a new slab hands out objects in shuffled order. */
 static void test_random(void)
 {
@@ -1556,19 +1657,21 @@ static const struct test_case cases[] = {
 	{ "stress", test_stress, NULL },
 	{ "stress-many", test_stress_many, NULL },
 	{ "concurrent", test_concurrent, NULL },
-	{ "tiny-cpu-slab", test_tiny_cpu_slab, "slub" },
-	{ "tiny-cpu-partial", test_tiny_cpu_partial, "slub" },
+	{ "tiny-cpu-slab", test_tiny_cpu_slab, "slab-freelists" },
+	{ "tiny-cpu-partial", test_tiny_cpu_partial, "slab-freelists" },
 	{ "tiny-max-order", test_tiny_max_order, "slub" },
-	{ "tiny-empty-slabs", test_tiny_empty_slabs, "slub" },
+	{ "tiny-empty-slabs", test_tiny_empty_slabs, "slab-freelists" },
 	{ "tiny-stats", test_tiny_stats, NULL },
 	{ "tiny-sysfs", test_tiny_sysfs, NULL },
 	{ "debug-redzone", test_debug_redzone, "slub" },
 	{ "debug-kmalloc-redzone", test_debug_kmalloc_redzone, "slub-debug-on" },
 	{ "debug-use-after-free", test_debug_use_after_free, "slub" },
 	{ "debug-double-free", test_debug_double_free, "slub" },
-	{ "hardened", test_hardened, "slub-no-debug-on" },
+	{ "hardened", test_hardened, "slab-freelists-no-debug-on" },
 	{ "hardened-double-free", test_hardened_double_free, "freelist-hardened" },
 	{ "random", test_random, "slub" },
+	{ "sheaf-capacity", test_sheaf_capacity, "sheaves" },
+	{ "sheaf-barn", test_sheaf_barn, "sheaves" },
 	{ "slob-heap", test_slob_heap, "slob" },
 	{ "boot-params", test_boot_params, NULL },
 };
@@ -1588,8 +1691,19 @@ static bool has_feature(const char *f)
 #elif defined(CONFIG_SLUB)
 		"slub-no-debug-on",
 #endif
-#ifdef CONFIG_SLAB_FREELIST_HARDENED
+#if defined(CONFIG_SLAB_FREELIST_HARDENED) && !defined(HAVE_SHEAVES)
+		/* a sheaf takes a double free unseen, as in Linux 7.0 */
 		"freelist-hardened",
+#endif
+#ifdef HAVE_SHEAVES_ON
+		"sheaves",
+#endif
+#if defined(CONFIG_SLUB) && !defined(HAVE_SHEAVES)
+		/* a free goes straight to the slab's (or CPU's) freelist */
+		"slab-freelists",
+#endif
+#if defined(CONFIG_SLUB) && !defined(HAVE_SHEAVES) && !defined(CONFIG_SLUB_DEBUG_ON)
+		"slab-freelists-no-debug-on",
 #endif
 	};
 	unsigned int i;
