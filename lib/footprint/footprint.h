@@ -109,7 +109,8 @@ int st_fp_replay(struct st_fp_report *r, const char *dir, const char *variant,
  * Everything `slubtiny footprint` measures: each of @paths (or, when
  * @nr_paths is 0, each generated shape) on each of @variants (NULL: every
  * variant found), then the comparisons. A trace replayed on more than one
- * thread is replayed again on one thread by slub and slub_tiny, as trace
+ * thread is replayed again on one thread by slub, slub_tiny and
+ * slub_sheaves, as trace
  * "NAME" ST_FP_ONE_THREAD: their speed on one thread and how each scales.
  */
 #define ST_FP_ONE_THREAD	"-1t"

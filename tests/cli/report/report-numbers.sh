@@ -75,7 +75,7 @@ get_bom || { bad "cannot extract bloat-o-meter from linux-source-6.12"; exit 1; 
 		[ "$arch" = arm ] && pre=arm-linux-gnueabi-
 		[ "$arch" = mips ] && pre=mips-linux-gnu-
 		ln -sf "$(command -v "${pre}nm" || command -v nm)" "$out/bin/nm"
-		for v in slob slub_tiny slub_debug; do
+		for v in slob slub_tiny slub_debug slub_sheaves; do
 			old=$b/$arch/slub.o new=$b/$arch/$v.o
 			bomrun "$old" "$new" >"$out/bom-$arch-$v" 2>/dev/null ||
 				{ bad "bloat-o-meter failed on $arch $v"; continue; }
@@ -90,7 +90,7 @@ get_bom || { bad "cannot extract bloat-o-meter from linux-source-6.12"; exit 1; 
 		done
 	done
 	# The symbol rows and the Total line printed for the host are bloat-o-meter's lines.
-	for v in slob slub_tiny slub_debug; do
+	for v in slob slub_tiny slub_debug slub_sheaves; do
 		sed -n "/^$v vs slub/,/^Total:/p" "$out/r.txt" | sed -n '/^Function/,/^Total:/p' |
 			sed '1d' >"$out/rows-$v"
 		[ -s "$out/rows-$v" ] || { bad "no symbol rows for $v"; continue; }
@@ -108,12 +108,13 @@ grep -qxF "delta = total - slub's total on the same arch; % = delta in % of slub
 grep -qxF "text section (bytes), and its change in % of slub's text on the same arch:" "$out/r.txt" ||
 	bad "text: the text matrix's % is not labelled"
 [ "$(grep -c "^[a-z_]* vs slub (bloat-o-meter: symbol sizes; chg % is of slub's symbol total):\$" \
-	"$out/r.txt")" = 3 ] || bad "text: bloat-o-meter's chg % is not labelled"
+	"$out/r.txt")" = 4 ] || bad "text: bloat-o-meter's chg % is not labelled"
 jq -e '[.options[] | select(.option == "SLAB_FREELIST_RANDOM" or .option == "SLAB_FREELIST_HARDENED")
 	| .values.slub == "y" and .values.slub_debug == "n"] | length == 2 and all' "$out/r.json" \
 	>/dev/null || bad "JSON: options lack the baseline's FREELIST_RANDOM/HARDENED"
 jq -e '(.options | map(.option) | index("SLUB_TINY")) != null and
-	all(.options[]; (.values | keys | length) == 4)' "$out/r.json" >/dev/null ||
+	(.options | map(.option) | index("SLUB_SHEAVES")) != null and
+	all(.options[]; (.values | keys | length) == 5)' "$out/r.json" >/dev/null ||
 	bad "JSON: options lack SLUB_TINY or a variant's value"
 grep -q '^Options that differ between the variants (resolved .config; n = not set):$' "$out/r.txt" &&
 	grep -Eq '^SLAB_FREELIST_HARDENED +y +' "$out/r.txt" ||
