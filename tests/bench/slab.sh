@@ -3,7 +3,8 @@
 # Slab allocator benchmark: per variant, in the same run, alloc+free
 # throughput with 1 and 2 threads (glibc malloc as the reference) and the
 # pages held after a fixed mixed workload; then the ratios issue 12 asks
-# about: SLUB against SLUB_TINY on one thread, and how each scales to two.
+# about: SLUB against SLUB_TINY on one thread, and how each scales to two;
+# and Linux 7.0's SLUB (slub_sheaves) against both, one and two threads.
 # SLUB runs twice: with its default fast path (rseq where the library
 # supports it) and with ST_SLAB_RSEQ=0 (the double-word cmpxchg).
 #   slab.sh GLIBC_BENCH VARIANT_BENCH...     (OPS=pairs per thread,
@@ -100,6 +101,18 @@ if [ -f "$tmp/slub.1" ] && [ -f "$tmp/slub_tiny.1" ]; then
 		"CPU time: slub $(cpu_scaling "$(best slub 1 3)" "$(best slub 2 3)")," \
 		"slub_tiny $(cpu_scaling "$(best slub_tiny 1 3)" "$(best slub_tiny 2 3)")" \
 		"(issue 12 expects slub's to be higher)"
+fi
+# Linux 7.0's SLUB (per-CPU sheaves) against both, measured in the same run
+if [ -f "$tmp/slub_sheaves.1" ] && [ -f "$tmp/slub_tiny.1" ] && [ -f "$tmp/slub.1" ]; then
+	for t in 1 2; do
+		h=$(best slub_sheaves $t 2)
+		echo "slub_sheaves, $t thread(s): $(ratio "$h" "$(best slub_tiny $t 2)")x slub_tiny's ops/s" \
+			"($(ratio "$(best slub_tiny $t 3)" "$(best slub_sheaves $t 3)")x per CPU-second)," \
+			"$(ratio "$h" "$(best slub $t 2)")x slub's" \
+			"($(ratio "$(best slub $t 3)" "$(best slub_sheaves $t 3)")x per CPU-second)"
+	done
+	echo "2T/1T scaling, wall: slub_sheaves $(ratio "$(best slub_sheaves 2 2)" "$(best slub_sheaves 1 2)");" \
+		"CPU time: slub_sheaves $(cpu_scaling "$(best slub_sheaves 1 3)" "$(best slub_sheaves 2 3)")"
 fi
 echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo ?)," \
 	"CPUs: $(getconf _NPROCESSORS_ONLN 2>/dev/null || echo ?)"
