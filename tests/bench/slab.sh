@@ -105,8 +105,9 @@ fi
 # Linux 7.0's SLUB (per-CPU sheaves) against both, measured in the same run
 if [ -f "$tmp/slub_sheaves.1" ] && [ -f "$tmp/slub_tiny.1" ] && [ -f "$tmp/slub.1" ]; then
 	for t in 1 2; do
-		h=$(best slub_sheaves $t 2)
-		echo "slub_sheaves, $t thread(s): $(ratio "$h" "$(best slub_tiny $t 2)")x slub_tiny's ops/s" \
+		h=$(best slub_sheaves $t 2) n="1 thread"
+		[ $t = 1 ] || n="$t threads"
+		echo "slub_sheaves, $n: $(ratio "$h" "$(best slub_tiny $t 2)")x slub_tiny's ops/s" \
 			"($(ratio "$(best slub_tiny $t 3)" "$(best slub_sheaves $t 3)")x per CPU-second)," \
 			"$(ratio "$h" "$(best slub $t 2)")x slub's" \
 			"($(ratio "$(best slub $t 3)" "$(best slub_sheaves $t 3)")x per CPU-second)"
