@@ -60,17 +60,37 @@ SYNTAX_SHIMS = [
     # attribute"): a bare `modules` line inside `config MODULES`.
     ("modules", re.compile(r"^([ \t]+)modules[ \t]*(#.*)?$", re.M),
      r"\1option modules", "Linux >= 5.13 'modules' attribute"),
-    # Linux 6.18: `transitional` marks an old symbol name that is read from
-    # .config but never written. Kconfiglib cannot express "never written":
-    # the keyword is dropped here and the symbol remembered in
-    # TRANSITIONAL, which the .config and header writers skip.
+    # Linux 6.18 (f9afce4f32e9, "kconfig: Add transitional symbol attribute
+    # for migration support"): `transitional` marks an old symbol name that
+    # is read from .config but never written. Kconfiglib has no such thing:
+    # the keyword is dropped here, the symbol remembered in TRANSITIONAL and
+    # given conf's semantics after parsing (Kconfig._st_transitional()).
     ("transitional", re.compile(r"^([ \t]+)transitional[ \t]*(#.*)?$", re.M),
      r"\1# transitional (slubtiny shim)", "Linux >= 6.18 'transitional'"),
+    # Linux 7.0 (76df6815dab7, "kconfig: Support conditional deps using
+    # "depends on X if Y""): conf reads it as X || (Y = n); see cond_dep().
+    ("depends", re.compile(r"^([ \t]+depends[ \t]+on[ \t]+)([^#\n]*?[^#\s])[ \t]+if[ \t]+"
+                           r"([^#\n]*?[^#\s])([ \t]*(?:#.*)?)$", re.M),
+     lambda m: cond_dep(m), "Linux >= 7.0 'depends on X if Y'"),
 ]
 SHIM_KEYWORDS = tuple(row[0] for row in SYNTAX_SHIMS)
 
 
-# Symbols marked `transitional` in the files parsed so far: conf never
+def cond_dep(m):
+    """
+    "depends on X if Y" as Kconfiglib can read it. Kconfiglib compares
+    only symbols, so (Y = n) is exact for a symbol Y; for an expression
+    !(Y) stands in, which differs only when Y is m (X || m, not X).
+    """
+    dep, cond = m.group(2), m.group(3)
+    if re.match(r"^[A-Za-z0-9_]+$", cond):
+        off = "%s = n" % cond
+    else:
+        off = "!(%s)" % cond
+    return "%s(%s) || (%s)%s" % (m.group(1), dep, off, m.group(4))
+
+
+# Symbols marked `transitional` in the Kconfig parsed last: conf never
 # writes them to .config, so neither do we (see written()).
 TRANSITIONAL = set()
 
@@ -114,11 +134,38 @@ class Kconfig(kconfiglib.Kconfig):
         return super()._open_config(filename)
 
     def _init(self, *args, **kwargs):
+        TRANSITIONAL.clear()
         self._st_parsing = True
         try:
             super()._init(*args, **kwargs)
         finally:
             self._st_parsing = False
+        self._st_transitional()
+
+    def _st_transitional(self):
+        """
+        Read transitional symbols as conf does (6.18): one has nothing but
+        a type and help (else conf refuses the tree), and a value the
+        config gives it counts whatever its menu (conf calls it "usable"),
+        so it feeds the defaults that name it. Kconfiglib uses a user
+        value only through a visible prompt: give each an always-visible
+        one. It still is never written (written(), header_contents()).
+        """
+        for name in sorted(TRANSITIONAL):
+            sym = self.syms.get(name)
+            if sym is None or not sym.nodes:
+                continue
+            node = sym.nodes[0]
+            if sym.defaults or sym.selects or sym.implies or sym.ranges or \
+               any(n.prompt for n in sym.nodes):
+                raise kconfiglib.KconfigError(
+                    "%s: transitional symbols can only have help sections"
+                    % transitional_offender(node))
+            for n in sym.nodes:
+                n.prompt = ("%s (transitional)" % name, self.y)
+            sym.direct_dep = self.y
+        if TRANSITIONAL:
+            self._invalidate_all()
 
     def _load_config(self, filename, replace):
         # Since 6.11 conf ranks a choice's members by the order the file
@@ -939,6 +986,30 @@ def show_val(sc):
     return TRI_STR[sc.tri_value]
 
 
+def transitional_offender(node):
+    """file:line of the first property of @node's entry but its type and
+    help (conf names that line), else of the entry."""
+    path = node.filename
+    if not os.path.isabs(path):
+        path = os.path.join(node.kconfig.srctree, path)
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            lines = f.read().splitlines()
+    except EnvironmentError:
+        return loc(node)
+    prop = re.compile(r"^\s*(default|def_bool|def_tristate|select|imply|range|"
+                      r"prompt|depends|visible|(bool|tristate|string|int|hex)"
+                      r"\s+[^\s#])")
+    end = re.compile(r"^\s*(config|menuconfig|choice|endchoice|menu|endmenu"
+                     r"|if|endif|source|comment|help|---help---)\b")
+    for i in range(node.linenr, min(len(lines), node.linenr + 200)):
+        if end.match(lines[i]):
+            break
+        if prop.match(lines[i]):
+            return "%s:%d" % (node.filename, i + 1)
+    return loc(node)
+
+
 def find_prop_line(node, keyword, target):
     """The file:line of `keyword target` in @node's entry, else the entry."""
     path = node.filename
@@ -1399,6 +1470,8 @@ def fix_refusal(tree, name):
     """Why @name must never be written by a fix, or None."""
     if name == "COMPILE_TEST":
         return "COMPILE_TEST only exists for test builds"
+    if name in TRANSITIONAL:
+        return "%s is an old name that conf reads but never writes" % name
     if NEVER_FIX.match(name):
         return "%s chooses the board's platform" % name
     sym = tree.kconf.syms.get(name)

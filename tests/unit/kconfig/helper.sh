@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # kconfig/st_kconfig.py on its own: autoconf output, the syntax shim
-# ('modules', 'transitional'), the make-like environment, a protocol that
+# ('modules', 'transitional' read as conf reads it, 'depends on X if Y'),
+# the make-like environment, a protocol that
 # survives bad requests and chatty Kconfig files, and the one-line errors.
 #   helper.sh KC_TOOL
 set -u
@@ -47,11 +48,9 @@ config MODULES
 	default y
 config OLD_EXPERT
 	bool
-	transitional
-config OLD_WRITTEN
-	bool
-	default y
-	transitional
+	transitional	# the 6.18 name
+	help
+	  Read from a config, never written.
 config EXPERT
 	bool "expert"
 	default OLD_EXPERT
@@ -60,6 +59,12 @@ config SLUB_TINY
 	depends on EXPERT
 config DRV
 	tristate "a driver"
+config COND
+	bool "needs DRV, but only with EXPERT"
+	depends on DRV if EXPERT
+config DRV2
+	tristate "another driver"
+	depends on DRV || !DRV # if DRV=m, this one is m at most
 config HEXV
 	hex "a hex"
 	default 0x10
@@ -85,7 +90,8 @@ cp "$t/Kconfig" "$tmp/Kconfig.orig"
 # serve: load, verify, bad requests, quit
 cat >"$tmp/req" <<REQ
 {"id":1,"op":"load","srctree":"$t","arch":"i386"}
-{"id":2,"op":"verify","mode":"defconfig","config":true,"assign":[{"sym":"SLUB_TINY","val":"y","line":1},{"sym":"DRV","val":"m","line":2},{"sym":"INTV","val":"9","line":3},{"sym":"NOPE","val":"y","line":4},{"sym":"OLD_EXPERT","val":"y","line":5}]}
+{"id":2,"op":"verify","mode":"defconfig","config":true,"assign":[{"sym":"SLUB_TINY","val":"y","line":1},{"sym":"DRV","val":"m","line":2},{"sym":"INTV","val":"9","line":3},{"sym":"NOPE","val":"y","line":4},{"sym":"COND","val":"y","line":5}]}
+{"id":3,"op":"verify","mode":"defconfig","config":true,"assign":[{"sym":"SLUB_TINY","val":"y","line":1},{"sym":"OLD_EXPERT","val":"y","line":2},{"sym":"COND","val":"y","line":3}]}
 this is not json
 {"id":4,"op":"frobnicate"}
 {"id":5,"op":"verify","assign":[{"sym":"bad name","val":"y"}]}
@@ -95,7 +101,7 @@ this is not json
 REQ
 (cd "$tmp" && "$py" "$helper" serve <"$tmp/req" >"$tmp/out" 2>"$tmp/err")
 check "serve exits 0" test $? = 0
-check "one reply per request before quit" test "$(wc -l <"$tmp/out")" = 6
+check "one reply per request before quit" test "$(wc -l <"$tmp/out")" = 7
 check "every reply is one JSON object" sh -c "! grep -qv '^{.*}\$' '$tmp/out'"
 check "Kconfig \$(info) output goes to stderr" has "$tmp/err" "this line goes to stderr"
 check "load: i386 -> SRCARCH x86, KERNELVERSION from the Makefile" \
@@ -107,9 +113,16 @@ check "SLUB_TINY=y without EXPERT: depends, with fix" \
 check "DRV=m with MODULES=y stays m" hasnt "$tmp/out" '"symbol":"DRV"'
 check "INTV=9 out of range 1..8" has "$tmp/out" '"symbol":"INTV","kind":"ineffective","cause":"range"'
 check "unknown symbol" has "$tmp/out" '"symbol":"NOPE","kind":"unknown"'
-check "transitional symbol has no prompt" has "$tmp/out" '"symbol":"OLD_EXPERT","kind":"ineffective","cause":"no_prompt"'
+grep '"id":2,' "$tmp/out" >"$tmp/out-2"
+grep '"id":3,' "$tmp/out" >"$tmp/out-3"
+check "depends on X if Y: Y n, X n: COND=y kept" hasnt "$tmp/out-2" '"symbol":"COND"'
+check "transitional: its value sets the new symbol's default (EXPERT=y)" has "$tmp/out-3" '\["EXPERT","y",'
+check "transitional: SLUB_TINY then takes effect" hasnt "$tmp/out-3" '"symbol":"SLUB_TINY"'
+check "transitional: its own line is neither unknown nor ineffective" hasnt "$tmp/out-3" '"symbol":"OLD_EXPERT"'
+check "transitional symbol is never written" hasnt "$tmp/out-3" '\["OLD_EXPERT",'
+check "depends on X if Y: Y y, X n: COND=y dropped, depends" \
+	has "$tmp/out-3" '"symbol":"COND","kind":"ineffective","cause":"depends"'
 check "config holds the arch string" has "$tmp/out" '\["ARCH_IS","i386","s"\]'
-check "transitional symbol is never written" hasnt "$tmp/out" '\["OLD_WRITTEN",'
 check "bad JSON -> error reply" has "$tmp/out" '"id":null,"ok":false,"error":"bad request'
 check "unknown op -> error reply" has "$tmp/out" '"id":4,"ok":false'
 check "bad symbol name -> error reply" has "$tmp/out" '"id":5,"ok":false'
@@ -122,6 +135,16 @@ printf '{"id":1,"op":"load","srctree":"%s","arch":"nosucharch"}\n{"id":2,"op":"l
 	"$py" "$helper" serve >"$tmp/out2" 2>/dev/null
 check "unknown arch" has "$tmp/out2" '"id":1,"ok":false,"error":"unknown arch'
 check "tree without Kconfig" has "$tmp/out2" '"id":2,"ok":false,"error":".*no Kconfig'
+
+# conf refuses a transitional symbol with anything but a type and help
+t2=$tmp/tree2
+mkdir -p "$t2/arch/x86"
+cp "$t/Makefile" "$t/arch/x86/Kconfig" "$t2/" && cp "$t/arch/x86/Kconfig" "$t2/arch/x86/"
+printf 'config NEW\n\tbool "new"\n\tdefault OLD\nconfig OLD\n\tbool\n\tdefault y\n\ttransitional\n' >"$t2/Kconfig"
+printf '{"id":1,"op":"load","srctree":"%s","arch":"x86_64"}\n' "$t2" |
+	"$py" "$helper" serve >"$tmp/out2b" 2>/dev/null
+check "transitional with a default: load fails as conf's parse does, at the default's line" \
+	has "$tmp/out2b" '"id":1,"ok":false,"error":".*Kconfig:6: transitional symbols can only have help sections'
 
 # A relative srctree is the caller's: the server works in a scratch directory.
 printf '{"id":1,"op":"load","srctree":"tree","arch":"x86_64"}\n' >"$tmp/req3"
