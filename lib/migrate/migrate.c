@@ -12,6 +12,11 @@
  *   6.5  SLAB renamed SLAB_DEPRECATED (SLAB stays, internal).
  *   6.8  SLAB, SLAB_DEPRECATED and DEBUG_SLAB removed; SLUB is def_bool y,
  *        so from here on the rules write no CONFIG_SLUB=y (savedefconfig form).
+ *   7.0  Per-CPU sheaves for every cache replace CPU partial slabs:
+ *        SLUB_CPU_PARTIAL removed, with no transitional name (7b7d4ac53ee5).
+ *   7.2  RANDOM_KMALLOC_CACHES became KMALLOC_PARTITION_CACHES (a mode
+ *        choice, RANDOM or TYPED); the old name is a `transitional` symbol
+ *        that sets the new one's default and is never written back.
  *
  * A rule applies from the first target kernel on which its line would be
  * silently ignored, so `--target 6.2` leaves CONFIG_SLAB=y alone (it still
@@ -26,7 +31,7 @@
 #include "defconfig/defconfig.h"
 #include "migrate/migrate.h"
 
-const struct st_kver st_kver_newest = { 6, 12 };
+const struct st_kver st_kver_newest = { 7, 3 };
 
 #define FAM_SLOB	0x1
 #define FAM_SLAB	0x2
@@ -361,6 +366,74 @@ static int rewrite_embedded(struct st_mig_ctx *ctx, size_t idx, size_t at)
 	return put_lines(ctx, idx, at, text, 1);
 }
 
+/*
+ * "# CONFIG_SLUB_CPU_PARTIAL is not set" as much as "=y": from 7.0 Kconfig
+ * has no such symbol, so neither line does anything.
+ */
+static bool match_cpu_partial(const struct st_mig_ctx *ctx, size_t idx)
+{
+	const struct st_dc_line *l = in_line(ctx, idx);
+
+	return (l->kind == ST_DC_ASSIGN || l->kind == ST_DC_NOT_SET) &&
+	       !strcmp(l->sym, "SLUB_CPU_PARTIAL");
+}
+
+static int rewrite_cpu_partial(struct st_mig_ctx *ctx, size_t idx, size_t at)
+{
+	const char *text[1] = { NULL };
+
+	snprintf(ctx->note, sizeof(ctx->note), "%.120s", in_line(ctx, idx)->text);
+	note_lines(ctx, text, 1);
+	snprintf(ctx->note + strlen(ctx->note), sizeof(ctx->note) - strlen(ctx->note),
+		 ": Linux 7.0 removed SLUB_CPU_PARTIAL (per-CPU sheaves replaced CPU partial slabs)");
+	return put_lines(ctx, idx, at, text, 1);
+}
+
+static bool match_random_kmalloc(const struct st_mig_ctx *ctx, size_t idx)
+{
+	const struct st_dc_line *l = in_line(ctx, idx);
+
+	return (l->kind == ST_DC_ASSIGN || l->kind == ST_DC_NOT_SET) &&
+	       !strcmp(l->sym, "RANDOM_KMALLOC_CACHES");
+}
+
+/*
+ * The transitional name becomes the new one, same value; it goes where
+ * the new one cannot take it: the file sets KMALLOC_PARTITION_CACHES
+ * itself, or SLUB_TINY, which the new symbol depends on the absence of.
+ */
+static int rewrite_random_kmalloc(struct st_mig_ctx *ctx, size_t idx, size_t at)
+{
+	const struct st_dc_line *l = in_line(ctx, idx);
+	bool on = l->kind == ST_DC_ASSIGN && strcmp(l->val, "n");
+	bool tiny = on && (ctx->have_tiny || (ctx->families & FAM_SLOB));
+	long other = st_defconfig_find(ctx->in, "KMALLOC_PARTITION_CACHES");
+	const char *text[1] = { NULL };
+	char buf[128];
+	size_t len;
+
+	if (other < 0 && !tiny) {
+		if (on)
+			snprintf(buf, sizeof(buf), "%sKMALLOC_PARTITION_CACHES=%s",
+				 ST_DC_PREFIX, l->val);
+		else
+			snprintf(buf, sizeof(buf), "# %sKMALLOC_PARTITION_CACHES is not set",
+				 ST_DC_PREFIX);
+		text[0] = buf;
+	}
+	snprintf(ctx->note, sizeof(ctx->note), "%.120s", l->text);
+	note_lines(ctx, text, 1);
+	len = strlen(ctx->note);
+	if (other >= 0)
+		snprintf(ctx->note + len, sizeof(ctx->note) - len,
+			 ": line %d sets KMALLOC_PARTITION_CACHES, which Linux 7.2 reads it as",
+			 in_line(ctx, other)->lineno);
+	else if (tiny)
+		snprintf(ctx->note + len, sizeof(ctx->note) - len,
+			 ": Linux 7.2 reads it as KMALLOC_PARTITION_CACHES, which depends on !SLUB_TINY");
+	return put_lines(ctx, idx, at, text, 1);
+}
+
 const struct st_mig_rule st_mig_rules[] = {
 	{ "slab-choice-overridden", { 6, 2 },
 	  "the allocator is a choice and conf takes the last member set to y: an "
@@ -399,6 +472,15 @@ const struct st_mig_rule st_mig_rules[] = {
 	  "EMBEDDED selected EXPERT until it was removed in 6.6; without EXPERT every "
 	  "'is not set' line of an EXPERT-only option stops taking effect",
 	  match_embedded, rewrite_embedded },
+	{ "slub-cpu-partial-removed", { 7, 0 },
+	  "SLUB_CPU_PARTIAL was removed in 7.0, when per-CPU sheaves replaced CPU "
+	  "partial slabs, with no transitional name: Kconfig ignores the line, so it goes",
+	  match_cpu_partial, rewrite_cpu_partial },
+	{ "random-kmalloc-to-partition", { 7, 2 },
+	  "RANDOM_KMALLOC_CACHES became KMALLOC_PARTITION_CACHES in 7.2; the old name "
+	  "is only read (transitional) and savedefconfig never writes it, so the line "
+	  "takes the new name, or goes where the new symbol cannot be set",
+	  match_random_kmalloc, rewrite_random_kmalloc },
 	{ NULL, { 0, 0 }, NULL, NULL, NULL },
 };
 
@@ -520,6 +602,12 @@ static const struct slab_sym slab_syms[] = {
 	{ "SLAB_DEPRECATED", { 6, 5 }, { 6, 8 }, { 0, 0 }, NULL, "removed in 6.8" },
 	{ "DEBUG_SLAB", { 0, 0 }, { 6, 8 }, { 0, 0 }, NULL, "removed with SLAB in 6.8" },
 	{ "SLUB_TINY", { 6, 2 }, { 0, 0 }, { 0, 0 }, NULL, "added in 6.2" },
+	{ "SLUB_CPU_PARTIAL", { 0, 0 }, { 7, 0 }, { 0, 0 }, NULL,
+	  "removed in 7.0 with CPU partial slabs" },
+	{ "RANDOM_KMALLOC_CACHES", { 6, 6 }, { 0, 0 }, { 0, 0 }, NULL, "added in 6.6" },
+	{ "KMALLOC_PARTITION_CACHES", { 7, 2 }, { 0, 0 }, { 0, 0 }, NULL,
+	  "added in 7.2 for RANDOM_KMALLOC_CACHES" },
+	{ "SLAB_BUCKETS", { 6, 11 }, { 0, 0 }, { 0, 0 }, NULL, "added in 6.11" },
 	{ "SLUB", { 0, 0 }, { 0, 0 }, { 6, 8 }, "y",
 	  "the only allocator since 6.8 (def_bool y, no prompt)" },
 	{ NULL },

@@ -14,7 +14,8 @@
 #     CONFIG_EXPERT=y, that line removed, and the first without it;
 #     each with CONFIG_SLOB=y appended, so that the migration writes
 #     CONFIG_SLUB_TINY=y, which needs EXPERT.
-# Each is migrated with `migrate --fix-deps --in-place -q` (no --srctree),
+# Each is migrated with `migrate --target 6.12 --fix-deps --in-place -q` (no
+# --srctree; 6.12, the kernel of the savedefconfig that judges it),
 # then resolved by conf on the 6.12 tree and written back by savedefconfig
 # (cached in build-cache/conf-boards/, see common.sh). Passes when migrate
 # exits 0 with nothing but the model line and the side effects on stderr,
@@ -82,7 +83,7 @@ nfiles=$(wc -l <"$run/list")
 for v in 6.1 6.12; do
 	cp -r "$run/$v" "$run/in-$v" || exit 1
 	# shellcheck disable=SC2046
-	(cd "$run/$v" && "$slubtiny" migrate --fix-deps --in-place -q \
+	(cd "$run/$v" && "$slubtiny" migrate --target 6.12 --fix-deps --in-place -q \
 		$(awk -v v=$v '$1 == v { print $2 }' "$run/list")) >"$run/out" 2>"$run/err"
 	rc=$?
 	[ $rc = 0 ] || bad "$v: migrate --fix-deps --in-place -q: exit $rc, want 0"

@@ -164,6 +164,59 @@ static void test_rules(void)
 	expect("trailing blanks", "CONFIG_SLOB=y  \n", "6.2",
 	       "CONFIG_SLUB=y\nCONFIG_SLUB_TINY=y\n", "slob-to-slub-tiny");
 	expect("empty file", "", "6.12", "", "");
+	/* 7.0: SLUB_CPU_PARTIAL is gone, "is not set" as much as "=y" */
+	expect("cpu partial not set on 6.19", "# CONFIG_SLUB_CPU_PARTIAL is not set\n", "6.19",
+	       "# CONFIG_SLUB_CPU_PARTIAL is not set\n", "");
+	expect("cpu partial not set", "CONFIG_A=y\n# CONFIG_SLUB_CPU_PARTIAL is not set\n", "7.0",
+	       "CONFIG_A=y\n", "slub-cpu-partial-removed");
+	expect("cpu partial y", "CONFIG_SLUB_CPU_PARTIAL=y\nCONFIG_B=y\n", "7.3",
+	       "CONFIG_B=y\n", "slub-cpu-partial-removed");
+	/* 7.2: RANDOM_KMALLOC_CACHES is a transitional name */
+	expect("random kmalloc on 7.1", "CONFIG_RANDOM_KMALLOC_CACHES=y\n", "7.1",
+	       "CONFIG_RANDOM_KMALLOC_CACHES=y\n", "");
+	expect("random kmalloc", "CONFIG_RANDOM_KMALLOC_CACHES=y # hardening\n", "7.2",
+	       "CONFIG_KMALLOC_PARTITION_CACHES=y # hardening\n", "random-kmalloc-to-partition");
+	expect("random kmalloc off", "# CONFIG_RANDOM_KMALLOC_CACHES is not set\n", "7.2",
+	       "# CONFIG_KMALLOC_PARTITION_CACHES is not set\n", "random-kmalloc-to-partition");
+	expect("random kmalloc beside tiny", "CONFIG_SLUB_TINY=y\nCONFIG_RANDOM_KMALLOC_CACHES=y\n",
+	       "7.2", "CONFIG_SLUB_TINY=y\n", "random-kmalloc-to-partition");
+	expect("random kmalloc in a file moved off slob",
+	       "CONFIG_RANDOM_KMALLOC_CACHES=y\nCONFIG_SLOB=y\n", "7.3",
+	       "CONFIG_SLUB_TINY=y\n", "random-kmalloc-to-partition slob-to-slub-tiny");
+	expect("random kmalloc and the new name", "CONFIG_RANDOM_KMALLOC_CACHES=y\n"
+	       "# CONFIG_KMALLOC_PARTITION_CACHES is not set\n", "7.2",
+	       "# CONFIG_KMALLOC_PARTITION_CACHES is not set\n", "random-kmalloc-to-partition");
+}
+
+static void test_rule_notes(void)
+{
+	struct st_migration m;
+	char *out;
+
+	out = run("CONFIG_EXPERT=y\n# CONFIG_SLUB_CPU_PARTIAL is not set\n", "7.0", &m);
+	ok(m.nr_changes == 1 && strstr(m.changes[0].msg, "removed") &&
+	   strstr(m.changes[0].msg, "Linux 7.0"), "cpu partial note names the release: %s",
+	   m.nr_changes ? m.changes[0].msg : "");
+	free(out);
+	st_migration_release(&m);
+	out = run("CONFIG_RANDOM_KMALLOC_CACHES=y\n", "7.2", &m);
+	ok(m.nr_changes == 1 &&
+	   !strcmp(m.changes[0].msg, "CONFIG_RANDOM_KMALLOC_CACHES=y -> CONFIG_KMALLOC_PARTITION_CACHES=y"),
+	   "random kmalloc note: %s", m.nr_changes ? m.changes[0].msg : "");
+	free(out);
+	st_migration_release(&m);
+	out = run("CONFIG_SLUB_TINY=y\nCONFIG_RANDOM_KMALLOC_CACHES=y\n", "7.2", &m);
+	ok(m.nr_changes == 1 && strstr(m.changes[0].msg, "KMALLOC_PARTITION_CACHES") &&
+	   strstr(m.changes[0].msg, "Linux 7.2") && strstr(m.changes[0].msg, "!SLUB_TINY"),
+	   "random kmalloc beside tiny: %s", m.nr_changes ? m.changes[0].msg : "");
+	free(out);
+	st_migration_release(&m);
+	/* without verification: the symbols a target lacks are findings */
+	out = run("CONFIG_SLAB_BUCKETS=y\nCONFIG_KMALLOC_PARTITION_CACHES=y\n", "6.6", &m);
+	ok(has_finding(&m, 1, "SLAB_BUCKETS", "unknown") &&
+	   has_finding(&m, 2, "KMALLOC_PARTITION_CACHES", "unknown"), "6.11 and 7.2 symbols on 6.6");
+	free(out);
+	st_migration_release(&m);
 }
 
 static void test_findings(void)
@@ -211,7 +264,7 @@ static void test_kver(void)
 	   st_kver_parse("6.2junk", &v) && st_kver_parse("", &v), "bad versions refused");
 	ok(st_kver_cmp(kv("6.2"), kv("6.12")) < 0 && st_kver_cmp(kv("7.0"), kv("6.12")) > 0,
 	   "ordering");
-	ok(st_kver_cmp(st_kver_newest, kv("6.12")) >= 0, "newest known >= 6.12");
+	ok(st_kver_cmp(st_kver_newest, kv("7.3")) >= 0, "newest known >= 7.3");
 }
 
 static void test_collateral(void)
@@ -245,6 +298,7 @@ static void test_collateral(void)
 int main(void)
 {
 	test_rules();
+	test_rule_notes();
 	test_findings();
 	test_kver();
 	test_collateral();
