@@ -41,6 +41,7 @@ enum st_rule {
 	ST_RULE_HARDENING_NOTICE,	/* SLUB_TINY weakens slab hardening */
 	ST_RULE_BAD_SUPPRESSION,	/* suppression comment naming no rule */
 	ST_RULE_SIZE_BUDGET,		/* a blown size budget */
+	ST_RULE_REMOVED_OPTION,		/* a slab option the kernel removed or renamed */
 	ST_RULE_COUNT,
 };
 

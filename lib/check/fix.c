@@ -79,10 +79,18 @@ int st_check_fix(const struct st_check_run_opts *o, char **files, size_t n,
 		.fix_deps = o->rules.enabled[ST_RULE_SLUB_TINY_DEPS],
 	};
 	struct st_mig_session *s;
+	char target[24];
 	size_t i;
 	int ret;
 
-	if (!o->rules.enabled[ST_RULE_REMOVED_ALLOCATOR])
+	/* --target without a tree: migrate for that kernel, as the notes say */
+	if (!o->srctree && o->rules.fix_major) {
+		snprintf(target, sizeof(target), "%d.%d", o->rules.fix_major,
+			 o->rules.fix_minor);
+		mo.target = target;
+	}
+	if (!o->rules.enabled[ST_RULE_REMOVED_ALLOCATOR] &&
+	    !o->rules.enabled[ST_RULE_REMOVED_OPTION])
 		return 0;
 	ret = st_mig_session_new(&s, &mo, err);
 	if (ret)

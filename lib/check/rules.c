@@ -2,7 +2,7 @@
 /*
  * The rule table of `slubtiny check`, the finding list, and the rules that
  * need no kernel tree: they read one defconfig model and know the handful
- * of slab symbols whose meaning changed between Linux 6.1 and 6.12.
+ * of slab symbols whose meaning changed between Linux 6.1 and 7.3.
  */
 #include <errno.h>
 #include <fnmatch.h>
@@ -76,6 +76,11 @@ const struct st_check_rule st_check_rules[ST_RULE_COUNT] = {
 		"size-budget", ST_LEVEL_WARNING, false, false,
 		"A size budget from --budget is exceeded.",
 		"Shrink the object or raise the budget in the budget file.",
+	},
+	[ST_RULE_REMOVED_OPTION] = {
+		"removed-option", ST_LEVEL_WARNING, false, true,
+		"A slab option that the kernel judged for removed (CONFIG_SLUB_CPU_PARTIAL, 7.0) or renamed (CONFIG_RANDOM_KMALLOC_CACHES, read as KMALLOC_PARTITION_CACHES since 7.2): the line does nothing, or what it does savedefconfig writes under the new name.",
+		"Follow the note: delete the line, or give it the new name; 'slubtiny check --fix' (like 'slubtiny migrate') does it.",
 	},
 };
 
@@ -274,7 +279,7 @@ enum key_sym {
 	K_DISABLED_FIRST,
 	K_SLUB_DEBUG = K_DISABLED_FIRST, K_SLUB_DEBUG_ON, K_SLUB_STATS,
 	K_SLUB_CPU_PARTIAL, K_SLAB_FREELIST_RANDOM, K_SLAB_FREELIST_HARDENED,
-	K_SLAB_BUCKETS, K_RANDOM_KMALLOC_CACHES, K_KASAN,
+	K_SLAB_BUCKETS, K_RANDOM_KMALLOC_CACHES, K_KMALLOC_PARTITION_CACHES, K_KASAN,
 	K_COUNT,
 };
 
@@ -288,7 +293,8 @@ static const char *const key_names[K_COUNT] = {
 	[K_SLAB_FREELIST_RANDOM] = "SLAB_FREELIST_RANDOM",
 	[K_SLAB_FREELIST_HARDENED] = "SLAB_FREELIST_HARDENED",
 	[K_SLAB_BUCKETS] = "SLAB_BUCKETS",
-	[K_RANDOM_KMALLOC_CACHES] = "RANDOM_KMALLOC_CACHES", [K_KASAN] = "KASAN",
+	[K_RANDOM_KMALLOC_CACHES] = "RANDOM_KMALLOC_CACHES",
+	[K_KMALLOC_PARTITION_CACHES] = "KMALLOC_PARTITION_CACHES", [K_KASAN] = "KASAN",
 };
 
 /* Why each of the !SLUB_TINY options matters, for the message. */
@@ -301,8 +307,34 @@ static const char *const disabled_why[K_COUNT] = {
 	[K_SLAB_FREELIST_HARDENED] = "freelist metadata hardening",
 	[K_SLAB_BUCKETS] = "separate kmalloc buckets (hardening, 6.11+)",
 	[K_RANDOM_KMALLOC_CACHES] = "randomized kmalloc caches (hardening, 6.6+)",
+	[K_KMALLOC_PARTITION_CACHES] = "partitioned kmalloc caches (hardening, 7.2+)",
 	[K_KASAN] = "KASAN",
 };
+
+/*
+ * The kernels that have each key symbol, where not all: [from, until),
+ * {0, 0} for open. Outside it the symbol is unknown (or, for the removed
+ * and renamed ones, the removed-option rule's).
+ */
+static const struct {
+	struct st_kver from, until;
+} key_span[K_COUNT] = {
+	[K_SLUB_CPU_PARTIAL] = { { 0, 0 }, { 7, 0 } },
+	[K_SLAB_BUCKETS] = { { 6, 11 }, { 0, 0 } },
+	[K_RANDOM_KMALLOC_CACHES] = { { 6, 6 }, { 7, 2 } },
+	[K_KMALLOC_PARTITION_CACHES] = { { 7, 2 }, { 0, 0 } },
+};
+
+static bool kver_between(struct st_kver v, struct st_kver lo, struct st_kver hi)
+{
+	return st_kver_cmp(v, lo) >= 0 && st_kver_cmp(v, hi) <= 0;
+}
+
+static bool key_exists(int key, struct st_kver v)
+{
+	return (!key_span[key].from.major || st_kver_cmp(v, key_span[key].from) >= 0) &&
+	       (!key_span[key].until.major || st_kver_cmp(v, key_span[key].until) < 0);
+}
 
 /* The last line of each key symbol, or NULL. */
 struct keys {
@@ -350,6 +382,19 @@ struct ctx {
 	uint32_t file_mask;	/* rules suppressed for the whole file */
 	int err;
 };
+
+/*
+ * The kernel the rules judge the file for: --target or the build system's,
+ * else the tree's (--srctree), else the newest slubtiny knows.
+ */
+static struct st_kver judged(const struct ctx *c)
+{
+	struct st_kver v = { c->o->judge_major, c->o->judge_minor };
+
+	if (!v.major)
+		v = (struct st_kver){ c->o->fix_major, c->o->fix_minor };
+	return v.major ? v : st_kver_newest;
+}
 
 static bool suppressed(const struct ctx *c, enum st_rule rule, int line)
 {
@@ -660,8 +705,10 @@ static void check_tiny_deps(struct ctx *c, const struct keys *k)
 		       "CONFIG_SLUB_TINY=y has no effect: it depends on EXPERT and %s%s; the kernel builds plain SLUB",
 		       why, frag);
 	}
+	/* 6.13 and 6.14 lack 6f110a5e4f99 (6.15, backported to 6.12.y) */
 	l = k->l[K_COMPILE_TEST];
-	if (line_enables(l))
+	if (line_enables(l) && !kver_between(judged(c), (struct st_kver){ 6, 13 },
+					     (struct st_kver){ 6, 14 }))
 		report(c, ST_RULE_SLUB_TINY_DEPS, tiny, "SLUB_TINY",
 		       "drop CONFIG_COMPILE_TEST=y from a config meant to run",
 		       "CONFIG_SLUB_TINY=y has no effect: it depends on !COMPILE_TEST and line %d sets CONFIG_COMPILE_TEST=y",
@@ -677,20 +724,94 @@ static void check_tiny_deps(struct ctx *c, const struct keys *k)
 static void check_tiny_disables(struct ctx *c, const struct keys *k)
 {
 	const struct st_dc_line *tiny = k->l[K_SLUB_TINY];
+	struct st_kver v = judged(c);
 	char hint[160];
 	int i;
 
 	for (i = K_DISABLED_FIRST; i < K_COUNT; i++) {
 		const struct st_dc_line *l = k->l[i];
 
-		if (!line_enables(l))
+		/* a symbol the kernel lacks is not a SLUB_TINY matter */
+		if (!line_enables(l) || !key_exists(i, v))
 			continue;
 		snprintf(hint, sizeof(hint),
 			 "delete this line, or CONFIG_SLUB_TINY=y at line %d", tiny->lineno);
 		report(c, ST_RULE_SLUB_TINY_DISABLES, l, key_names[i], hint,
 		       "CONFIG_%s=%s has no effect next to CONFIG_SLUB_TINY=y (line %d): %s depends on !SLUB_TINY",
-		       key_names[i], l->val, tiny->lineno, disabled_why[i]);
+		       key_names[i], l->val, tiny->lineno,
+		       i == K_SLUB_STATS && st_kver_cmp(v, (struct st_kver){ 7, 0 }) >= 0 ?
+		       "SLUB statistics (from 7.0 the per-CPU sheaf counters; the CPU slab and CPU partial ones are gone)" :
+		       disabled_why[i]);
 	}
+}
+
+/* The line as the file has it: "CONFIG_X=y" or "# CONFIG_X is not set". */
+static const char *shown(const struct st_dc_line *l, char *buf, size_t size)
+{
+	if (l->kind == ST_DC_NOT_SET || !l->val)
+		snprintf(buf, size, "# CONFIG_%s is not set", l->sym);
+	else
+		snprintf(buf, size, "CONFIG_%s=%s", l->sym, l->val);
+	return buf;
+}
+
+static void check_cpu_partial(struct ctx *c, const struct st_dc_line *l)
+{
+	char text[160];
+
+	report(c, ST_RULE_REMOVED_OPTION, l, "SLUB_CPU_PARTIAL", "delete this line",
+	       "%s: SLUB_CPU_PARTIAL was removed in Linux 7.0, when per-CPU sheaves replaced CPU partial slabs; Kconfig ignores this line",
+	       shown(l, text, sizeof(text)));
+}
+
+/*
+ * RANDOM_KMALLOC_CACHES from 7.2: a transitional name, which conf reads as
+ * the default of KMALLOC_PARTITION_CACHES (so it loses to a line setting
+ * that) and never writes back.
+ */
+static void check_random_kmalloc(struct ctx *c, const struct keys *k,
+				 const struct st_dc_line *l)
+{
+	const struct st_dc_line *part = k->l[K_KMALLOC_PARTITION_CACHES];
+	const struct st_dc_line *tiny = k->l[K_SLUB_TINY];
+	char text[160], hint[160];
+
+	shown(l, text, sizeof(text));
+	if (part) {
+		snprintf(hint, sizeof(hint),
+			 "delete this line (line %d sets CONFIG_KMALLOC_PARTITION_CACHES)",
+			 part->lineno);
+		report(c, ST_RULE_REMOVED_OPTION, l, "RANDOM_KMALLOC_CACHES", hint,
+		       "%s: Linux 7.2 reads RANDOM_KMALLOC_CACHES only as the default of KMALLOC_PARTITION_CACHES, which line %d sets; this line does nothing",
+		       text, part->lineno);
+	} else if (line_enables(l) && line_enables(tiny)) {
+		snprintf(hint, sizeof(hint),
+			 "delete this line, or CONFIG_SLUB_TINY=y at line %d", tiny->lineno);
+		report(c, ST_RULE_REMOVED_OPTION, l, "RANDOM_KMALLOC_CACHES", hint,
+		       "%s: Linux 7.2 reads it as KMALLOC_PARTITION_CACHES, which depends on !SLUB_TINY: no effect next to CONFIG_SLUB_TINY=y (line %d)",
+		       text, tiny->lineno);
+	} else {
+		if (line_enables(l))
+			snprintf(hint, sizeof(hint),
+				 "replace with CONFIG_KMALLOC_PARTITION_CACHES=%s", l->val);
+		else
+			snprintf(hint, sizeof(hint),
+				 "replace with '# CONFIG_KMALLOC_PARTITION_CACHES is not set'");
+		report(c, ST_RULE_REMOVED_OPTION, l, "RANDOM_KMALLOC_CACHES", hint,
+		       "%s: Linux 7.2 renamed RANDOM_KMALLOC_CACHES to KMALLOC_PARTITION_CACHES; it reads the old name (transitional) but savedefconfig writes only the new one",
+		       text);
+	}
+}
+
+static void check_removed_options(struct ctx *c, const struct keys *k)
+{
+	struct st_kver v = judged(c);
+
+	if (k->l[K_SLUB_CPU_PARTIAL] && !key_exists(K_SLUB_CPU_PARTIAL, v))
+		check_cpu_partial(c, k->l[K_SLUB_CPU_PARTIAL]);
+	if (k->l[K_RANDOM_KMALLOC_CACHES] &&
+	    st_kver_cmp(v, key_span[K_RANDOM_KMALLOC_CACHES].until) >= 0)
+		check_random_kmalloc(c, k, k->l[K_RANDOM_KMALLOC_CACHES]);
 }
 
 static void check_hardening(struct ctx *c, const struct keys *k)
@@ -724,6 +845,7 @@ int st_check_defconfig(struct st_check_result *r, const struct st_defconfig *dc,
 	report_bad_suppressions(&c, bad, nbad);
 	check_syntax(&c);
 	check_removed(&c, &k);
+	check_removed_options(&c, &k);
 	if (line_enables(k.l[K_SLUB_TINY])) {
 		check_tiny_deps(&c, &k);
 		check_tiny_disables(&c, &k);

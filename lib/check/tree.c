@@ -139,6 +139,7 @@ static long find_guess(const struct st_check_result *r, size_t start, int line,
 		if (f->line != line || !f->sym || strcmp(f->sym, sym))
 			continue;
 		if (f->rule == ST_RULE_REMOVED_ALLOCATOR ||
+		    f->rule == ST_RULE_REMOVED_OPTION ||
 		    f->rule == ST_RULE_SLUB_TINY_DEPS ||
 		    f->rule == ST_RULE_SLUB_TINY_DISABLES)
 			return i;
@@ -247,7 +248,8 @@ static int merge(struct st_check_result *r, size_t start, const char *path,
 		if (g >= 0) {
 			/* the specific rule stays; the tree adds the cause */
 			confirmed[g - start] = true;
-			if (r->f[g].rule != ST_RULE_REMOVED_ALLOCATOR) {
+			if (r->f[g].rule != ST_RULE_REMOVED_ALLOCATOR &&
+			    r->f[g].rule != ST_RULE_REMOVED_OPTION) {
 				free(r->f[g].msg);
 				r->f[g].msg = msg;
 				msg = NULL;

@@ -34,6 +34,9 @@ static void ok(int cond, const char *fmt, ...)
 	putchar('\n');
 }
 
+/* The kernel expect_for() judges for ("" none: the newest). */
+static const char *judge = "";
+
 /* Check @text as file @name with every rule on; returns the result. */
 static struct st_check_result run(const char *name, const char *text,
 				  const char *ignore)
@@ -41,9 +44,14 @@ static struct st_check_result run(const char *name, const char *text,
 	struct st_check_result r;
 	struct st_check_opts o;
 	struct st_defconfig *dc;
+	struct st_kver v;
 
 	st_check_result_init(&r);
 	st_check_opts_init(&o);
+	if (*judge && !st_kver_parse(judge, &v)) {
+		o.judge_major = o.fix_major = v.major;
+		o.judge_minor = o.fix_minor = v.minor;
+	}
 	if (ignore) {
 		bool off[ST_RULE_COUNT] = { 0 };
 
@@ -83,6 +91,106 @@ static void expect(const char *what, const char *name, const char *text,
 	st_check_result_free(&r);
 }
 
+/* expect() for kernel @ver, as with --target VER */
+static void expect_for(const char *what, const char *ver, const char *text,
+		       const char *want)
+{
+	judge = ver;
+	expect(what, "a_defconfig", text, NULL, want);
+	judge = "";
+}
+
+/* The rules that depend on the kernel: 6.11 to 7.3. */
+static void test_versions(void)
+{
+	struct st_check_result r;
+
+	expect_for("compile test, 6.14: SLUB_TINY does not depend on it", "6.14",
+		   "CONFIG_EXPERT=y\nCONFIG_COMPILE_TEST=y\nCONFIG_SLUB_TINY=y\n",
+		   "hardening-notice@3");
+	expect_for("compile test, 6.15", "6.15",
+		   "CONFIG_EXPERT=y\nCONFIG_COMPILE_TEST=y\nCONFIG_SLUB_TINY=y\n",
+		   "slub-tiny-deps@3,hardening-notice@3");
+	expect_for("cpu partial not set, 6.12", "6.12",
+		   "# CONFIG_SLUB_CPU_PARTIAL is not set\n", "");
+	expect_for("cpu partial not set, 6.19", "6.19",
+		   "# CONFIG_SLUB_CPU_PARTIAL is not set\n", "");
+	expect_for("cpu partial not set, 7.0", "7.0",
+		   "# CONFIG_SLUB_CPU_PARTIAL is not set\n", "removed-option@1");
+	expect_for("cpu partial y, 7.3", "7.3", "CONFIG_SLUB_CPU_PARTIAL=y\n",
+		   "removed-option@1");
+	expect("cpu partial without a target: the newest kernel", "a_defconfig",
+	       "CONFIG_SLUB_CPU_PARTIAL=y\n", NULL, "removed-option@1");
+	expect("cpu partial, removed-option off", "a_defconfig",
+	       "CONFIG_SLUB_CPU_PARTIAL=y\n", "removed-option", "");
+	/* beside SLUB_TINY: one finding, the one of the kernel judged for */
+	expect_for("cpu partial beside tiny, 6.12", "6.12",
+		   "CONFIG_EXPERT=y\nCONFIG_SLUB_TINY=y\nCONFIG_SLUB_CPU_PARTIAL=y\n",
+		   "hardening-notice@2,slub-tiny-disables@3");
+	expect_for("cpu partial beside tiny, 7.0", "7.0",
+		   "CONFIG_EXPERT=y\nCONFIG_SLUB_TINY=y\nCONFIG_SLUB_CPU_PARTIAL=y\n",
+		   "hardening-notice@2,removed-option@3");
+	expect_for("random kmalloc, 7.1", "7.1", "CONFIG_RANDOM_KMALLOC_CACHES=y\n", "");
+	expect_for("random kmalloc, 7.2", "7.2", "CONFIG_RANDOM_KMALLOC_CACHES=y\n",
+		   "removed-option@1");
+	expect_for("random kmalloc beside tiny, 7.1", "7.1",
+		   "CONFIG_EXPERT=y\nCONFIG_SLUB_TINY=y\nCONFIG_RANDOM_KMALLOC_CACHES=y\n",
+		   "hardening-notice@2,slub-tiny-disables@3");
+	expect_for("random kmalloc beside tiny, 7.2", "7.2",
+		   "CONFIG_EXPERT=y\nCONFIG_SLUB_TINY=y\nCONFIG_RANDOM_KMALLOC_CACHES=y\n",
+		   "hardening-notice@2,removed-option@3");
+	expect_for("partition caches beside tiny, 7.2", "7.2",
+		   "CONFIG_EXPERT=y\nCONFIG_SLUB_TINY=y\nCONFIG_KMALLOC_PARTITION_CACHES=y\n",
+		   "hardening-notice@2,slub-tiny-disables@3");
+	expect_for("partition caches beside tiny, 7.1: not a 7.1 symbol", "7.1",
+		   "CONFIG_EXPERT=y\nCONFIG_SLUB_TINY=y\nCONFIG_KMALLOC_PARTITION_CACHES=y\n",
+		   "hardening-notice@2");
+	expect_for("buckets beside tiny, 6.11", "6.11",
+		   "CONFIG_EXPERT=y\nCONFIG_SLUB_TINY=y\nCONFIG_SLAB_BUCKETS=y\n",
+		   "hardening-notice@2,slub-tiny-disables@3");
+	expect_for("buckets beside tiny, 6.10: not a 6.10 symbol", "6.10",
+		   "CONFIG_EXPERT=y\nCONFIG_SLUB_TINY=y\nCONFIG_SLAB_BUCKETS=y\n",
+		   "hardening-notice@2");
+
+	judge = "7.0";
+	r = run("a_defconfig", "CONFIG_EXPERT=y\nCONFIG_SLUB_TINY=y\nCONFIG_SLUB_STATS=y\n", NULL);
+	ok(r.nr == 2 && strstr(r.f[1].msg, "sheaf counters"),
+	   "SLUB_STATS on 7.0 names the sheaf counters: %s", r.nr > 1 ? r.f[1].msg : "");
+	st_check_result_free(&r);
+	judge = "6.12";
+	r = run("a_defconfig", "CONFIG_EXPERT=y\nCONFIG_SLUB_TINY=y\nCONFIG_SLUB_STATS=y\n", NULL);
+	ok(r.nr == 2 && !strstr(r.f[1].msg, "sheaf"),
+	   "SLUB_STATS on 6.12: no sheaves: %s", r.nr > 1 ? r.f[1].msg : "");
+	st_check_result_free(&r);
+
+	/* the messages name the release and the replacement */
+	judge = "7.2";
+	r = run("a_defconfig", "# CONFIG_SLUB_CPU_PARTIAL is not set\n"
+		"CONFIG_RANDOM_KMALLOC_CACHES=y\n", NULL);
+	ok(r.nr == 2 && strstr(r.f[0].msg, "removed in Linux 7.0") &&
+	   !strcmp(r.f[0].hint, "delete this line") &&
+	   st_check_rules[r.f[0].rule].fixable,
+	   "cpu partial: release and 'delete this line': %s", r.nr ? r.f[0].msg : "");
+	ok(r.nr == 2 && strstr(r.f[1].msg, "Linux 7.2") &&
+	   strstr(r.f[1].msg, "KMALLOC_PARTITION_CACHES") &&
+	   !strcmp(r.f[1].hint, "replace with CONFIG_KMALLOC_PARTITION_CACHES=y"),
+	   "random kmalloc: names KMALLOC_PARTITION_CACHES: %s", r.nr > 1 ? r.f[1].msg : "");
+	st_check_result_free(&r);
+	r = run("a_defconfig", "CONFIG_EXPERT=y\nCONFIG_SLUB_TINY=y\n"
+		"CONFIG_RANDOM_KMALLOC_CACHES=y\n", NULL);
+	ok(r.nr == 2 && strstr(r.f[1].msg, "KMALLOC_PARTITION_CACHES") &&
+	   strstr(r.f[1].msg, "no effect next to CONFIG_SLUB_TINY=y (line 2)") &&
+	   !strcmp(r.f[1].hint, "delete this line, or CONFIG_SLUB_TINY=y at line 2"),
+	   "random kmalloc beside tiny: no effect: %s", r.nr > 1 ? r.f[1].msg : "");
+	st_check_result_free(&r);
+	r = run("a_defconfig", "# CONFIG_RANDOM_KMALLOC_CACHES is not set\n"
+		"CONFIG_KMALLOC_PARTITION_CACHES=y\n", NULL);
+	ok(r.nr == 1 && strstr(r.f[0].hint, "line 2 sets CONFIG_KMALLOC_PARTITION_CACHES"),
+	   "random kmalloc beside the new name: %s", r.nr ? r.f[0].hint : "");
+	st_check_result_free(&r);
+	judge = "";
+}
+
 static void test_rules(void)
 {
 	expect("clean file", "a_defconfig", "CONFIG_SLUB=y\n# CONFIG_SLOB is not set\n", NULL, "");
@@ -114,7 +222,7 @@ static void test_rules(void)
 	       "CONFIG_SLAB_FREELIST_HARDENED=y\nCONFIG_SLUB_STATS=y\nCONFIG_SLUB_CPU_PARTIAL=y\n"
 	       "# CONFIG_KASAN is not set\n", "hardening-notice",
 	       "slub-tiny-disables@3,slub-tiny-disables@4,slub-tiny-disables@5,"
-	       "slub-tiny-disables@6,slub-tiny-disables@7");
+	       "slub-tiny-disables@6,removed-option@7");
 	expect("disables need tiny", "a_defconfig", "CONFIG_SLUB_DEBUG=y\n", NULL, "");
 	expect("duplicate and conflict", "a_defconfig",
 	       "CONFIG_A=y\nCONFIG_B=y\nCONFIG_A=y\n# CONFIG_B is not set\n", NULL,
@@ -450,6 +558,7 @@ int main(void)
 	test_arch_of();
 	test_resolve();
 	test_rules();
+	test_versions();
 	test_messages();
 	test_suppress_parse();
 	test_suppress_apply();
