@@ -6,8 +6,8 @@
 # (the tree's kernel/configs/kvm_guest.config first, as `make tinyconfig
 # kvm_guest.config`). Then arm and riscv64 tinyconfig on QEMU's virt board
 # (6.12 SLUB and SLUB_TINY) where qemu-system-arm / qemu-system-riscv64
-# (Debian's qemu-system-arm, qemu-system-misc) and the cross compilers are
-# installed. Every figure is checked against the console log the kernel
+# (Debian's qemu-system-arm, qemu-system-misc: `.ci/deps bench`) and the
+# cross compilers are installed. Every figure is checked against the console log the kernel
 # printed; the distances are printed, not judged.
 #
 # Images are built (cold: about 5 min each for kvm-guest on 2 CPUs) under
