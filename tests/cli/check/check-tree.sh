@@ -31,12 +31,14 @@ CONFIG_PRINTK=y
 CONFIG_PRINTK=y
 EOT
 
-# conf's .config for arch $1, make target $2
+# conf's .config for arch $1 of the file $3 taken as $2 (its place in a
+# tree: kernel/configs/tiny.config is make tinyconfig), through the conf
+# cache the kconfig tests share (build-cache/conf-boards, common.sh)
+. "$ST_SRCDIR/tests/diff/kconfig/common.sh"
 conf() {
-	o=$w/o-$1
-	make -s -C "$tree" O="$o" ARCH="$1" "$2" >"$w/make.log" 2>&1 ||
-		{ echo "FAIL: make ARCH=$1 $2"; tail -5 "$w/make.log"; fail=1; return 1; }
-	cat "$o/.config"
+	c=$(st_conf_cached "$tree" "$1" "$2" "$3" "$w/conf" 2>"$w/make.log") ||
+		{ echo "FAIL: conf ARCH=$1 $2"; tail -5 "$w/make.log"; fail=1; return 1; }
+	cat "$c"
 }
 
 # symbols whose last assignment (value other than n) conf did not keep
@@ -66,7 +68,7 @@ for spec in "x86 arch/x86/configs/stcheck_defconfig stcheck_defconfig" \
 	    "sh arch/sh/configs/rsk7201_defconfig rsk7201_defconfig" \
 	    "x86 kernel/configs/tiny.config tinyconfig"; do
 	set -- $spec
-	conf "$1" "$3" >"$w/config" || continue
+	conf "$1" "$2" "$tree/$2" >"$w/config" || continue
 	dropped "$tree/$2" "$w/config" >"$w/want"
 	(cd "$tree" && "$SLUBTINY" check --no-config --format json --srctree . "$2") >"$w/json" 2>"$w/err"
 	st=$?
@@ -98,9 +100,7 @@ grep -v '^arch/sh/configs/board_defconfig:[0-9]*:1: \(warning\|note\|error\): \|
 	"$w/fix.err" | grep . && { echo "FAIL: --fix: stderr has more than the fixes"; fail=1; }
 grep -q '^arch/sh/configs/board_defconfig:[0-9]*:1: note: fixed: .*CONFIG_EXPERT=y.* \[fix-deps\]$' "$w/fix.err" ||
 	{ echo "FAIL: --fix: the EXPERT line is not reported"; cat "$w/fix.err"; fail=1; }
-cp "$w/fix/arch/sh/configs/board_defconfig" "$tree/arch/sh/configs/stfix_defconfig"
-conf sh stfix_defconfig >"$w/config" &&
+conf sh arch/sh/configs/board_defconfig "$w/fix/arch/sh/configs/board_defconfig" >"$w/config" &&
 	{ grep -qx 'CONFIG_SLUB_TINY=y' "$w/config" ||
 	  { echo "FAIL: after --fix conf does not keep SLUB_TINY:"; cat "$w/fix.out" "$w/fix/arch/sh/configs/board_defconfig"; fail=1; }; }
-rm -f "$tree/arch/sh/configs/stfix_defconfig"
 exit $fail
