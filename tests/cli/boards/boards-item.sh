@@ -6,7 +6,8 @@
 #   boards-item.sh N
 #
 # Inputs are the Debian linux-source 6.1 and 6.12 boards (extracted once
-# into $ST_BUILDDIR/kconfig-diff by tests/diff/kconfig/common.sh); where a
+# into $ST_SRCDIR/build-cache/trees by tests/diff/kconfig/common.sh, shared
+# by the build directories); where a
 # result is a matter of Kconfig, the kernel's own conf decides (results
 # cached in $ST_SRCDIR/build-cache/conf-boards/). Exit 77 when the tarballs
 # or the tools are missing, checked before slubtiny runs.
@@ -16,8 +17,8 @@ item=$1
 work=$ST_BUILDDIR/kconfig-diff
 export SLUBTINY_CACHE_DIR=${SLUBTINY_CACHE_DIR:-$work/cache}
 command -v jq >/dev/null && command -v sha256sum >/dev/null || { echo "skip: jq"; exit 77; }
-k61=$(st_tree 6.1 "$work") || { echo "skip: linux-source-6.1"; exit 77; }
-k612=$(st_tree 6.12 "$work") || { echo "skip: linux-source-6.12"; exit 77; }
+k61=$(st_shared_tree 6.1) || { echo "skip: linux-source-6.1"; exit 77; }
+k612=$(st_shared_tree 6.12) || { echo "skip: linux-source-6.12"; exit 77; }
 t=$(mktemp -d "${TMPDIR:-/tmp}/st-boards.XXXXXX") || exit 1
 trap 'rm -rf "$t"' EXIT
 cd "$t" || exit 1

@@ -10,8 +10,7 @@
 set -u
 command -v jq >/dev/null && command -v sha256sum >/dev/null || { echo "skip: jq"; exit 77; }
 . "$ST_SRCDIR/tests/diff/kconfig/common.sh"
-work=$ST_BUILDDIR/kconfig-diff
-k612=$(st_tree 6.12 "$work") || { echo "skip: linux-source-6.12"; exit 77; }
+k612=$(st_shared_tree 6.12) || { echo "skip: linux-source-6.12"; exit 77; }
 command -v make >/dev/null && command -v gcc >/dev/null || { echo "skip: make/gcc"; exit 77; }
 unset ARCH
 t=$(mktemp -d "${TMPDIR:-/tmp}/st-arch-sym.XXXXXX") || exit 1

@@ -35,11 +35,11 @@ work=${ST_BUILDDIR:-/tmp}/kconfig-diff
 export SLUBTINY_CACHE_DIR=${SLUBTINY_CACHE_DIR:-$work/cache}
 command -v jq >/dev/null && command -v sha256sum >/dev/null ||
 	{ echo "boards-diff: jq or sha256sum missing: skipped"; exit 77; }
-t61=$(st_tree 6.1 "$work")
+t61=$(st_shared_tree 6.1)
 rc=$?
 [ $rc = 77 ] && { echo "boards-diff: linux-source-6.1 or make/flex/bison/xz missing: skipped"; exit 77; }
 [ $rc = 0 ] || { echo "boards-diff: cannot extract linux-source-6.1" >&2; exit 1; }
-t612=$(st_tree 6.12 "$work")
+t612=$(st_shared_tree 6.12)
 rc=$?
 [ $rc = 77 ] && { echo "boards-diff: linux-source-6.12 missing: skipped"; exit 77; }
 [ $rc = 0 ] || { echo "boards-diff: cannot extract linux-source-6.12" >&2; exit 1; }
