@@ -57,28 +57,10 @@ tmp=$cache/tmp-$arch-$key.$$
 trap 'rm -rf "$tmp" "$lock"' EXIT
 rm -rf "$tmp"
 mkdir -p "$tmp"
-# one extracted tree per tarball, shared by the arches (about 1.4 GB),
-# made under its own lock and renamed into place when complete
-src=$cache/src-$(echo "$tsha" | cut -c1-16)
-i=0
-until [ -f "$src/Makefile" ]; do
-	if mkdir "$src.lock" 2>/dev/null; then
-		if [ ! -f "$src/Makefile" ]; then
-			echo "kbuild: extracting $tarball" >&2
-			rm -rf "$src" "$src.tmp"
-			mkdir -p "$src.tmp"
-			tar -C "$src.tmp" -xJf "$tarball" --exclude='*/Documentation/[a-zA-Z]*[a-z]/*' &&
-				mv "$src.tmp/linux-source-6.12" "$src"
-			rm -rf "$src.tmp"
-		fi
-		rmdir "$src.lock"
-		[ -f "$src/Makefile" ] || { echo "kbuild: cannot extract $tarball" >&2; exit 1; }
-	else
-		[ $i -lt 3600 ] || { echo "kbuild: $src.lock held for an hour" >&2; exit 1; }
-		sleep 1
-		i=$((i + 1))
-	fi
-done
+# the full tree the kernel tests build from (build-cache/kernel-src, one
+# extraction for every arch and test; kbuild writes only under O=)
+src=$(. "$ST_SRCDIR/tests/cli/kernel/lib.sh" && extract 6.12) ||
+	{ echo "kbuild: cannot extract $tarball" >&2; exit 1; }
 jobs=$(nproc 2>/dev/null || echo 2)
 for v in n y; do
 	o=$tmp/o-$v
