@@ -58,9 +58,14 @@ trap 'rm -rf "$tmp" "$lock"' EXIT
 rm -rf "$tmp"
 mkdir -p "$tmp"
 # the full tree the kernel tests build from (build-cache/kernel-src, one
-# extraction for every arch and test; kbuild writes only under O=)
-src=$(. "$ST_SRCDIR/tests/cli/kernel/lib.sh" && extract 6.12) ||
-	{ echo "kbuild: cannot extract $tarball" >&2; exit 1; }
+# extraction for every arch and test; kbuild writes only under O=).
+# extract() gives up after 10 minutes of another test's extraction: as
+# before, wait up to an hour for it on a loaded machine.
+i=0
+until src=$(. "$ST_SRCDIR/tests/cli/kernel/lib.sh" && extract 6.12); do
+	i=$((i + 1))
+	[ $i -lt 6 ] || { echo "kbuild: cannot extract $tarball" >&2; exit 1; }
+done
 jobs=$(nproc 2>/dev/null || echo 2)
 # One object directory: the y build after the n one remakes only what
 # depends on the options that changed (kbuild's own dependency tracking),
