@@ -87,7 +87,8 @@ static void list_rules(void)
  */
 static void stack_note(const struct st_check_stack *s, bool verbose)
 {
-	char *d = st_layout_describe(&s->l, s->arch_used, s->version_used, verbose);
+	char *d = st_layout_describe(&s->l, s->arch_used, s->version_used, s->srctree,
+				      verbose);
 
 	if (!d)
 		return;

@@ -217,14 +217,14 @@ static void print_finding(const struct run *r, const struct st_mig_file *f,
  * ("+SYM new"), each by name. Also under -q: they change what is built.
  */
 /* A file of a build system's stack: one note on what it was merged over. */
-static void print_stack(const struct st_mig_file *f)
+static void print_stack(const struct run *r, const struct st_mig_file *f)
 {
 	char *d;
 
 	if (f->layout.kind == ST_LAYOUT_PLAIN || st_out.verbosity < 0)
 		return;
 	d = st_layout_describe(&f->layout, f->arch_from == ST_ARCH_FROM_LAYOUT,
-			       false, st_out.verbosity > 0);
+			       false, r->opts.srctree != NULL, st_out.verbosity > 0);
 	if (!d)
 		return;
 	if (f->nr_in_base)
@@ -293,7 +293,7 @@ static void print_text(struct run *r, const struct st_mig_file *f, bool written)
 			nr_pre == 1 ? "" : "s", nr_pre == 1 ? "it" : "them",
 			nr_pre == 1 ? "it" : "them");
 	print_side_effects(f);
-	print_stack(f);
+	print_stack(r, f);
 }
 
 static cJSON *json_stack(const struct st_mig_file *f)

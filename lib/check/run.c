@@ -70,7 +70,7 @@ static int base_expert(const struct st_layout *l, bool *expert, struct st_error 
 	*expert = false;
 	if (l->nr_parts < 2)
 		return 0;
-	ret = st_layout_base_load(l, &b, err);
+	ret = st_layout_base_load(l, NULL, NULL, &b, err);
 	if (ret)
 		return ret;
 	*expert = st_layout_base_value(&b, "EXPERT", &val) && val && !strcmp(val, "y");
@@ -255,6 +255,7 @@ static int keep_stack(const struct st_check_run_opts *o, struct st_check_result 
 	st_arch_decide(path, NULL, o->arch, ST_ARCH_FROM_OPTION, &ac);
 	s->arch_used = ac.from == ST_ARCH_FROM_LAYOUT && o->srctree;
 	s->version_used = s->l.version && !o->srctree && !o->rules.judge_major;
+	s->srctree = o->srctree != NULL;
 	s->nr_in_base = in_base;
 	r->nr_stacks++;
 	return 0;

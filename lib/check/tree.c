@@ -409,7 +409,8 @@ int st_check_tree_verify(struct st_check_tree *t, struct st_check_result *r,
 	st_arch_decide(path, NULL, t->arch, ST_ARCH_FROM_OPTION, &ac);
 	ret = tree_kc(t, ac.from == ST_ARCH_FROM_HOST ? "" : ac.arch, &kc, &bad, err);
 	if (!ret && l && !bad)
-		ret = st_layout_base_load(l, &base, err);
+		ret = st_layout_base_load(l, t->srctree,
+					  ac.from == ST_ARCH_FROM_HOST ? NULL : ac.arch, &base, err);
 	if (ret)
 		return ret;
 	/* not checked at all: an error for this file alone, no findings */

@@ -4,7 +4,8 @@
  * a board builds: BR2_LINUX_KERNEL_CUSTOM_CONFIG_FILE (with
  * BR2_LINUX_KERNEL_USE_CUSTOM_CONFIG) or an in-tree defconfig
  * (BR2_LINUX_KERNEL_USE_DEFCONFIG, BR2_LINUX_KERNEL_DEFCONFIG), then
- * BR2_LINUX_KERNEL_CONFIG_FRAGMENT_FILES merged over it in their order. A
+ * BR2_LINUX_KERNEL_CONFIG_FRAGMENT_FILES merged over it in their order
+ * (a fragment's later ones over it too). A
  * kernel config file of the tree is claimed by the first defconfig (in name
  * order) that names it; the ARCH is the BR2_<arch>=y the defconfig chose, the
  * kernel its custom version or the headers series.
@@ -213,15 +214,16 @@ static int try_defconfig(const char *root, const char *defconfig, const char *pa
 			own = i;
 	if (own < 0)
 		goto out;
-	/* the parts below it must exist: the build would fail without them */
-	for (i = 0; i < own && !ret; i++)
-		if (access(files[i], R_OK))
+	/*
+	 * The other parts must exist: the build would fail without them.
+	 * Those listed after it are merged over it, and override it.
+	 */
+	for (i = 0; i < n && !ret; i++)
+		if (i != own && access(files[i], R_OK))
 			ret = st_err(err, errno, path, "%s:%d names %s: %s", defconfig,
 				     lines[i], files[i], strerror(errno));
-	for (i = 0; i < own && !ret; i++)
-		ret = st_layout_add_part(l, files[i], false);
-	if (!ret)
-		ret = st_layout_add_part(l, path, true);
+	for (i = 0; i < n && !ret; i++)
+		ret = st_layout_add_part(l, i == own ? path : files[i], i == own);
 	if (!ret && st_layout_file_var(defconfig, "BR2_LINUX_KERNEL_USE_DEFCONFIG", &use,
 				       &line) > 0 && !strcmp(use, "y") &&
 	    st_layout_file_var(defconfig, "BR2_LINUX_KERNEL_DEFCONFIG", &val, &line) > 0 &&

@@ -226,28 +226,47 @@ size_t st_layout_version_len(const char *s)
 	return i > dot ? i : 0;
 }
 
-int st_layout_base_load(const struct st_layout *l, struct st_layout_base *b,
-			struct st_error *err)
+/* Append @path's model to @b (@path stays the caller's). */
+static int base_add(struct st_layout_base *b, const char *path, struct st_error *err)
+{
+	int ret = st_defconfig_load(&b->dc[b->n], path, err);
+
+	if (!ret)
+		b->path[b->n++] = path;
+	return ret;
+}
+
+int st_layout_base_load(const struct st_layout *l, const char *srctree, const char *arch,
+			struct st_layout_base *b, struct st_error *err)
 {
 	size_t i;
-	int ret;
+	int ret = 0;
 
 	memset(b, 0, sizeof(*b));
-	b->dc = calloc(l->nr_parts + 1, sizeof(*b->dc));
-	b->path = calloc(l->nr_parts + 1, sizeof(*b->path));
+	b->dc = calloc(l->nr_parts + 2, sizeof(*b->dc));
+	b->path = calloc(l->nr_parts + 2, sizeof(*b->path));
 	if (!b->dc || !b->path) {
 		st_layout_base_release(b);
 		return st_err(err, ENOMEM, NULL, "out of memory");
 	}
-	for (i = 0; i < l->nr_parts && !l->parts[i].owned; i++) {
-		ret = st_defconfig_load(&b->dc[b->n], l->parts[i].path, err);
-		if (ret) {
-			st_layout_base_release(b);
-			return ret;
+	/* the kernel's own defconfig: the build's first step, below every part */
+	if (l->base_defconfig && srctree && arch && arch[0]) {
+		if (asprintf(&b->kernel_path, "%s/arch/%s/configs/%s", srctree, arch,
+			     l->base_defconfig) < 0) {
+			b->kernel_path = NULL;
+			ret = st_err(err, ENOMEM, NULL, "out of memory");
+		} else {
+			ret = base_add(b, b->kernel_path, err);
 		}
-		b->path[b->n++] = l->parts[i].path;
 	}
-	return 0;
+	for (i = 0; !ret && i < l->nr_parts && !l->parts[i].owned; i++)
+		ret = base_add(b, l->parts[i].path, err);
+	b->nr_below = b->n;
+	for (i++; !ret && i < l->nr_parts; i++)
+		ret = base_add(b, l->parts[i].path, err);
+	if (ret)
+		st_layout_base_release(b);
+	return ret;
 }
 
 void st_layout_base_release(struct st_layout_base *b)
@@ -258,6 +277,7 @@ void st_layout_base_release(struct st_layout_base *b)
 		st_defconfig_free(b->dc[i]);
 	free(b->dc);
 	free(b->path);
+	free(b->kernel_path);
 	memset(b, 0, sizeof(*b));
 }
 
@@ -275,6 +295,10 @@ struct st_kc_assign *st_layout_assigns(const struct st_layout_base *b,
 		return NULL;
 	*n = 0;
 	for (i = 0; i < b->n; i++) {
+		if (i == b->nr_below) {
+			memcpy(a + *n, own, n_own * sizeof(*a));
+			*n += n_own;
+		}
 		for (j = 0; j < b->dc[i]->nr_lines; j++) {
 			const struct st_dc_line *l = &b->dc[i]->lines[j];
 
@@ -285,8 +309,10 @@ struct st_kc_assign *st_layout_assigns(const struct st_layout_base *b,
 			a[(*n)++].line = ST_LAYOUT_LINE_BASE * (int)(i + 1) + l->lineno;
 		}
 	}
-	memcpy(a + *n, own, n_own * sizeof(*a));
-	*n += n_own;
+	if (b->nr_below == b->n) {
+		memcpy(a + *n, own, n_own * sizeof(*a));
+		*n += n_own;
+	}
 	return a;
 }
 
@@ -401,24 +427,31 @@ oom:
 }
 
 char *st_layout_describe(const struct st_layout *l, bool arch_used, bool version_used,
-			 bool verbose)
+			 bool srctree, bool verbose)
 {
 	char *buf = NULL;
 	size_t len = 0, i;
-	bool first = true;
+	bool first = true, over = false;
 	FILE *f = open_memstream(&buf, &len);
 
 	if (!f)
 		return NULL;
 	fprintf(f, "%s stack", st_layout_kind_name(l->kind));
-	for (i = 0; i < l->nr_parts; i++) {
-		if (l->parts[i].owned)
-			continue;
-		fprintf(f, "%s%s", first ? ", over " : " + ", l->parts[i].path);
+	if (l->base_defconfig) {
+		fprintf(f, ", over the kernel's %s%s", l->base_defconfig,
+			srctree ? "" : " (not read without --srctree)");
 		first = false;
 	}
-	if (l->base_defconfig)
-		fprintf(f, "%s%s", first ? ", over " : " + ", l->base_defconfig);
+	for (i = 0; i < l->nr_parts; i++) {
+		if (l->parts[i].owned) {
+			over = true;
+			first = true;
+			continue;
+		}
+		fprintf(f, "%s%s", !first ? " + " : over ? ", under " : ", over ",
+			l->parts[i].path);
+		first = false;
+	}
 	if (l->arch)
 		fprintf(f, "; ARCH=%s%s%s%s", l->arch, arch_used ? "" : " (not used)",
 			verbose ? " from " : "", verbose ? l->arch_why : "");

@@ -28,7 +28,10 @@ enum st_layout_kind {
 	ST_LAYOUT_YOCTO,
 };
 
-/* One file of the stack, in merge order. */
+/*
+ * One file of the stack, in merge order. Parts after the owned one are
+ * merged over it (Buildroot fragments listed after it): they override it.
+ */
 struct st_layout_part {
 	char *path;		/* as the caller should show it */
 	/*
@@ -83,18 +86,26 @@ struct st_kc_assign;
 
 struct st_layout_base {
 	struct st_defconfig **dc;
-	const char **path;	/* the layout's strings */
+	const char **path;	/* the layout's strings, or kernel_path */
 	size_t n;
+	size_t nr_below;	/* dc[0..nr_below) go before the owned file, the rest after */
+	char *kernel_path;	/* the kernel's defconfig read as dc[0], or NULL */
 };
 
-/* 0, or -errno with @err naming the part that cannot be read or parsed. */
-int st_layout_base_load(const struct st_layout *l, struct st_layout_base *b,
-			struct st_error *err);
+/*
+ * 0, or -errno with @err naming the part that cannot be read or parsed.
+ * With @srctree and @arch, a base_defconfig is read from the tree's
+ * arch/ARCH/configs/ as the first part (a missing one is an error);
+ * without, it is left out (st_layout_describe() says so).
+ */
+int st_layout_base_load(const struct st_layout *l, const char *srctree, const char *arch,
+			struct st_layout_base *b, struct st_error *err);
 void st_layout_base_release(struct st_layout_base *b);
 
 /*
- * @b's assignments (never fix targets) followed by @own's @n_own, in a new
- * array the caller frees (pointers into @b and @own); NULL on ENOMEM.
+ * @b's assignments below the owned file (never fix targets), @own's @n_own,
+ * then @b's parts over it, in a new array the caller frees (pointers into
+ * @b and @own); NULL on ENOMEM.
  */
 struct st_kc_assign *st_layout_assigns(const struct st_layout_base *b,
 				       const struct st_kc_assign *own, size_t n_own,
@@ -128,10 +139,11 @@ struct cJSON *st_layout_to_json(const struct st_layout *l, const char *file,
 
 /*
  * One line: "openwrt stack, over A + B; ARCH=mips; linux 6.6" (with
- * @verbose, each from where it came; "(not used)" where options decided).
- * Malloc'ed, NULL on ENOMEM.
+ * @verbose, each from where it came; "(not used)" where options decided;
+ * parts merged over the owned file as "under C"; a kernel defconfig as "not
+ * read" without @srctree). Malloc'ed, NULL on ENOMEM.
  */
 char *st_layout_describe(const struct st_layout *l, bool arch_used, bool version_used,
-			 bool verbose);
+			 bool srctree, bool verbose);
 
 #endif

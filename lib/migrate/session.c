@@ -610,7 +610,7 @@ static int verify(struct st_mig_session *s, const char *real, struct st_mig_file
 		return st_err(err, EINVAL, f->path, "%s", msg);
 	}
 	if (!ret)
-		ret = st_layout_base_load(l, &lb, err);
+		ret = st_layout_base_load(l, s->opts.srctree, arch, &lb, err);
 	if (ret)
 		return ret;
 	f->verified_with = st_kconfig_describe(kc);

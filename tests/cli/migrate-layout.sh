@@ -25,19 +25,24 @@ migrate() { # tree-dir owned-file arch
 	[ -s "$w/err" ] && { echo "FAIL: $2: stderr:"; cat "$w/err"; fail=1; }
 	[ "$(jq -r '.files[0].arch' "$w/json")/$(jq -r '.files[0].arch_from' "$w/json")" = "$3/build system" ] ||
 		{ echo "FAIL: $2: arch $(jq -c '.files[0] | [.arch, .arch_from]' "$w/json")"; fail=1; }
-	jq -r '.files[0].stack.parts[]' "$w/json" >"$w/parts"
+	# the parts in merge order, the kernel's defconfig first (Buildroot's
+	# BR2_LINUX_KERNEL_DEFCONFIG); the owned file may have parts over it
+	kdef=$(jq -r '.files[0].stack.base_defconfig // empty' "$w/json")
+	{ [ -z "$kdef" ] || echo "$tree/arch/$3/configs/$kdef"
+	  jq -r '.files[0].stack.parts[]' "$w/json"; } >"$w/parts"
 	# only the owned file changes
 	(cd "$ST_SRCDIR/fixtures/layout/$1" && find . -type f | sort | while read -r f; do
 		cmp -s "$f" "$w/t/$f" || echo "${f#./}"; done) >"$w/changed"
 	[ "$(cat "$w/changed")" = "$2" ] || { echo "FAIL: $2: changed files:"; cat "$w/changed"; fail=1; }
 	# nothing the base already sets the same way is added
-	head -n -1 "$w/parts" | xargs cat | grep '^CONFIG_\|^# CONFIG_' | sort -u >"$w/base-lines"
+	grep -vxF "$2" "$w/parts" | xargs cat | grep '^CONFIG_\|^# CONFIG_' | sort -u >"$w/base-lines"
 	diff "$ST_SRCDIR/fixtures/layout/$1/$2" "$2" | sed -n 's/^> //p' | sort -u >"$w/added"
 	comm -12 "$w/base-lines" "$w/added" | grep . &&
 		{ echo "FAIL: $2: adds lines the base has (above)"; fail=1; }
 	# conf on the merged config, before and after
-	# shellcheck disable=SC2046
-	(head -n -1 "$w/parts" | xargs cat; cat "$ST_SRCDIR/fixtures/layout/$1/$2") >"$w/before"
+	while read -r p; do
+		if [ "$p" = "$2" ]; then cat "$ST_SRCDIR/fixtures/layout/$1/$2"; else cat "$p"; fi
+	done <"$w/parts" >"$w/before"
 	# shellcheck disable=SC2046
 	cat $(cat "$w/parts") >"$w/after"
 	b=$(st_conf_cached "$tree" "$3" "layout/$2" "$w/before" "$w/scratch") &&
@@ -69,4 +74,21 @@ PY
 }
 
 migrate openwrt target/linux/ramips/mt76x8/config-6.6 mips
+# over the kernel's versatile_defconfig and a fragment, under one that sets
+# CONFIG_EXPERT=y: nothing to add for EXPERT, nothing in the kernel's file
+migrate buildroot board/acme/kdef/tiny.fragment arm
+[ "$(cat "$w/added")" = CONFIG_SLUB_TINY=y ] ||
+	{ echo "FAIL: kdef: added lines:"; cat "$w/added"; fail=1; }
+grep -vq -e '^slubtiny: verified against ' -e '^board/acme/kdef/tiny.fragment' "$w/err" &&
+	{ echo "FAIL: kdef: stderr:"; cat "$w/err"; fail=1; }
+# the kernel's defconfig needs the tree: without it, one note says so
+cd "$ST_SRCDIR/fixtures/layout/buildroot" || exit 2
+"$SLUBTINY" migrate board/acme/kdef/tiny.fragment >"$w/out" 2>"$w/err"
+st=$?
+[ $st = 0 ] || { echo "FAIL: kdef without a tree: exit $st, want 0"; fail=1; }
+grep -q 'kdef/tiny.fragment: note: buildroot stack, over the kernel.s versatile_defconfig (not read without --srctree) + board/acme/kdef/size.fragment, under board/acme/kdef/expert.fragment; ARCH=arm;' "$w/err" ||
+	{ echo "FAIL: kdef without a tree: no note on the kernel's defconfig:"; cat "$w/err"; fail=1; }
+[ "$(grep -c 'warning' "$w/err")" = 0 ] ||
+	{ echo "FAIL: kdef without a tree: warnings:"; cat "$w/err"; fail=1; }
+cd - >/dev/null
 exit $fail

@@ -18,10 +18,10 @@ fail=0
 F=$ST_SRCDIR/fixtures/layout
 
 # Symbols whose last assignment conf does not keep, "owned" or "base": the
-# last part is the owned file.
+# part $OWNED (0-based) is the owned file.
 dropped() { # config part...
 	python3 - "$@" <<'PY'
-import re, sys
+import os, re, sys
 conf = {}
 for l in open(sys.argv[1]):
     m = re.match(r"^CONFIG_(\w+)=(.*)$", l.rstrip("\n"))
@@ -37,7 +37,7 @@ for i, p in enumerate(parts):
             last[m.group(1)] = (m.group(2) if m.lastindex == 2 else "n", i)
 for s, (v, i) in sorted(last.items()):
     if conf.get(s, "n") != v:
-        print("owned" if i == len(parts) - 1 else "base", s)
+        print("owned" if i == int(os.environ["OWNED"]) else "base", s)
 PY
 }
 
@@ -52,8 +52,15 @@ stack() { # dir owned-file arch [--arch]: the check of one stack against conf
 	[ -s "$w/err" ] && { echo "FAIL: $file: stderr:"; cat "$w/err"; fail=1; }
 	[ "$(jq -r '.stacks[0].arch.name' "$w/json")" = "$layout_arch" ] ||
 		{ echo "FAIL: $file: arch $(jq -c .stacks "$w/json"), want $arch"; fail=1; }
-	jq -r '.stacks[0].parts[]' "$w/json" >"$w/parts"
-	[ "$(tail -n1 "$w/parts")" = "$file" ] || { echo "FAIL: $file: parts:"; cat "$w/parts"; fail=1; }
+	# the kernel's defconfig under the parts (Buildroot's
+	# BR2_LINUX_KERNEL_DEFCONFIG), parts merged over the owned file after it
+	kdef=$(jq -r '.stacks[0].base_defconfig // empty' "$w/json")
+	{ [ -z "$kdef" ] || echo "$tree/arch/$arch/configs/$kdef"
+	  jq -r '.stacks[0].parts[]' "$w/json"; } >"$w/parts"
+	OWNED=$(($(grep -nxF "$file" "$w/parts" | cut -d: -f1) - 1))
+	export OWNED
+	[ "$OWNED" -ge 0 ] && [ "$(sed -n "$((OWNED + 1))p" "$w/parts")" = "$file" ] ||
+		{ echo "FAIL: $file: parts:"; cat "$w/parts"; fail=1; }
 	# shellcheck disable=SC2046
 	cat $(cat "$w/parts") >"$w/merged"
 	cfg=$(st_conf_cached "$tree" "$arch" "layout/$file" "$w/merged" "$w/scratch") ||
@@ -77,6 +84,8 @@ stack() { # dir owned-file arch [--arch]: the check of one stack against conf
 
 stack openwrt target/linux/ramips/mt76x8/config-6.6 mips
 stack buildroot board/acme/tiny/tiny.fragment arm
+# over the kernel's versatile_defconfig, under a fragment with EXPERT=y
+stack buildroot board/acme/kdef/tiny.fragment arm
 stack yocto meta-board/recipes-kernel/linux/files/net.cfg x86 --arch
 
 # A Buildroot defconfig that names a file missing below the one checked:

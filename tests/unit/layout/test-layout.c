@@ -99,11 +99,19 @@ static void buildroot(void)
 	       "configs/acme_tiny_defconfig:1: BR2_arm=y", "6.1",
 	       "configs/acme_tiny_defconfig:6: BR2_LINUX_KERNEL_CUSTOM_VERSION_VALUE=\"6.1.55\"",
 	       NULL);
+	/* the fragments named after it are merged over it */
 	expect("buildroot", "board/acme/tiny/linux.config", ST_LAYOUT_BUILDROOT,
-	       "board/acme/tiny/linux.config*", "arm",
+	       "board/acme/tiny/linux.config* + board/acme/tiny/tiny.fragment", "arm",
 	       "configs/acme_tiny_defconfig:1: BR2_arm=y", "6.1",
 	       "configs/acme_tiny_defconfig:6: BR2_LINUX_KERNEL_CUSTOM_VERSION_VALUE=\"6.1.55\"",
 	       NULL);
+	/* over the kernel's own defconfig, under a fragment named after it */
+	expect("buildroot", "board/acme/kdef/tiny.fragment", ST_LAYOUT_BUILDROOT,
+	       "board/acme/kdef/size.fragment + board/acme/kdef/tiny.fragment* + "
+	       "board/acme/kdef/expert.fragment", "arm",
+	       "configs/acme_kdef_defconfig:1: BR2_arm=y", "6.12",
+	       "configs/acme_kdef_defconfig:5: BR2_LINUX_KERNEL_CUSTOM_VERSION_VALUE=\"6.12.9\"",
+	       "versatile_defconfig");
 	/* Buildroot's own defconfig is no kernel config */
 	expect("buildroot", "configs/acme_tiny_defconfig", ST_LAYOUT_PLAIN,
 	       "configs/acme_tiny_defconfig*", NULL, NULL, NULL, NULL, NULL);
