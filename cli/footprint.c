@@ -29,6 +29,11 @@ static bool parse_uint(const char *s, unsigned long min, unsigned long max, unsi
 	return !st_opt_number(s, min, max, v);
 }
 
+struct fp_args;
+static int parse_mems(const char *arg, struct fp_args *a);
+
+#define ST_MEM_STEPS 8
+
 enum { OPT_BINARY = ST_OPT_ID, OPT_SEED, OPT_SCALE, OPT_VARIANT, OPT_TRACE, OPT_THREADS,
        OPT_TIME_MS, OPT_SVG, OPT_BOOT, OPT_SRCTREE, OPT_DEFCONFIG, OPT_ARCH, OPT_CROSS,
        OPT_BUILDDIR, OPT_MEM, OPT_CPUS, OPT_TIMEOUT, OPT_ACCEL, OPT_BUSYBOX, OPT_CONFIG, OPT_CMDLINE, OPT_BOOT_CONFIG };
@@ -47,7 +52,7 @@ const struct st_opt st_footprint_opts[] = {
 	{ "boot-config", 0, OPT_BOOT_CONFIG, "minimal|kvm-guest", "with --boot: add only what a boot needs (default), or first the tree's kvm_guest.config" },
 	{ "config", 0, OPT_CONFIG, "FRAGMENT", "with --boot: merge this config fragment into every variant (as merge_config.sh); repeatable" },
 	{ "cross-compile", 0, OPT_CROSS, "[A=]PREFIX", "with --boot: CROSS_COMPILE (default: $CROSS_COMPILE); repeatable" },
-	{ "mem", 0, OPT_MEM, "MB", "with --boot: QEMU -m (default 32)" },
+	{ "mem", 0, OPT_MEM, "MB[,MB...]", "with --boot: QEMU -m (default 32); several: boot each variant in each, smallest first" },
 	{ "cpus", 0, OPT_CPUS, "N", "with --boot: QEMU -smp (default 1)" },
 	{ "timeout", 0, OPT_TIMEOUT, "S", "with --boot: time limit per boot (default 300)" },
 	{ "accel", 0, OPT_ACCEL, "kvm|tcg", "with --boot: accelerator (default: kvm when it starts the kernel)" },
@@ -129,7 +134,50 @@ struct fp_args {
 	bool boot;
 	const char *srctree, *defconfig, *arch, *builddir, *accel, *busybox, *cmdline, *profile;
 	unsigned long mem, cpus, timeout, jobs;
+	unsigned int mems[ST_MEM_STEPS];
+	size_t nmems;
 };
+
+/*
+ * --mem MB or MB,MB,...: the -m sizes to boot each variant in, kept
+ * ascending without repeats (the smallest that boots is the answer).
+ */
+static int parse_mems(const char *arg, struct fp_args *a)
+{
+	char buf[128], *tok, *save = NULL;
+	unsigned long v;
+	size_t i, k;
+
+	if (strlen(arg) >= sizeof(buf)) {
+		p_err("--mem: longer than %zu bytes", sizeof(buf) - 1);
+		return -EINVAL;
+	}
+	strcpy(buf, arg);
+	a->nmems = 0;
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (!parse_uint(tok, 4, 65536, &v))
+			return -EINVAL;
+		if (a->nmems == ST_MEM_STEPS) {
+			p_err("--mem '%s': more than %d sizes", arg, ST_MEM_STEPS);
+			return -EINVAL;
+		}
+		for (i = 0; i < a->nmems && a->mems[i] < v; i++)
+			;
+		if (i < a->nmems && a->mems[i] == v)
+			continue;
+		for (k = a->nmems; k > i; k--)
+			a->mems[k] = a->mems[k - 1];
+		a->mems[i] = (unsigned int)v;
+		a->nmems++;
+	}
+	if (!a->nmems) {
+		p_err("--mem '%s': no size", arg);
+		return -EINVAL;
+	}
+	a->mem = a->mems[0];
+	return 0;
+}
+
 
 static int push(char ***v, size_t *n, char *s)
 {
@@ -193,7 +241,7 @@ static int parse_args(int argc, char **argv, struct fp_args *a)
 			a->builddir = optarg;
 			break;
 		case OPT_MEM:
-			if (!parse_uint(optarg, 8, 65536, &a->mem))
+			if (parse_mems(optarg, a))
 				goto bad;
 			break;
 		case OPT_CPUS:
@@ -363,6 +411,8 @@ static int do_boot(struct fp_args *a)
 			.jobs = a->jobs,
 		},
 		.mem_mb = a->mem,
+		.mems = a->mems,
+		.nmems = a->nmems > 1 ? a->nmems : 0,
 		.cpus = a->cpus,
 		.timeout_s = a->timeout,
 		.accel = a->accel,
@@ -399,7 +449,7 @@ static int do_boot(struct fp_args *a)
 	for (i = 0; i < r->nitems && n < 8; i++) {
 		struct st_error pe = { 0 };
 
-		if (r->items[i].error)
+		if (r->items[i].error || r->items[i].oom || r->items[i].mem_mb != r->mem_mb)
 			continue;
 		names[n] = r->items[i].variant;
 		if (st_fp_peak_pages(names[n], "boot", &peak[n], &pe))

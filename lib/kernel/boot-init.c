@@ -86,7 +86,12 @@ static long sys5(long n, long a, long b, long c, long d, long e)
 			 : "memory");
 	return a0;
 }
-__asm__(".text\n.global _start\n_start:\n	call boot_main\n	j .\n");
+/*
+ * In a section of its own: a no-MMU kernel runs the init as a FLAT binary
+ * whose entry is the first byte after the header (see compile_init()).
+ */
+__asm__(".section .text.start,\"ax\",@progbits\n.global _start\n_start:\n"
+	"	call boot_main\n	j .\n.text\n");
 #else
 #error "slubtiny boot init: no system calls for this architecture"
 #endif

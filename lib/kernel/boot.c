@@ -16,12 +16,16 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "build/build.h"
 #include "common/error.h"
 #include "common/spawn.h"
+#include "defconfig/defconfig.h"
+#include "elf/elf.h"
+#include "kernel/flat.h"
 #include "kernel/boot.h"
 
 #define BOOT_BEGIN "=== slubtiny-boot begin ==="
@@ -36,6 +40,8 @@
 #define KVM_BANNER_S 20
 /* --cmdline: what fits in the generic COMMAND_LINE_SIZE (512) beside "console=... panic=-1". */
 #define CMDLINE_MAX 448
+/* Stack of a no-MMU init: it keeps its buffer in .bss and nests three calls deep. */
+#define FLAT_STACK 8192
 
 /*
  * What a boot needs on top of tinyconfig: the kernel's messages and a
@@ -72,17 +78,30 @@ static const char *const riscv_config[] = {
 	"CONFIG_PROC_FS=y", "CONFIG_SYSFS=y", "CONFIG_BINFMT_ELF=y", NULL,
 };
 
+/*
+ * The same board without an MMU (nommu_virt_defconfig, the K210 class): the
+ * kernel runs in M-mode with no firmware under it (QEMU's -bios none), and
+ * runs FLAT binaries, not ELF.
+ */
+static const char *const riscv_nommu_config[] = {
+	"CONFIG_ARCH_VIRT=y", "CONFIG_PRINTK=y", "CONFIG_TTY=y", "CONFIG_SERIAL_8250=y",
+	"CONFIG_SERIAL_8250_CONSOLE=y", "CONFIG_SERIAL_OF_PLATFORM=y", "CONFIG_BLK_DEV_INITRD=y",
+	"CONFIG_PROC_FS=y", "CONFIG_SYSFS=y", "CONFIG_BINFMT_FLAT=y", NULL,
+};
+
 static const struct boot_arch {
 	const char *arch, *qemu, *package, *machine, *target, *file, *console;
 	const char *cross;	/* Debian's cross compiler when no --cross-compile names one */
 	const char *const *config;
+	const char *const *nommu_config;	/* NULL: no no-MMU boot */
 } boot_arches[] = {
 	{ "x86_64", "qemu-system-x86_64", "qemu-system-x86", NULL, "bzImage",
 	  "arch/x86/boot/bzImage", "ttyS0", "x86_64-linux-gnu-", x86_config },
 	{ "arm", "qemu-system-arm", "qemu-system-arm", "virt", "zImage", "arch/arm/boot/zImage",
 	  "ttyAMA0", "arm-linux-gnueabi-", arm_config },
 	{ "riscv", "qemu-system-riscv64", "qemu-system-misc", "virt", "Image",
-	  "arch/riscv/boot/Image", "ttyS0", "riscv64-linux-gnu-", riscv_config },
+	  "arch/riscv/boot/Image", "ttyS0", "riscv64-linux-gnu-", riscv_config,
+	  riscv_nommu_config },
 };
 
 /*
@@ -484,14 +503,179 @@ static char *tail(const char *log, size_t len)
 
 /* ---- the init and its initramfs -------------------------------------- */
 
-/* The compiler of @arch's init: $CC, else CROSS_COMPILE + gcc. */
+/*
+ * The linker script of a no-MMU init: code, read-only data and data in one
+ * loaded block at @base, .bss right after it at FLAT's data alignment, no
+ * small-data pointer (the init never sets gp).
+ */
+static int write_flat_script(const char *path, unsigned long base)
+{
+	char text[512];
+	int n;
+
+	n = snprintf(text, sizeof(text),
+		     "ENTRY(_start)\nSECTIONS\n{\n\t. = 0x%lx;\n"
+		     "\t.text : { *(.text.start) *(.text .text.*) *(.rodata .rodata.*)\n"
+		     "\t\t*(.srodata .srodata.*) *(.data .data.*) *(.sdata .sdata.*) }\n"
+		     "\t. = ALIGN(0x20);\n"
+		     "\t.bss (NOLOAD) : { *(.sbss .sbss.*) *(.bss .bss.*) *(COMMON) }\n"
+		     "\t/DISCARD/ : { *(.comment) *(.note .note.*) *(.eh_frame*) "
+		     "*(.riscv.attributes) }\n}\n", base);
+	return write_atomic(path, text, (size_t)n, 0644);
+}
+
+/* Run @argv (a compiler or objcopy); its output into @e on failure. */
+static int run_tool(char **argv, const char *src, const char *what, struct st_error *e)
+{
+	char *log = NULL;
+	int ret = st_run(argv, NULL, NULL, &log, NULL, 0);
+
+	if (ret)
+		ret = st_err(e, ret < 0 ? -ret : EIO, src, "%s failed to %s%s%s", argv[3], what,
+			     log && *log ? ": " : "", log ? log : "");
+	free(log);
+	return ret;
+}
+
+/*
+ * @cc compiles the init into @out; for a no-MMU kernel (@flat_base != 0)
+ * linked at @flat_base with the script beside @out.
+ */
+static int cc_init(const char *cc, const char *src, const char *out, unsigned long flat_base,
+		   struct st_error *e)
+{
+	char script[PATH_MAX], tflag[PATH_MAX + 4];
+	char *argv[32];
+	size_t n = 0;
+	int ret;
+
+	argv[n++] = "sh";
+	argv[n++] = "-c";
+	argv[n++] = "exec $0 \"$@\" 2>&1";
+	argv[n++] = (char *)cc;
+	argv[n++] = "-static";
+	argv[n++] = "-nostdlib";
+	argv[n++] = "-ffreestanding";
+	argv[n++] = "-fno-pie";
+	argv[n++] = "-no-pie";
+	argv[n++] = "-fno-stack-protector";
+	argv[n++] = "-fno-asynchronous-unwind-tables";
+	argv[n++] = "-Os";
+	argv[n++] = "-Wl,--build-id=none";
+	if (flat_base) {
+		/* pc-relative addressing only: the code runs wherever it is loaded */
+		pathf(script, "%s.ld", out);
+		ret = write_flat_script(script, flat_base);
+		if (ret)
+			return st_err(e, -ret, script, "%s", strerror(-ret));
+		snprintf(tflag, sizeof(tflag), "-T%s", script);
+		argv[n++] = "-mcmodel=medany";
+		argv[n++] = "-mno-relax";
+		argv[n++] = "-fno-jump-tables";
+		argv[n++] = "-Wl,--no-relax";
+		argv[n++] = tflag;
+	}
+	argv[n++] = "-o";
+	argv[n++] = (char *)out;
+	argv[n++] = (char *)src;
+	argv[n] = NULL;
+	return run_tool(argv, src, "compile the boot init", e);
+}
+
+/* The loaded bytes of @elf (objcopy -O binary) and its .bss size. */
+static int flat_bytes(const char *objcopy, const char *elf, char **bin, size_t *len,
+		      uint64_t *bss, struct st_error *e)
+{
+	char out[PATH_MAX];
+	char *argv[] = { "sh", "-c", "exec $0 \"$@\" 2>&1", (char *)objcopy, "-O", "binary",
+			 (char *)elf, out, NULL };
+	struct st_elf_file *f = NULL;
+	size_t i;
+	int ret;
+
+	pathf(out, "%s.bin", elf);
+	ret = run_tool(argv, elf, "copy the boot init's bytes", e);
+	if (ret)
+		return ret;
+	*bin = read_file(out, len);
+	unlink(out);
+	if (!*bin)
+		return st_err(e, errno, out, "%s", strerror(errno));
+	ret = st_elf_open_flags(&f, elf, ST_ELF_NO_SYMBOLS, e);
+	if (ret)
+		return ret;
+	*bss = 0;
+	for (i = 0; f->nobjs && i < f->objs[0].nsecs; i++)
+		if (f->objs[0].secs[i].name && !strcmp(f->objs[0].secs[i].name, ".bss"))
+			*bss = f->objs[0].secs[i].size;
+	st_elf_close(f);
+	return 0;
+}
+
+/*
+ * A FLAT init for a no-MMU kernel. binfmt_flat applies relocations the
+ * init has none of, so it must not need any: linked at two addresses, its
+ * bytes must be the same (every address is pc-relative), else the
+ * compiler made something this loader cannot place.
+ */
+static int flat_init(const char *cc, const char *cross, const char *src, const char *tmp,
+		     char **bin, size_t *len, struct st_error *e)
+{
+	char elf[PATH_MAX], elf2[PATH_MAX], *objcopy, *b2 = NULL;
+	size_t l2 = 0;
+	uint64_t bss = 0, bss2 = 0;
+	int ret;
+
+	objcopy = xasprintf("%sobjcopy", cross ? cross : "");
+	if (!objcopy)
+		return st_err(e, ENOMEM, NULL, "out of memory");
+	pathf(elf, "%s/init.elf", tmp);
+	pathf(elf2, "%s/init2.elf", tmp);
+	ret = cc_init(cc, src, elf, ST_FLAT_HDR_SIZE, e);
+	if (!ret)
+		ret = cc_init(cc, src, elf2, ST_FLAT_HDR_SIZE + 0x10000, e);
+	if (!ret)
+		ret = flat_bytes(objcopy, elf, bin, len, &bss, e);
+	if (!ret)
+		ret = flat_bytes(objcopy, elf2, &b2, &l2, &bss2, e);
+	if (!ret && (l2 != *len || memcmp(b2, *bin, l2)))
+		ret = st_err(e, ENOEXEC, src, "%s made a boot init that is not position "
+			     "independent: a no-MMU kernel cannot load it as a FLAT binary", cc);
+	if (!ret) {
+		char *f = NULL;
+		size_t fl = 0;
+
+		ret = st_flat_wrap(*bin, *len, bss, FLAT_STACK, &f, &fl);
+		if (ret)
+			ret = st_err(e, -ret, src, "cannot make a FLAT binary: %s",
+				     strerror(-ret));
+		free(*bin);
+		*bin = f;
+		*len = fl;
+	}
+	if (ret) {
+		free(*bin);
+		*bin = NULL;
+	}
+	unlink(elf);
+	unlink(elf2);
+	strcat(elf, ".ld");
+	unlink(elf);
+	strcat(elf2, ".ld");
+	unlink(elf2);
+	free(b2);
+	free(objcopy);
+	return ret;
+}
+
+/*
+ * The init, built with the kernel's compiler ($CC, else CROSS_COMPILE +
+ * gcc): a static ELF, or for a no-MMU kernel (@nommu) a FLAT binary.
+ */
 static int compile_init(const struct st_boot_opts *o, const char *cross, const char *tmp,
-			char **bin, size_t *len, struct st_error *e)
+			bool nommu, char **bin, size_t *len, struct st_error *e)
 {
 	char datadir[PATH_MAX], src[PATH_MAX], out[PATH_MAX], *cc;
-	char *argv[24];
-	char *log = NULL;
-	size_t n = 0;
 	int ret;
 
 	if (o->datadir)
@@ -505,34 +689,17 @@ static int compile_init(const struct st_boot_opts *o, const char *cross, const c
 	cc = o->k.cc ? strdup(o->k.cc) : xasprintf("%sgcc", cross ? cross : "");
 	if (!cc)
 		return st_err(e, ENOMEM, NULL, "out of memory");
-	argv[n++] = "sh";
-	argv[n++] = "-c";
-	argv[n++] = "exec $0 \"$@\" 2>&1";
-	argv[n++] = cc;
-	argv[n++] = "-static";
-	argv[n++] = "-nostdlib";
-	argv[n++] = "-ffreestanding";
-	argv[n++] = "-fno-pie";
-	argv[n++] = "-no-pie";
-	argv[n++] = "-fno-stack-protector";
-	argv[n++] = "-fno-asynchronous-unwind-tables";
-	argv[n++] = "-Os";
-	argv[n++] = "-Wl,--build-id=none";
-	argv[n++] = "-o";
-	argv[n++] = out;
-	argv[n++] = src;
-	argv[n] = NULL;
-	ret = st_run(argv, NULL, NULL, &log, NULL, 0);
-	if (ret) {
-		ret = st_err(e, ret < 0 ? -ret : EIO, src, "%s failed to compile the boot init%s%s",
-			     cc, log && *log ? ": " : "", log ? log : "");
+	if (nommu) {
+		ret = flat_init(cc, cross, src, tmp, bin, len, e);
 		goto out;
 	}
+	ret = cc_init(cc, src, out, 0, e);
+	if (ret)
+		goto out;
 	*bin = read_file(out, len);
 	if (!*bin)
 		ret = st_err(e, errno, out, "%s", strerror(errno));
 out:
-	free(log);
 	free(cc);
 	return ret;
 }
@@ -621,7 +788,42 @@ static bool kvm_usable(void)
 	return !access("/dev/kvm", R_OK | W_OK);
 }
 
+#define PANIC "Kernel panic - not syncing"
+
 /*
+ * What the kernel said when it ran out of memory before the init printed
+ * its figures: the first console line with one of these, or NULL. Each is
+ * the kernel's own wording (the OOM killer, the page allocator, binfmt_flat,
+ * the exec of init with -ENOMEM).
+ */
+static char *oom_reason(const char *log)
+{
+	static const char *const marks[] = {
+		"Out of memory", "out of memory", "page allocation failure",
+		"Unable to allocate RAM", "(error -12)", "Initramfs unpacking failed",
+	};
+	const char *hit = NULL, *p, *b, *e;
+	size_t i;
+
+	for (i = 0; i < sizeof(marks) / sizeof(marks[0]); i++) {
+		p = strstr(log, marks[i]);
+		if (p && (!hit || p < hit))
+			hit = p;
+	}
+	if (!hit)
+		return NULL;
+	for (b = hit; b > log && b[-1] != '\n'; b--)
+		;
+	e = hit + strcspn(hit, "\r\n");
+	/* the printk time stamp is not the reason */
+	if (*b == '[' && (p = memchr(b, ']', (size_t)(e - b))))
+		for (b = p + 1; *b == ' '; b++)
+			;
+	return strndup(b, (size_t)(e - b));
+}
+
+/*
+ * Boot @it's image with @initrd,/*
  * Boot @it's image with @initrd, read the console until the end marker (or
  * the time limit: then the process group is killed), keep the log.
  */
@@ -632,14 +834,14 @@ static int boot_one(const struct boot_arch *a, struct st_boot_item *it, const ch
 	char mem_s[16], cpus_s[16], path[PATH_MAX];
 	char *argv[32], *log = NULL, *nl, *t, *append;
 	size_t n = 0, len = 0, cap = 0;
-	double t0, deadline, seen_end = 0;
+	double t0, deadline, seen_end = 0, seen_panic = 0;
 	struct st_child c;
 	bool timed_out = false, no_banner = false;
 	struct pollfd pfd;
 	int ret, status;
 
 	it->accel = kvm ? "kvm" : "tcg";
-	snprintf(mem_s, sizeof(mem_s), "%u", r->mem_mb);
+	snprintf(mem_s, sizeof(mem_s), "%u", it->mem_mb);
 	snprintf(cpus_s, sizeof(cpus_s), "%u", r->cpus);
 	append = xasprintf("console=%s panic=-1%s%s", a->console, *r->cmdline ? " " : "",
 			   r->cmdline);
@@ -655,6 +857,11 @@ static int boot_one(const struct boot_arch *a, struct st_boot_item *it, const ch
 	if (a->machine) {
 		argv[n++] = "-M";
 		argv[n++] = (char *)a->machine;
+	}
+	if (r->nommu) {
+		/* M-mode: the kernel is the firmware */
+		argv[n++] = "-bios";
+		argv[n++] = "none";
 	}
 	argv[n++] = "-m";
 	argv[n++] = mem_s;
@@ -680,7 +887,8 @@ static int boot_one(const struct boot_arch *a, struct st_boot_item *it, const ch
 	pfd.fd = c.out_fd;
 	pfd.events = POLLIN;
 	for (;;) {
-		double left = (seen_end ? seen_end + GRACE_MS / 1e3 : deadline) - now_s();
+		double stop = seen_end ? seen_end : seen_panic;
+		double left = (stop ? stop + GRACE_MS / 1e3 : deadline) - now_s();
 		ssize_t got;
 
 		/* A KVM that starts no kernel (seen nested): give up early, TCG is tried. */
@@ -725,6 +933,9 @@ static int boot_one(const struct boot_arch *a, struct st_boot_item *it, const ch
 			seen_end = now_s();
 			it->boot_s = seen_end - t0;
 		}
+		/* A kernel without panic=-1 (a forced command line) hangs after it. */
+		if (!seen_end && !seen_panic && strstr(log, PANIC))
+			seen_panic = now_s();
 	}
 	status = st_child_wait(&c);
 	if (no_banner) {
@@ -736,13 +947,26 @@ static int boot_one(const struct boot_arch *a, struct st_boot_item *it, const ch
 		if (!log)
 			return -ENOMEM;
 	}
-	pathf(path, "%s/" CONSOLE_LOG, it->dir);
+	if (r->nmems > 1)
+		pathf(path, "%s/slubtiny-console-%uM.log", it->dir, it->mem_mb);
+	else
+		pathf(path, "%s/" CONSOLE_LOG, it->dir);
 	write_atomic(path, log, len, 0644);
 	ret = seen_end ? st_boot_parse(log, len, &it->fig) : -ENOENT;
+	if (ret && !seen_end && (it->oom = oom_reason(log))) {
+		it->boot_s = now_s() - t0;
+		ret = 0;
+	}
+	if (ret && seen_panic)
+		timed_out = false;
 	if (ret) {
 		t = tail(log, len);
 		nl = len ? "" : " (no output)";
-		if (timed_out)
+		if (seen_panic && !seen_end)
+			it->error = xasprintf("%s: the kernel panicked before the end marker; "
+					      "console log %s, last lines:\n%s", it->name, path,
+					      t ? t : "");
+		else if (timed_out)
 			it->error = xasprintf("%s: the boot did not reach the end marker within %u s "
 					      "(%s killed); console log %s%s, last lines:\n%s",
 					      it->name, timeout, a->qemu, path, nl, t ? t : "");
@@ -796,11 +1020,14 @@ static cJSON *item_json(const struct st_boot_result *r, const struct st_boot_ite
 	    !cJSON_AddStringToObject(o, "arch", it->arch) ||
 	    !cJSON_AddStringToObject(o, "tree", r->tree) ||
 	    !cJSON_AddStringToObject(o, "defconfig", r->defconfig) ||
-	    !cJSON_AddNumberToObject(o, "mem_mb", r->mem_mb) ||
+	    !cJSON_AddNumberToObject(o, "mem_mb", it->mem_mb) ||
 	    !cJSON_AddNumberToObject(o, "cpus", r->cpus) ||
+	    !cJSON_AddBoolToObject(o, "mmu", !r->nommu) ||
 	    !cJSON_AddStringToObject(o, "cmdline", r->cmdline) ||
 	    !cJSON_AddStringToObject(o, "boot_config", r->profile) ||
 	    !cJSON_AddStringToObject(o, "image", it->image) ||
+	    !(it->oom ? cJSON_AddStringToObject(o, "out_of_memory", it->oom) :
+			cJSON_AddNullToObject(o, "out_of_memory")) ||
 	    !cJSON_AddStringToObject(o, "resolved", it->resolved ? it->resolved : "") ||
 	    !cJSON_AddStringToObject(o, "accel", it->accel ? it->accel : "") ||
 	    !cJSON_AddBoolToObject(o, "kvm_failed", it->kvm_failed) ||
@@ -1042,6 +1269,7 @@ void st_boot_result_free(struct st_boot_result *r)
 		free(it->dir);
 		free(it->resolved);
 		free(it->error);
+		free(it->oom);
 		st_boot_figures_free(&it->fig);
 	}
 	free(r->items);
@@ -1078,6 +1306,53 @@ static int rm_tree(const char *dir)
 	return rmdir(dir);
 }
 
+/*
+ * Whether the last word on CONFIG_MMU in @path is "is not set". Unreadable
+ * files say nothing here: the build reports them.
+ */
+static int mmu_in(const char *path, int mmu)
+{
+	struct st_defconfig *dc = NULL;
+	struct st_error e = { 0 };
+	size_t i;
+
+	if (st_defconfig_load(&dc, path, &e))
+		return mmu;
+	for (i = 0; i < dc->nr_lines; i++) {
+		const struct st_dc_line *l = &dc->lines[i];
+
+		if (!l->sym || strcmp(l->sym, "MMU"))
+			continue;
+		if (l->kind == ST_DC_NOT_SET)
+			mmu = 0;
+		else if (l->kind == ST_DC_ASSIGN)
+			mmu = !strcmp(l->val, "y");
+	}
+	st_defconfig_free(dc);
+	return mmu;
+}
+
+/*
+ * A no-MMU boot: the defconfig (a file, or the tree's
+ * arch/ARCH/configs/NAME) or a --config fragment after it switches MMU off.
+ * Decided before the build, as the boot lines depend on it.
+ */
+static bool boot_nommu(const struct st_boot_opts *o, const char *arch)
+{
+	const char *d = o->k.defconfig;
+	char path[PATH_MAX];
+	int mmu = 1;
+	size_t i;
+
+	if (d && strchr(d, '/'))
+		mmu = mmu_in(d, mmu);
+	else if (d && !pathf(path, "%s/arch/%s/configs/%s", o->k.srctree, arch, d))
+		mmu = mmu_in(path, mmu);
+	for (i = 0; i < o->k.nfragments; i++)
+		mmu = mmu_in(o->k.fragments[i], mmu);
+	return !mmu;
+}
+
 int st_boot_run(const struct st_boot_opts *o, struct st_boot_result **out, struct st_error *e)
 {
 	struct st_kernel_opts ko = o->k;
@@ -1087,7 +1362,8 @@ int st_boot_run(const struct st_boot_opts *o, struct st_boot_result **out, struc
 	const struct boot_profile *prof = boot_profile(o->profile);
 	const char *arch, *extra[24], *frags[ST_BOOT_MAX_FRAGMENTS + 1], *cross[2];
 	unsigned int timeout = o->timeout_s ? o->timeout_s : 300;
-	bool kvm = o->accel ? !strcmp(o->accel, "kvm") : kvm_usable();
+	bool kvm = o->accel ? !strcmp(o->accel, "kvm") : kvm_usable(), nommu;
+	const char *const *config;
 	char builddir[PATH_MAX], tmp[PATH_MAX], initrd[PATH_MAX], frag[PATH_MAX], *init = NULL;
 	char cross_arg[64];
 	size_t i, init_len = 0;
@@ -1110,12 +1386,17 @@ int st_boot_run(const struct st_boot_opts *o, struct st_boot_result **out, struc
 				      "this machine; use --accel tcg", arch);
 		kvm = false;
 	}
+	nommu = boot_nommu(o, a->arch);
+	if (nommu && !a->nommu_config)
+		return st_err(e, ENOTSUP, NULL, "footprint --boot: no QEMU machine for ARCH=%s "
+			      "without an MMU (riscv has one)", arch);
+	config = nommu ? a->nommu_config : a->config;
 	ko.arches = &a->arch;
 	ko.narches = 1;
 	ko.image_target = a->target;
 	ko.image_file = a->file;
-	for (i = 0; a->config[i] && i < sizeof(extra) / sizeof(extra[0]) - 1; i++) {
-		extra[i] = a->config[i];
+	for (i = 0; config[i] && i < sizeof(extra) / sizeof(extra[0]) - 1; i++) {
+		extra[i] = config[i];
 		/* riscv's virt board was SOC_VIRT before 6.5 */
 		if (!strcmp(a->arch, "riscv") && !strcmp(extra[i], "CONFIG_ARCH_VIRT=y") &&
 		    !kconfig_defines(o->k.srctree, "arch/riscv/Kconfig.socs", "ARCH_VIRT"))
@@ -1187,7 +1468,7 @@ int st_boot_run(const struct st_boot_opts *o, struct st_boot_result **out, struc
 	if (!mkdtemp(tmp))
 		return st_err(e, errno, tmp, "cannot create: %s", strerror(errno));
 	pathf(initrd, "%s/initramfs.cpio", tmp);
-	ret = compile_init(o, cross_of(&ko, a->arch), tmp, &init, &init_len, e);
+	ret = compile_init(o, cross_of(&ko, a->arch), tmp, nommu, &init, &init_len, e);
 	if (!ret)
 		ret = make_initramfs(init, init_len, o->busybox, initrd, e);
 	free(init);
@@ -1205,21 +1486,25 @@ int st_boot_run(const struct st_boot_opts *o, struct st_boot_result **out, struc
 	r->defconfig = strdup(o->k.defconfig ? o->k.defconfig : "defconfig");
 	r->cmdline = strdup(o->cmdline ? o->cmdline : "");
 	r->profile = prof->name;
-	r->mem_mb = o->mem_mb ? o->mem_mb : 32;
+	r->mem_mb = o->nmems ? o->mems[0] : o->mem_mb ? o->mem_mb : 32;
+	r->nommu = nommu;
 	r->cpus = o->cpus ? o->cpus : 1;
-	r->items = calloc(k->nitems + 1, sizeof(*r->items));
+	r->nmems = o->nmems ? o->nmems : 1;
+	r->items = calloc(k->nitems * r->nmems + 1, sizeof(*r->items));
 	if (!r->tree || !r->defconfig || !r->cmdline || !r->items)
 		goto nomem;
-	for (i = 0; i < k->nitems; i++) {
-		const struct st_kernel_item *ki = &k->items[i];
+	for (i = 0; i < k->nitems * r->nmems; i++) {
+		const struct st_kernel_item *ki = &k->items[i / r->nmems];
 		struct st_boot_item *it = &r->items[r->nitems++];
 		struct st_kernel_progress p = { .item = ki->name, .index = i + 1,
-						.total = k->nitems };
+						.total = k->nitems * r->nmems };
 		double t0 = now_s();
 
+		it->mem_mb = o->nmems ? o->mems[i % r->nmems] : r->mem_mb;
 		it->arch = strdup(ki->arch);
 		it->variant = strdup(ki->variant);
-		it->name = strdup(ki->name);
+		it->name = r->nmems > 1 ? xasprintf("%s, %u MB", ki->name, it->mem_mb) :
+					  strdup(ki->name);
 		it->dir = strdup(ki->dir);
 		it->build_cached = ki->cached;
 		it->resolved = ki->resolved ? strdup(ki->resolved) : NULL;
@@ -1248,6 +1533,9 @@ int st_boot_run(const struct st_boot_opts *o, struct st_boot_result **out, struc
 		if (ret) {
 			r->nfailed++;
 			p.step = "boot failed";
+		} else if (it->oom) {
+			/* a result, not a failure; no figures to keep as the latest */
+			p.step = "out of memory";
 		} else {
 			p.step = "booted";
 			ret = save_result(o, r, it, builddir);
@@ -1272,6 +1560,22 @@ nomem:
 	return st_err(e, ENOMEM, NULL, "out of memory");
 }
 
+unsigned int st_boot_smallest(const struct st_boot_result *r, const char *variant)
+{
+	unsigned int best = 0;
+	size_t i;
+
+	for (i = 0; i < r->nitems; i++) {
+		const struct st_boot_item *it = &r->items[i];
+
+		if (it->error || it->oom || strcmp(it->variant, variant))
+			continue;
+		if (!best || it->mem_mb < best)
+			best = it->mem_mb;
+	}
+	return best;
+}
+
 void st_boot_ratios(struct st_boot_result *r, const char *const *variants,
 		    const unsigned long *peak, size_t n)
 {
@@ -1288,7 +1592,7 @@ void st_boot_ratios(struct st_boot_result *r, const char *const *variants,
 
 		a = b = NULL;
 		for (k = 0; k < r->nitems; k++) {
-			if (r->items[k].error)
+			if (r->items[k].error || r->items[k].oom || r->items[k].mem_mb != r->mem_mb)
 				continue;
 			if (!strcmp(r->items[k].variant, pairs[i][0]))
 				a = &r->items[k];

@@ -63,6 +63,12 @@ void st_boot_figures_free(struct st_boot_figures *f);
 struct st_boot_opts {
 	struct st_kernel_opts k;	/* tree, defconfig, arch, variants, builddir, -j */
 	unsigned int mem_mb;		/* -m; 0: 32 */
+	/*
+	 * Several -m sizes (MB, ascending): each variant boots in each, so
+	 * the smallest RAM it boots in shows; nmems 0: mem_mb alone.
+	 */
+	const unsigned int *mems;
+	size_t nmems;
 	unsigned int cpus;		/* -smp; 0: 1 */
 	unsigned int timeout_s;		/* per boot; 0: 300 */
 	/*
@@ -99,6 +105,8 @@ struct st_boot_item {
 	char *image, *dir;
 	char *resolved;
 	char *error;		/* build or boot error, with the log's tail */
+	char *oom;		/* the kernel's line when it ran out of memory: no figures */
+	unsigned int mem_mb;	/* QEMU -m of this boot */
 	bool build_cached;
 	const char *accel;	/* "kvm", "tcg" */
 	bool kvm_failed;	/* KVM showed no kernel banner: booted with TCG */
@@ -119,6 +127,8 @@ struct st_boot_result {
 	char *cmdline;		/* the user's part of the command line, "" for none */
 	const char *profile;	/* "minimal", "kvm-guest" (static) */
 	unsigned int mem_mb, cpus;
+	bool nommu;		/* no MMU: booted in M-mode from a FLAT init */
+	size_t nmems;		/* -m sizes each variant booted in (1: mem_mb alone) */
 	struct st_boot_item *items;
 	size_t nitems;
 	unsigned int nfailed;
@@ -132,6 +142,8 @@ const char *const *st_boot_config(const char *arch);
 const char *const *st_boot_arches(void);
 
 int st_boot_run(const struct st_boot_opts *o, struct st_boot_result **out, struct st_error *e);
+/* The smallest -m (MB) @variant booted in without running out of memory; 0: none. */
+unsigned int st_boot_smallest(const struct st_boot_result *r, const char *variant);
 /*
  * The ratios (slub_tiny/slub, slob/slub_tiny, slob/slub) of the booted
  * variants, each beside the trace replay's: @peak[i] the replay's peak

@@ -22,12 +22,22 @@ void st_boot_render_text(const struct st_boot_result *r, FILE *f)
 	fprintf(f, "%s %s%s%s booted, -m %u -smp %u%s%s%s: what the kernel reports (kB)\n",
 		r->tree, r->defconfig, plain ? "" : " + ", plain ? "" : r->profile, r->mem_mb,
 		r->cpus, *r->cmdline ? ", \"" : "", r->cmdline, *r->cmdline ? "\"" : "");
+	if (r->nommu)
+		fprintf(f, "no MMU: M-mode, FLAT init\n");
+	if (r->nmems > 1)
+		fprintf(f, "%-5s ", "-m MB");
 	fprintf(f, "%-10s %-7s %8s %13s %11s %8s %8s %7s %s\n", "variant", "arch", "Slab",
 		"SReclaimable", "SUnreclaim", "MemFree", "MemTotal", "boot s", "");
 	for (i = 0; i < r->nitems; i++) {
 		it = &r->items[i];
+		if (r->nmems > 1)
+			fprintf(f, "%5u ", it->mem_mb);
 		if (it->error) {
 			fprintf(f, "%-10s %-7s %8s\n", it->variant, it->arch, "failed");
+			continue;
+		}
+		if (it->oom) {
+			fprintf(f, "%-10s %-7s out of memory: %s\n", it->variant, it->arch, it->oom);
 			continue;
 		}
 		fprintf(f, "%-10s %-7s %8.0f %13.0f %11.0f %8.0f %8.0f %7.2f %s%s%s\n", it->variant,
@@ -35,6 +45,20 @@ void st_boot_render_text(const struct st_boot_result *r, FILE *f)
 			it->fig.memfree_kb, it->fig.memtotal_kb, it->boot_s, it->accel,
 			it->kvm_failed ? " (kvm started nothing)" : "",
 			it->fig.idle ? "" : ", not idle");
+	}
+	if (r->nmems > 1) {
+		fprintf(f, "\nsmallest -m booted:");
+		for (i = 0; i < r->nitems; i += r->nmems) {
+			unsigned int mb = st_boot_smallest(r, r->items[i].variant);
+
+			if (mb)
+				fprintf(f, " %s %u MB%s", r->items[i].variant, mb,
+					i + r->nmems < r->nitems ? "," : "");
+			else
+				fprintf(f, " %s none%s", r->items[i].variant,
+					i + r->nmems < r->nitems ? "," : "");
+		}
+		fputc('\n', f);
 	}
 	if (r->nratios)
 		fprintf(f, "\nratios of Slab: (trace replay, boot trace, peak pages):\n");
@@ -47,7 +71,7 @@ void st_boot_render_text(const struct st_boot_result *r, FILE *f)
 	}
 	for (i = 0; i < r->nitems; i++) {
 		it = &r->items[i];
-		if (it->error)
+		if (it->error || it->oom || it->mem_mb != r->mem_mb)
 			continue;
 		fprintf(f, "\n%s: ", it->variant);
 		if (!it->fig.has_slabinfo) {
@@ -69,6 +93,12 @@ void st_boot_render_text(const struct st_boot_result *r, FILE *f)
 #define TOP 50
 #define PLOT_W 440
 
+/* The chart shows the booted figures at the first -m only. */
+static bool charted(const struct st_boot_result *r, const struct st_boot_item *it)
+{
+	return !it->error && !it->oom && it->mem_mb == r->mem_mb;
+}
+
 int st_boot_render_svg(const struct st_boot_result *r, FILE *f)
 {
 	double max = 1;
@@ -76,7 +106,7 @@ int st_boot_render_svg(const struct st_boot_result *r, FILE *f)
 	int h;
 
 	for (i = 0; i < r->nitems; i++) {
-		if (r->items[i].error)
+		if (!charted(r, &r->items[i]))
 			continue;
 		n++;
 		if (r->items[i].fig.slab_kb > max)
@@ -98,7 +128,7 @@ int st_boot_render_svg(const struct st_boot_result *r, FILE *f)
 		double wu, wr;
 		int y;
 
-		if (it->error)
+		if (!charted(r, it))
 			continue;
 		y = TOP + (int)n++ * (BAR_H + GAP);
 		wu = PLOT_W * it->fig.sunreclaim_kb / max;

@@ -31,8 +31,14 @@ item_numbers() {
 		"$S" footprint --time-ms 0
 	err 2 "footprint gen --scale" "^slubtiny: footprint gen: --scale '101': not a number from 1 to 100\$" \
 		"$S" footprint gen --scale 101 boot
-	err 2 "footprint --boot --mem" "^slubtiny: footprint: --mem '4': not a number from 8 to 65536\$" \
-		"$S" footprint --boot --mem 4
+	err 2 "footprint --boot --mem" "^slubtiny: footprint: --mem '2': not a number from 4 to 65536\$" \
+		"$S" footprint --boot --mem 2
+	err 2 "footprint --boot --mem list" "^slubtiny: footprint: --mem 'x': not a number from 4 to 65536\$" \
+		"$S" footprint --boot --mem 8,x
+	err 2 "footprint --boot --mem steps" "^slubtiny: footprint: --mem '4,5,6,7,8,9,10,11,12': more than 8 sizes\$" \
+		"$S" footprint --boot --mem 4,5,6,7,8,9,10,11,12
+	err 2 "footprint --boot --mem none" "^slubtiny: footprint: --mem ',': no size\$" \
+		"$S" footprint --boot --mem ,
 	for c in build report kernel; do
 		err 2 "$c -j" "^slubtiny: $c: -j 'x': not a number from 0 to 1024 (0: all CPUs)\$" \
 			"$S" $c -j x
