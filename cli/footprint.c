@@ -449,7 +449,7 @@ static int do_boot(struct fp_args *a)
 	for (i = 0; i < r->nitems && n < 8; i++) {
 		struct st_error pe = { 0 };
 
-		if (r->items[i].error || r->items[i].oom || r->items[i].mem_mb != r->mem_mb)
+		if (r->items[i].error || r->items[i].stopped || r->items[i].mem_mb != r->mem_mb)
 			continue;
 		names[n] = r->items[i].variant;
 		if (st_fp_peak_pages(names[n], "boot", &peak[n], &pe))

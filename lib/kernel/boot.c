@@ -790,6 +790,20 @@ static bool kvm_usable(void)
 
 #define PANIC "Kernel panic - not syncing"
 
+/* The console line around @hit, without its printk time stamp. */
+static char *console_line(const char *log, const char *hit)
+{
+	const char *b, *e, *p;
+
+	for (b = hit; b > log && b[-1] != '\n'; b--)
+		;
+	e = hit + strcspn(hit, "\r\n");
+	if (*b == '[' && (p = memchr(b, ']', (size_t)(e - b))))
+		for (b = p + 1; *b == ' '; b++)
+			;
+	return strndup(b, (size_t)(e - b));
+}
+
 /*
  * What the kernel said when it ran out of memory before the init printed
  * its figures: the first console line with one of these, or NULL. Each is
@@ -802,7 +816,7 @@ static char *oom_reason(const char *log)
 		"Out of memory", "out of memory", "page allocation failure",
 		"Unable to allocate RAM", "(error -12)", "Initramfs unpacking failed",
 	};
-	const char *hit = NULL, *p, *b, *e;
+	const char *hit = NULL, *p;
 	size_t i;
 
 	for (i = 0; i < sizeof(marks) / sizeof(marks[0]); i++) {
@@ -810,20 +824,29 @@ static char *oom_reason(const char *log)
 		if (p && (!hit || p < hit))
 			hit = p;
 	}
-	if (!hit)
-		return NULL;
-	for (b = hit; b > log && b[-1] != '\n'; b--)
-		;
-	e = hit + strcspn(hit, "\r\n");
-	/* the printk time stamp is not the reason */
-	if (*b == '[' && (p = memchr(b, ']', (size_t)(e - b))))
-		for (b = p + 1; *b == ' '; b++)
-			;
-	return strndup(b, (size_t)(e - b));
+	return hit ? console_line(log, hit) : NULL;
 }
 
 /*
- * Boot @it's image with @initrd,/*
+ * Why a boot stopped before the figures, when that is a result: the
+ * kernel ran out of memory, or (a --mem series, where the smallest sizes
+ * are expected not to boot) it panicked; NULL otherwise.
+ */
+static char *stop_reason(const struct st_boot_result *r, struct st_boot_item *it,
+			 const char *log, bool panicked)
+{
+	char *why = oom_reason(log);
+	const char *p;
+
+	it->out_of_memory = why != NULL;
+	if (why)
+		return why;
+	if (panicked && r->nmems > 1 && (p = strstr(log, PANIC)))
+		return console_line(log, p);
+	return NULL;
+}
+
+/*
  * Boot @it's image with @initrd, read the console until the end marker (or
  * the time limit: then the process group is killed), keep the log.
  */
@@ -953,7 +976,7 @@ static int boot_one(const struct boot_arch *a, struct st_boot_item *it, const ch
 		pathf(path, "%s/" CONSOLE_LOG, it->dir);
 	write_atomic(path, log, len, 0644);
 	ret = seen_end ? st_boot_parse(log, len, &it->fig) : -ENOENT;
-	if (ret && !seen_end && (it->oom = oom_reason(log))) {
+	if (ret && !seen_end && (it->stopped = stop_reason(r, it, log, seen_panic))) {
 		it->boot_s = now_s() - t0;
 		ret = 0;
 	}
@@ -1026,8 +1049,9 @@ static cJSON *item_json(const struct st_boot_result *r, const struct st_boot_ite
 	    !cJSON_AddStringToObject(o, "cmdline", r->cmdline) ||
 	    !cJSON_AddStringToObject(o, "boot_config", r->profile) ||
 	    !cJSON_AddStringToObject(o, "image", it->image) ||
-	    !(it->oom ? cJSON_AddStringToObject(o, "out_of_memory", it->oom) :
-			cJSON_AddNullToObject(o, "out_of_memory")) ||
+	    !(it->stopped ? cJSON_AddStringToObject(o, "stopped", it->stopped) :
+			    cJSON_AddNullToObject(o, "stopped")) ||
+	    !cJSON_AddBoolToObject(o, "out_of_memory", it->out_of_memory) ||
 	    !cJSON_AddStringToObject(o, "resolved", it->resolved ? it->resolved : "") ||
 	    !cJSON_AddStringToObject(o, "accel", it->accel ? it->accel : "") ||
 	    !cJSON_AddBoolToObject(o, "kvm_failed", it->kvm_failed) ||
@@ -1269,7 +1293,7 @@ void st_boot_result_free(struct st_boot_result *r)
 		free(it->dir);
 		free(it->resolved);
 		free(it->error);
-		free(it->oom);
+		free(it->stopped);
 		st_boot_figures_free(&it->fig);
 	}
 	free(r->items);
@@ -1533,9 +1557,9 @@ int st_boot_run(const struct st_boot_opts *o, struct st_boot_result **out, struc
 		if (ret) {
 			r->nfailed++;
 			p.step = "boot failed";
-		} else if (it->oom) {
+		} else if (it->stopped) {
 			/* a result, not a failure; no figures to keep as the latest */
-			p.step = "out of memory";
+			p.step = it->out_of_memory ? "out of memory" : "did not boot";
 		} else {
 			p.step = "booted";
 			ret = save_result(o, r, it, builddir);
@@ -1568,7 +1592,7 @@ unsigned int st_boot_smallest(const struct st_boot_result *r, const char *varian
 	for (i = 0; i < r->nitems; i++) {
 		const struct st_boot_item *it = &r->items[i];
 
-		if (it->error || it->oom || strcmp(it->variant, variant))
+		if (it->error || it->stopped || strcmp(it->variant, variant))
 			continue;
 		if (!best || it->mem_mb < best)
 			best = it->mem_mb;
@@ -1592,7 +1616,7 @@ void st_boot_ratios(struct st_boot_result *r, const char *const *variants,
 
 		a = b = NULL;
 		for (k = 0; k < r->nitems; k++) {
-			if (r->items[k].error || r->items[k].oom || r->items[k].mem_mb != r->mem_mb)
+			if (r->items[k].error || r->items[k].stopped || r->items[k].mem_mb != r->mem_mb)
 				continue;
 			if (!strcmp(r->items[k].variant, pairs[i][0]))
 				a = &r->items[k];

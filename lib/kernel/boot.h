@@ -105,7 +105,13 @@ struct st_boot_item {
 	char *image, *dir;
 	char *resolved;
 	char *error;		/* build or boot error, with the log's tail */
-	char *oom;		/* the kernel's line when it ran out of memory: no figures */
+	/*
+	 * The kernel's line when the boot stopped before the figures as a
+	 * result, not an error: it ran out of memory (@out_of_memory), or
+	 * panicked in a --mem series.
+	 */
+	char *stopped;
+	bool out_of_memory;
 	unsigned int mem_mb;	/* QEMU -m of this boot */
 	bool build_cached;
 	const char *accel;	/* "kvm", "tcg" */

@@ -36,8 +36,9 @@ void st_boot_render_text(const struct st_boot_result *r, FILE *f)
 			fprintf(f, "%-10s %-7s %8s\n", it->variant, it->arch, "failed");
 			continue;
 		}
-		if (it->oom) {
-			fprintf(f, "%-10s %-7s out of memory: %s\n", it->variant, it->arch, it->oom);
+		if (it->stopped) {
+			fprintf(f, "%-10s %-7s %s: %s\n", it->variant, it->arch,
+				it->out_of_memory ? "out of memory" : "did not boot", it->stopped);
 			continue;
 		}
 		fprintf(f, "%-10s %-7s %8.0f %13.0f %11.0f %8.0f %8.0f %7.2f %s%s%s\n", it->variant,
@@ -71,7 +72,7 @@ void st_boot_render_text(const struct st_boot_result *r, FILE *f)
 	}
 	for (i = 0; i < r->nitems; i++) {
 		it = &r->items[i];
-		if (it->error || it->oom || it->mem_mb != r->mem_mb)
+		if (it->error || it->stopped || it->mem_mb != r->mem_mb)
 			continue;
 		fprintf(f, "\n%s: ", it->variant);
 		if (!it->fig.has_slabinfo) {
@@ -96,7 +97,7 @@ void st_boot_render_text(const struct st_boot_result *r, FILE *f)
 /* The chart shows the booted figures at the first -m only. */
 static bool charted(const struct st_boot_result *r, const struct st_boot_item *it)
 {
-	return !it->error && !it->oom && it->mem_mb == r->mem_mb;
+	return !it->error && !it->stopped && it->mem_mb == r->mem_mb;
 }
 
 int st_boot_render_svg(const struct st_boot_result *r, FILE *f)
