@@ -986,9 +986,9 @@ def show_val(sc):
     return TRI_STR[sc.tri_value]
 
 
-def transitional_offender(node):
-    """file:line of the first property of @node's entry but its type and
-    help (conf names that line), else of the entry."""
+def entry_line(node, pat, end):
+    """file:line of the first line of @node's entry matching @pat (the
+    entry ends at a line matching @end), else of the entry itself."""
     path = node.filename
     if not os.path.isabs(path):
         path = os.path.join(node.kconfig.srctree, path)
@@ -997,38 +997,31 @@ def transitional_offender(node):
             lines = f.read().splitlines()
     except EnvironmentError:
         return loc(node)
-    prop = re.compile(r"^\s*(default|def_bool|def_tristate|select|imply|range|"
-                      r"prompt|depends|visible|(bool|tristate|string|int|hex)"
-                      r"\s+[^\s#])")
-    end = re.compile(r"^\s*(config|menuconfig|choice|endchoice|menu|endmenu"
-                     r"|if|endif|source|comment|help|---help---)\b")
-    for i in range(node.linenr, min(len(lines), node.linenr + 200)):
-        if end.match(lines[i]):
-            break
-        if prop.match(lines[i]):
-            return "%s:%d" % (node.filename, i + 1)
-    return loc(node)
-
-
-def find_prop_line(node, keyword, target):
-    """The file:line of `keyword target` in @node's entry, else the entry."""
-    path = node.filename
-    if not os.path.isabs(path):
-        path = os.path.join(node.kconfig.srctree, path)
-    try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            lines = f.read().splitlines()
-    except EnvironmentError:
-        return loc(node)
-    pat = re.compile(r"^\s*%s\s+%s\b" % (keyword, re.escape(target)))
-    end = re.compile(r"^\s*(config|menuconfig|choice|endchoice|menu|endmenu"
-                     r"|if|endif|source|comment)\b")
     for i in range(node.linenr, min(len(lines), node.linenr + 200)):
         if end.match(lines[i]):
             break
         if pat.match(lines[i]):
             return "%s:%d" % (node.filename, i + 1)
     return loc(node)
+
+
+def transitional_offender(node):
+    """file:line of the first property of @node's entry but its type and
+    help (conf names that line), else of the entry."""
+    prop = re.compile(r"^\s*(default|def_bool|def_tristate|select|imply|range|"
+                      r"prompt|depends|visible|(bool|tristate|string|int|hex)"
+                      r"\s+[^\s#])")
+    end = re.compile(r"^\s*(config|menuconfig|choice|endchoice|menu|endmenu"
+                     r"|if|endif|source|comment|help|---help---)\b")
+    return entry_line(node, prop, end)
+
+
+def find_prop_line(node, keyword, target):
+    """The file:line of `keyword target` in @node's entry, else the entry."""
+    pat = re.compile(r"^\s*%s\s+%s\b" % (keyword, re.escape(target)))
+    end = re.compile(r"^\s*(config|menuconfig|choice|endchoice|menu|endmenu"
+                     r"|if|endif|source|comment)\b")
+    return entry_line(node, pat, end)
 
 
 def selectors(sym, kind):
