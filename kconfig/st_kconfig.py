@@ -78,16 +78,119 @@ SHIM_KEYWORDS = tuple(row[0] for row in SYNTAX_SHIMS)
 
 def cond_dep(m):
     """
-    "depends on X if Y" as Kconfiglib can read it. Kconfiglib compares
-    only symbols, so (Y = n) is exact for a symbol Y; for an expression
-    !(Y) stands in, which differs only when Y is m (X || m, not X).
+    "depends on X if Y" as Kconfiglib can read it: X || (Y is n), with
+    (Y is n) spelt out as conf's expr_trans_compare(Y, E_EQUAL, n) does,
+    down to comparisons of symbols (see is_n()). !(Y) would not do: with
+    Y = m it is m, where conf's (Y = n) is n.
     """
     dep, cond = m.group(2), m.group(3)
-    if re.match(r"^[A-Za-z0-9_]+$", cond):
-        off = "%s = n" % cond
-    else:
+    try:
+        off = is_n(CondParser(cond).parse())
+    except ValueError:
         off = "!(%s)" % cond
     return "%s(%s) || (%s)%s" % (m.group(1), dep, off, m.group(4))
+
+
+COND_TOKEN = re.compile(r"""\s*(\|\||&&|!=|<=|>=|[!=<>()]|[A-Za-z0-9_.+-]+
+                               |"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')""", re.X)
+COMPARE = ("=", "!=", "<", "<=", ">", ">=")
+
+
+class CondParser:
+    """
+    A Kconfig expression as parser.y reads it: || below &&, ! on a
+    primary, comparisons between two symbols. Anything else (a macro, an
+    odd token) raises ValueError.
+    """
+
+    def __init__(self, text):
+        self.toks, pos = [], 0
+        text = text.rstrip()
+        while pos < len(text):
+            m = COND_TOKEN.match(text, pos)
+            if not m:
+                raise ValueError(text)
+            self.toks.append(m.group(1))
+            pos = m.end()
+        self.i = 0
+
+    def peek(self):
+        return self.toks[self.i] if self.i < len(self.toks) else None
+
+    def take(self):
+        tok = self.peek()
+        if tok is None:
+            raise ValueError("end of expression")
+        self.i += 1
+        return tok
+
+    def parse(self):
+        e = self.expr_or()
+        if self.peek() is not None:
+            raise ValueError(self.peek())
+        return e
+
+    def expr_or(self):
+        e = self.expr_and()
+        while self.peek() == "||":
+            self.take()
+            e = ("or", e, self.expr_and())
+        return e
+
+    def expr_and(self):
+        e = self.unary()
+        while self.peek() == "&&":
+            self.take()
+            e = ("and", e, self.unary())
+        return e
+
+    def unary(self):
+        if self.peek() == "!":
+            self.take()
+            return ("not", self.unary())
+        if self.peek() == "(":
+            self.take()
+            e = self.expr_or()
+            if self.take() != ")":
+                raise ValueError("no )")
+            return e
+        sym = self.symbol()
+        if self.peek() in COMPARE:
+            op = self.take()
+            return ("cmp", "%s %s %s" % (sym, op, self.symbol()))
+        return ("sym", sym)
+
+    def symbol(self):
+        tok = self.take()
+        if tok in COMPARE or tok in ("||", "&&", "!", "(", ")"):
+            raise ValueError(tok)
+        return tok
+
+
+def is_n(e):
+    """conf's expr_trans_compare(e, E_EQUAL, &symbol_no), as text."""
+    kind = e[0]
+    if kind == "sym":
+        return "%s = n" % e[1]
+    if kind == "cmp":
+        return "!(%s)" % e[1]
+    if kind == "not":
+        return not_n(e[1])
+    if kind == "and":
+        return "(%s) || (%s)" % (is_n(e[1]), is_n(e[2]))
+    return "(%s) && (%s)" % (is_n(e[1]), is_n(e[2]))
+
+
+def not_n(e):
+    """conf's expr_trans_compare(e, E_UNEQUAL, &symbol_no), as text."""
+    kind = e[0]
+    if kind == "sym":
+        return "%s != n" % e[1]
+    if kind == "cmp":
+        return e[1]
+    if kind == "not":
+        return is_n(e[1])
+    return "!(%s)" % is_n(e)
 
 
 # Symbols marked `transitional` in the Kconfig parsed last: conf never

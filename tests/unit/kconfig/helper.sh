@@ -62,6 +62,9 @@ config DRV
 config COND
 	bool "needs DRV, but only with EXPERT"
 	depends on DRV if EXPERT
+config COND_EXPR
+	tristate "needs SLUB_TINY when DRV or not X86"
+	depends on SLUB_TINY if (DRV || !X86)	# with DRV=m: n, as conf reads it
 config DRV2
 	tristate "another driver"
 	depends on DRV || !DRV # if DRV=m, this one is m at most
@@ -90,7 +93,7 @@ cp "$t/Kconfig" "$tmp/Kconfig.orig"
 # serve: load, verify, bad requests, quit
 cat >"$tmp/req" <<REQ
 {"id":1,"op":"load","srctree":"$t","arch":"i386"}
-{"id":2,"op":"verify","mode":"defconfig","config":true,"assign":[{"sym":"SLUB_TINY","val":"y","line":1},{"sym":"DRV","val":"m","line":2},{"sym":"INTV","val":"9","line":3},{"sym":"NOPE","val":"y","line":4},{"sym":"COND","val":"y","line":5}]}
+{"id":2,"op":"verify","mode":"defconfig","config":true,"assign":[{"sym":"SLUB_TINY","val":"y","line":1},{"sym":"DRV","val":"m","line":2},{"sym":"INTV","val":"9","line":3},{"sym":"NOPE","val":"y","line":4},{"sym":"COND","val":"y","line":5},{"sym":"COND_EXPR","val":"m","line":6}]}
 {"id":3,"op":"verify","mode":"defconfig","config":true,"assign":[{"sym":"SLUB_TINY","val":"y","line":1},{"sym":"OLD_EXPERT","val":"y","line":2},{"sym":"COND","val":"y","line":3}]}
 this is not json
 {"id":4,"op":"frobnicate"}
@@ -116,6 +119,8 @@ check "unknown symbol" has "$tmp/out" '"symbol":"NOPE","kind":"unknown"'
 grep '"id":2,' "$tmp/out" >"$tmp/out-2"
 grep '"id":3,' "$tmp/out" >"$tmp/out-3"
 check "depends on X if Y: Y n, X n: COND=y kept" hasnt "$tmp/out-2" '"symbol":"COND"'
+check "depends on X if (Y || !Z): Y m, X n: COND_EXPR=m dropped, as conf's (Y = n && Z != n)" \
+	has "$tmp/out-2" '"symbol":"COND_EXPR","kind":"ineffective","cause":"depends"'
 check "transitional: its value sets the new symbol's default (EXPERT=y)" has "$tmp/out-3" '\["EXPERT","y",'
 check "transitional: SLUB_TINY then takes effect" hasnt "$tmp/out-3" '"symbol":"SLUB_TINY"'
 check "transitional: its own line is neither unknown nor ineffective" hasnt "$tmp/out-3" '"symbol":"OLD_EXPERT"'
