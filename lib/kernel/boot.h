@@ -25,13 +25,20 @@
 struct cJSON;
 struct st_error;
 
-/* One entry of an initramfs: a directory, regular file, symlink or device node. */
+/*
+ * One entry of an initramfs: a directory, regular file, symlink or device
+ * node. A regular file may have other names (@links, hard links to it): they
+ * cost the unpacked rootfs a dentry each, where a symlink costs an inode and
+ * a page of page cache too.
+ */
 struct st_cpio_entry {
 	const char *name;	/* relative, "dev/console" */
 	unsigned int mode;	/* type and permissions (S_IFDIR | 0755, ...) */
 	unsigned int rmajor, rminor;	/* device nodes */
 	const void *data;	/* regular files; a symlink's target (a string) */
 	size_t size;
+	const char *const *links;	/* regular files: @nr_links more names */
+	size_t nr_links;
 };
 
 /* A newc cpio archive of @ents into a malloc'd buffer. -EINVAL for a bad entry. */

@@ -69,31 +69,60 @@ static int header(struct buf *b, unsigned int ino, unsigned int mode, unsigned i
 	return 0;
 }
 
+/*
+ * A regular file and its hard links as gen_init_cpio writes them: one
+ * inode number and link count for all names, the data after the last one.
+ */
+static int put_file(struct buf *b, const struct st_cpio_entry *en, unsigned int ino)
+{
+	unsigned int nlink = (unsigned int)en->nr_links + 1;
+	size_t i;
+
+	for (i = 0; i < nlink; i++) {
+		const char *name = i ? en->links[i - 1] : en->name;
+		size_t size = i == nlink - 1 ? en->size : 0;
+
+		if (!name || !*name || name[0] == '/')
+			return -EINVAL;
+		if (header(b, ino, en->mode, nlink, size, 0, 0, name, 3, 1))
+			return -ENOMEM;
+		if (size && (put(b, en->data, size) || pad(b, 4)))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int put_entry(struct buf *b, const struct st_cpio_entry *en, unsigned int ino)
+{
+	unsigned int type = en->mode & 0170000;
+	size_t size;
+
+	if (!*en->name || en->name[0] == '/' || en->size > 0xffffffffu ||
+	    (type != 0040000 && type != 0100000 && type != 0020000 && type != 0060000 &&
+	     type != 0120000) || (type == 0120000 && !en->data) ||
+	    (en->nr_links && (type != 0100000 || !en->links)))
+		return -EINVAL;
+	if (type == 0100000)
+		return put_file(b, en, ino);
+	/* A symlink's data is its target with the NUL, as gen_init_cpio writes it. */
+	size = type == 0120000 ? strlen(en->data) + 1 : 0;
+	if (header(b, ino, en->mode, type == 0040000 ? 2 : 1, size, en->rmajor, en->rminor,
+		   en->name, 3, 1))
+		return -ENOMEM;
+	if (size && (put(b, en->data, size) || pad(b, 4)))
+		return -ENOMEM;
+	return 0;
+}
+
 int st_cpio_build(const struct st_cpio_entry *ents, size_t n, char **out, size_t *out_len)
 {
 	struct buf b = { 0 };
-	unsigned int ino = CPIO_FIRST_INO, type;
-	size_t i, size;
+	unsigned int ino = CPIO_FIRST_INO;
+	size_t i;
 	int ret = 0;
 
-	for (i = 0; i < n && !ret; i++) {
-		const struct st_cpio_entry *en = &ents[i];
-
-		type = en->mode & 0170000;
-		if (!*en->name || en->name[0] == '/' || en->size > 0xffffffffu ||
-		    (type != 0040000 && type != 0100000 && type != 0020000 && type != 0060000 &&
-		     type != 0120000) || (type == 0120000 && !en->data)) {
-			ret = -EINVAL;
-			break;
-		}
-		/* A symlink's data is its target with the NUL, as gen_init_cpio writes it. */
-		size = type == 0100000 ? en->size :
-		       type == 0120000 ? strlen(en->data) + 1 : 0;
-		ret = header(&b, ino++, en->mode, type == 0040000 ? 2 : 1, size, en->rmajor,
-			     en->rminor, en->name, 3, 1);
-		if (!ret && size)
-			ret = put(&b, en->data, size) || pad(&b, 4) ? -ENOMEM : 0;
-	}
+	for (i = 0; i < n && !ret; i++)
+		ret = put_entry(&b, &ents[i], ino++);
 	if (!ret)
 		ret = header(&b, 0, 0, 1, 0, 0, 0, "TRAILER!!!", 0, 0);
 	if (!ret)

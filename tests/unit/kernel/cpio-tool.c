@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * cpio-tool LIST: the newc archive of a gen_init_cpio list (dir, nod and
- * file lines, uid and gid 0) made by st_cpio_build(), on stdout. The test
- * compares it with what the kernel's usr/gen_init_cpio -t 0 makes of LIST.
+ * cpio-tool LIST: the newc archive of a gen_init_cpio list (dir, nod, slink
+ * and file lines, a file's hard links too; uid and gid 0) made by
+ * st_cpio_build(), on stdout. The test compares it with what the kernel's usr/gen_init_cpio -t 0 makes of LIST.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +37,8 @@ int main(int argc, char **argv)
 	struct st_cpio_entry ents[64];
 	char line[1024], name[64][256], loc[512], type[16], *out;
 	unsigned int mode, maj, min;
+	char *links[64][8], *tok;
+	int at = 0;
 	size_t n = 0, len, i;
 	FILE *f;
 	int ret;
@@ -57,13 +59,19 @@ int main(int argc, char **argv)
 			e->mode = (type[0] == 'c' ? S_IFCHR : S_IFBLK) | mode;
 			e->rmajor = maj;
 			e->rminor = min;
-		} else if (sscanf(line, "file %255s %511s %o 0 0", name[n], loc, &mode) == 3) {
+		} else if (sscanf(line, "file %255s %511s %o 0 0%n", name[n], loc, &mode,
+				  &at) == 3) {
 			e->mode = S_IFREG | mode;
 			e->data = slurp(loc, &e->size);
 			if (!e->data) {
 				fprintf(stderr, "cpio-tool: %s: cannot read\n", loc);
 				return 2;
 			}
+			/* the other names of a file: hard links */
+			e->links = (const char *const *)links[n];
+			for (tok = strtok(line + at, " \t\n"); tok && e->nr_links < 8;
+			     tok = strtok(NULL, " \t\n"))
+				links[n][e->nr_links++] = strdup(tok + (tok[0] == '/'));
 		} else if (sscanf(line, "slink %255s %511s %o 0 0", name[n], loc, &mode) == 3) {
 			e->mode = S_IFLNK | mode;
 			e->data = strdup(loc);
@@ -77,8 +85,11 @@ int main(int argc, char **argv)
 	}
 	fclose(f);
 	ret = st_cpio_build(ents, n, &out, &len);
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		free((void *)ents[i].data);
+		while (ents[i].nr_links)
+			free(links[i][--ents[i].nr_links]);
+	}
 	if (ret) {
 		fprintf(stderr, "cpio-tool: %s\n", strerror(-ret));
 		return 2;

@@ -2,7 +2,7 @@
 # st_cpio_build() against the kernel's own usr/gen_init_cpio (Linux 6.12,
 # from Debian's linux-source tarball): the same list, -t 0, the same bytes.
 # Lists: the initramfs footprint --boot packs, and entries whose names and
-# data sizes take every padding.
+# data sizes take every padding, hard links included.
 set -u
 tarball=/usr/src/linux-source-6.12.tar.xz
 [ -r "$tarball" ] || { echo "SKIP: $tarball missing"; exit 77; }
@@ -42,6 +42,8 @@ file ab/one $work/one 600 0 0
 file abc/seven $work/seven 755 0 0
 file abcd/big $work/big 644 0 0
 file x $work/seven 644 0 0
+file bin/busybox $work/big 755 0 0 bin/ash /sbin/init usr/bin/awk
+file hl $work/empty 600 0 0 hl2
 slink bin/sh /bin/busybox 777 0 0
 slink abcd/l ab 777 0 0
 slink abc/ll abc/seven 777 0 0
