@@ -48,7 +48,11 @@ struct st_fp_run {
 	size_t nr_orders;
 };
 
-/* A ratio of two variants on one trace, with the kernel's where known. */
+/*
+ * A ratio of two variants on one trace, with the kernel's where known.
+ * Every variant is compared with SLUB_TINY (pages and speed); only the page
+ * ratios that are the allocator's design claims carry an expectation.
+ */
 struct st_fp_ratio {
 	const char *trace;
 	const char *what;	/* "peak_pages", "final_pages", "ops_per_s", "ops_per_cpu_s",
@@ -56,9 +60,9 @@ struct st_fp_ratio {
 	const char *num, *den;	/* variants */
 	double value;
 	double kernel;		/* 0 when the kernel has no such figure */
-	const char *expect;	/* "< 1", "<= 1", ">= 1.5" or NULL */
-	bool holds;
-	bool timed;		/* a speed ratio: reported, never a finding */
+	const char *expect;	/* "< 1", "<= 1" (page ratios on boot only) or NULL */
+	bool holds;		/* the expectation holds; false without one */
+	bool timed;		/* a speed ratio: measured, never expected */
 };
 
 /* The kernel's Slab: figure of a variant, and where it comes from. */
@@ -134,12 +138,15 @@ int st_fp_set_kernel(struct st_fp_report *r, const char *variant, double slab_kb
 		     const char *from);
 /* @variant's booted kernel Slab: figure (kB), 0 when none; *from (may be NULL) its kernel or NULL. */
 double st_fp_kernel_kb(const struct st_fp_report *r, const char *variant, const char **from);
-/* Compute the ratios and expectations over the runs. */
+/* Compute the ratios over the runs, and check the page expectations. */
 int st_fp_compare(struct st_fp_report *r);
 void st_fp_report_free(struct st_fp_report *r);
 
 /* Renderers: they print what the report holds, nothing else. */
-/* Text: a short table and the expected ratios; with @verbose every figure. */
+/*
+ * Text: a short table, each variant's peak pages and ops/s against
+ * SLUB_TINY's, and the expected ratios; with @verbose every figure.
+ */
 void st_fp_render_text(const struct st_fp_report *r, bool verbose, FILE *f);
 struct cJSON *st_fp_render_json(const struct st_fp_report *r);
 int st_fp_render_svg(const struct st_fp_report *r, FILE *f);
