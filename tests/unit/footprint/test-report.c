@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Unit tests of the footprint result model (TAP): replay JSON in, runs,
- * the ratios against the kernel's and the expectations of issue 7, and
- * the three renderers over the same report.
+ * every variant against SLUB_TINY, the page expectations (the only ones:
+ * speed is measured, never expected), the kernel's ratios, and the three
+ * renderers over the same report.
  */
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -44,17 +45,24 @@ static void add(struct st_fp_report *r, const char *trace, const char *variant,
 		r->nr_runs++;
 }
 
-static const struct st_fp_ratio *ratio(const struct st_fp_report *r, const char *trace,
-				       const char *what, const char *num)
+/* The ratio @what of @num over @den (NULL: the first of any) on @trace. */
+static const struct st_fp_ratio *ratio_of(const struct st_fp_report *r, const char *trace,
+					  const char *what, const char *num, const char *den)
 {
 	size_t i;
 
 	for (i = 0; i < r->nr_ratios; i++) {
 		if (!strcmp(r->ratios[i].trace, trace) && !strcmp(r->ratios[i].what, what) &&
-		    !strcmp(r->ratios[i].num, num))
+		    !strcmp(r->ratios[i].num, num) && (!den || !strcmp(r->ratios[i].den, den)))
 			return &r->ratios[i];
 	}
 	return NULL;
+}
+
+static const struct st_fp_ratio *ratio(const struct st_fp_report *r, const char *trace,
+				       const char *what, const char *num)
+{
+	return ratio_of(r, trace, what, num, NULL);
 }
 
 /* svg: 1 the SVG, 0 the text, 2 the text with -v */
@@ -90,12 +98,17 @@ int main(void)
 	char *text, *svg, *js;
 	cJSON *root;
 
-	add(&r, "boot", "slob", 1, 90, 80, 1e6);
+	add(&r, "boot", "slob", 1, 90, 80, 2e6);
 	add(&r, "boot", "slub", 1, 100, 100, 5e7);
 	add(&r, "boot", "slub_tiny", 1, 95, 90, 4e7);
-	add(&r, "net", "slub", 2, 30, 20, 9e7);
+	/* SLUB below SLUB_TINY on net, as it can be on frees to other slabs */
+	add(&r, "net", "slub", 2, 30, 20, 4e7);
 	add(&r, "net", "slub_tiny", 2, 10, 5, 5e7);
-	ok(r.nr_runs == 5 && r.runs[0].nr_classes == 1 && r.runs[0].nr_caches == 1 &&
+	add(&r, "net", "slub_sheaves", 2, 36, 36, 6e7);
+	add(&r, "net-1t", "slub", 1, 28, 28, 3e7);
+	add(&r, "net-1t", "slub_tiny", 1, 12, 5, 4e7);
+	add(&r, "net-1t", "slub_sheaves", 1, 33, 33, 5e7);
+	ok(r.nr_runs == 9 && r.runs[0].nr_classes == 1 && r.runs[0].nr_caches == 1 &&
 	   r.runs[0].nr_samples == 3 && r.runs[3].threads == 2, "replay JSON parses into runs");
 	ok(st_fp_compare(&r) == 0, "compare");
 	x = ratio(&r, "boot", "peak_pages", "slub_tiny");
@@ -106,19 +119,54 @@ int main(void)
 	ok(x && fabs(x->value - 90.0 / 95) < 1e-9 && x->holds && !strcmp(x->expect, "<= 1"),
 	   "boot: slob/tiny peak");
 	x = ratio(&r, "boot", "ops_per_s", "slub");
-	ok(x && !x->expect, "one thread: no throughput expectation");
+	ok(x && !x->expect && x->timed && fabs(x->value - 1.25) < 1e-9,
+	   "boot, one thread: slub/tiny ops/s, no expectation");
 	x = ratio(&r, "net", "ops_per_s", "slub");
-	ok(x && fabs(x->value - 1.8) < 1e-9 && x->holds && !x->kernel,
-	   "net, 2 threads: slub/tiny >= 1.5 holds at 1.8");
+	ok(x && fabs(x->value - 0.8) < 1e-9 && !x->expect && !x->holds && x->timed && !x->kernel,
+	   "net, 2 threads: slub/tiny ops/s 0.8, measured, no expectation");
+	x = ratio(&r, "net-1t", "ops_per_s", "slub");
+	ok(x && fabs(x->value - 0.75) < 1e-9 && !x->expect,
+	   "net on one thread: slub/tiny ops/s 0.75, no expectation");
+	x = ratio(&r, "net", "scaling", "slub");
+	ok(x && fabs(x->value - (4.0 / 3) / 1.25) < 1e-9 && !x->expect && x->timed,
+	   "net: slub's 2-thread/1-thread scaling over tiny's, no expectation");
+	ok(!r.failed, "a slower SLUB fails nothing");
 	x = ratio(&r, "net", "peak_pages", "slub_tiny");
 	ok(x && !x->expect && !x->kernel, "kernel figures and page expectations only on boot");
-	ok(!r.failed, "nothing failed");
+	{
+		static const char *const whats[] = { "peak_pages", "final_pages", "ops_per_s",
+						     "ops_per_cpu_s" };
+		static const char *const traces[] = { "net", "net-1t" };
+		int all = 1, i, t;
+
+		for (t = 0; t < 2; t++) {
+			for (i = 0; i < 4; i++) {
+				x = ratio_of(&r, traces[t], whats[i], "slub_sheaves",
+					     "slub_tiny");
+				all &= x && !x->expect;
+				x = ratio_of(&r, traces[t], whats[i], "slub", "slub_tiny");
+				all &= x && !x->expect;
+			}
+		}
+		x = ratio_of(&r, "net", "scaling", "slub_sheaves", "slub_tiny");
+		all &= x && fabs(x->value - 1.2 / 1.25) < 1e-9;
+		all &= !!ratio_of(&r, "boot", "ops_per_s", "slob", "slub_tiny");
+		ok(all, "every variant against slub_tiny, pages and speed, on 1 and 2 threads");
+	}
 
 	text = render(&r, 0);
-	ok(text && strstr(text, "  boot   peak_pages    slub_tiny/slub = 0.950  expected < 1: yes\n") &&
-	   !strstr(text, "kernel") && !strstr(text, "final_pages ") && !strstr(text, "kmalloc-8"),
-	   "text: the expected ratios and their verdict, no kernel figure, no detail");
-	ok(text && count(text, "\n") == 11, "text: header, a row per run, the expected ratios");
+	ok(text && strstr(text, "  boot    peak_pages    slub_tiny/slub = 0.950  expected < 1: yes\n") &&
+	   !strstr(text, "kernel") && !strstr(text, "final_pages ") && !strstr(text, "kmalloc-8") &&
+	   !strstr(text, "ops_per_s") && !strstr(text, "NO"),
+	   "text: the expected page ratios and their verdict, no speed verdict, no detail");
+	ok(text && strstr(text, "\nagainst slub_tiny on the same trace: peak pages, ops/s\n"
+			  "trace   thr         slob         slub  slub_sheaves\n"
+			  "boot      1   0.95  0.05   1.05  1.25             -\n"
+			  "net       2            -   3.00  0.80    3.60  1.20\n"
+			  "net-1t    1            -   2.33  0.75    2.75  1.25\n"),
+	   "text: each variant's peak pages and ops/s against slub_tiny, 1 and 2 threads");
+	ok(text && count(text, "\n") == 20,
+	   "text: header, a row per run, the comparison, the expected ratios");
 	free(text);
 	text = render(&r, 2);
 	ok(text && strstr(text, "final_pages   slub_tiny/slub = 0.900") && strstr(text, "kmalloc-8"),
@@ -135,15 +183,20 @@ int main(void)
 	   "text: the booted figures, named");
 	free(text);
 	svg = render(&r, 1);
-	ok(svg && count(svg, "<polyline") == 5 && strstr(svg, "trace boot"),
+	ok(svg && count(svg, "<polyline") == 9 && strstr(svg, "trace boot"),
 	   "svg: a line per run, a panel per trace");
 	free(svg);
 	root = st_fp_render_json(&r);
 	js = root ? cJSON_PrintUnformatted(root) : NULL;
 	ok(js && strstr(js, "{\"version\":\"" ST_VERSION "\",\"runs\":[{\"trace\":\"boot\",\"variant\":\"slob\",\"threads\":1,"
 			"\"peak_pages\":90,\"final_pages\":80,\"requested_bytes\":100,"
-			"\"held_bytes\":368640,\"ops_per_s\":1000000,") &&
-	   strstr(js, "\"expectations_hold\":true"), "json: the issue's keys first");
+			"\"held_bytes\":368640,\"ops_per_s\":2000000,") &&
+	   strstr(js, "\"expectations_hold\":true"), "json: the schema's first keys");
+	ok(js && strstr(js, "{\"trace\":\"net\",\"what\":\"ops_per_s\",\"num\":\"slub\","
+			"\"den\":\"slub_tiny\",\"value\":0.8,\"kernel\":null,\"expect\":null,"
+			"\"holds\":null,\"timing\":true}") &&
+	   strstr(js, "\"expect\":\"< 1\",\"holds\":true,\"timing\":false}"),
+	   "json: a speed ratio has no expectation and no verdict (null)");
 	cJSON_free(js);
 	cJSON_Delete(root);
 
