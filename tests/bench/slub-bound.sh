@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # Where SLUB's time goes on the net trace replayed on one thread, the
-# trace on which SLUB loses to SLUB_TINY (issue 12 asks for 1.2x): the
+# trace on which SLUB loses to SLUB_TINY: the
 # replay built against SLUB as it is, against SLUB with parts of its cost
 # taken away, and against SLUB_TINY, in the same run, each against
 # SLUB_TINY. What is taken away, one at a time:
@@ -13,7 +13,7 @@
 #   no-partial   CONFIG_SLUB_CPU_PARTIAL off;
 #   no-hardened  CONFIG_SLAB_FREELIST_HARDENED and _RANDOM off;
 #   none-of-them the three at once.
-# If even no-atomics stays below 1.2, the gap is the kernel's algorithm
+# If even no-atomics stays near SLUB_TINY, the gap is the kernel's algorithm
 # (how often this trace leaves the fast path), not this model's locking.
 #   slub-bound.sh        (from meson: ST_SRCDIR, ST_BUILDDIR;
 #                         ROUNDS=interleaved runs, median kept)
