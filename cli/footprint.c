@@ -522,7 +522,7 @@ int cmd_footprint(int argc, char **argv)
 	st_out.json_done = st_out.json;
 	if (ret == ST_EXIT_OK && a.svg)
 		ret = write_svg(&r, a.svg);
-	/* An expected ratio that does not hold (the JSON's expectations_hold) is a finding. */
+	/* An expected page ratio that does not hold (the JSON's expectations_hold) is a finding. */
 	if (ret == ST_EXIT_OK && r.failed)
 		ret = ST_EXIT_FINDINGS;
 out:

@@ -211,6 +211,17 @@ static const struct st_fp_ratio *find_ratio(const struct st_fp_report *r, const 
 	return NULL;
 }
 
+/* The run of @variant on @trace, from run @from on, or NULL. */
+static const struct st_fp_run *find_run(const struct st_fp_report *r, size_t from,
+					const char *trace, const char *variant)
+{
+	for (; from < r->nr_runs; from++) {
+		if (!strcmp(r->runs[from].trace, trace) && !strcmp(r->runs[from].variant, variant))
+			return &r->runs[from];
+	}
+	return NULL;
+}
+
 #define VS_BASE		"slub_tiny"
 #define VS_CELL		11	/* "%5.2f %5.2f" */
 
@@ -262,6 +273,7 @@ static void text_vs_base(const struct st_fp_report *r, const size_t *first, size
 	bool rss[32];
 	size_t nv = vs_variants(r, v, rss, 32), i, k;
 	int tw = name_width(r, false, 5), w[32];
+	const struct st_fp_run *base;
 	const char *trace;
 	char name[80];
 
@@ -277,14 +289,10 @@ static void text_vs_base(const struct st_fp_report *r, const size_t *first, size
 	fputc('\n', f);
 	for (i = 0; i < n; i++) {
 		trace = r->runs[first[i]].trace;
-		for (k = first[i]; k < r->nr_runs; k++) {
-			if (!strcmp(r->runs[k].trace, trace) &&
-			    !strcmp(r->runs[k].variant, VS_BASE))
-				break;
-		}
-		if (k == r->nr_runs)
+		base = find_run(r, first[i], trace, VS_BASE);
+		if (!base)
 			continue;
-		fprintf(f, "%-*s  %3u", tw, trace, r->runs[k].threads);
+		fprintf(f, "%-*s  %3u", tw, trace, base->threads);
 		for (k = 0; k < nv; k++)
 			vs_cell(r, trace, v[k], w[k], f);
 		fputc('\n', f);
