@@ -9,9 +9,10 @@
 #
 # No kernel is built for this test alone: the two vmlinux.a are those of
 # the images `slubtiny footprint --boot` builds for the boot-tinyconfig
-# test (cached under $ST_SRCDIR/build-cache/kernel/). When that test ran in
-# this build directory (meson runs it first), its JSON names them; otherwise
-# the same command is run here, a cache hit once the images exist.
+# test with the record's fragments (cached under
+# $ST_SRCDIR/build-cache/kernel/). When that test ran in this build
+# directory (meson runs it first), its JSON names them; otherwise the same
+# command is run here, a cache hit once the images exist.
 set -u
 : "${SLUBTINY:?}" "${ST_BUILDDIR:?}" "${ST_SRCDIR:?}"
 . "$ST_SRCDIR/tests/cli/kernel/lib.sh"
@@ -44,7 +45,10 @@ if [ ! -s "$json" ] || [ -z "$(image_dir "$json" slub)" ] || [ -z "$(image_dir "
 	json=$work/boot.json
 	from="footprint --boot run here"
 	t0=$(now)
+	rec=$ST_SRCDIR/fixtures/boot-record
 	nice "$SLUBTINY" footprint --boot --srctree "$src" --defconfig tinyconfig --arch x86_64 \
+		--config "$rec/common.config" --config "$rec/base-small-6.12.config" \
+		--config "$rec/no-slub-debug.config" \
 		--builddir "$cache/kernel" -j2 --json --variant slub --variant slub_tiny \
 		>"$json" 2>"$work/boot.err"
 	st=$?
