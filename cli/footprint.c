@@ -36,7 +36,8 @@ static int parse_mems(const char *arg, struct fp_args *a);
 
 enum { OPT_BINARY = ST_OPT_ID, OPT_SEED, OPT_SCALE, OPT_VARIANT, OPT_TRACE, OPT_THREADS,
        OPT_TIME_MS, OPT_SVG, OPT_BOOT, OPT_SRCTREE, OPT_DEFCONFIG, OPT_ARCH, OPT_CROSS,
-       OPT_BUILDDIR, OPT_MEM, OPT_CPUS, OPT_TIMEOUT, OPT_ACCEL, OPT_BUSYBOX, OPT_CONFIG, OPT_CMDLINE, OPT_BOOT_CONFIG };
+       OPT_BUILDDIR, OPT_MEM, OPT_CPUS, OPT_TIMEOUT, OPT_ACCEL, OPT_BUSYBOX, OPT_CONFIG, OPT_CMDLINE, OPT_BOOT_CONFIG,
+       OPT_CC_WRAPPER };
 
 const struct st_opt st_footprint_opts[] = {
 	{ "variant", 0, OPT_VARIANT, "V", "replay on this variant only; repeatable (default: all)" },
@@ -59,6 +60,7 @@ const struct st_opt st_footprint_opts[] = {
 	{ "cmdline", 0, OPT_CMDLINE, "ARGS", "with --boot: add ARGS to the kernel command line (slub_max_order=1, ...)" },
 	{ "busybox", 0, OPT_BUSYBOX, "FILE", "with --boot: pack this static busybox and its applet links" },
 	{ "jobs", 'j', 'j', "N", "with --boot: make -j N" },
+	{ "cc-wrapper", 0, OPT_CC_WRAPPER, "distcc|ccache", "with --boot: compile the kernels through this wrapper (as kernel --cc-wrapper)" },
 	ST_OPT_ROW_JSON,
 	ST_OPT_ROW_QUIET,
 	{ "verbose", 'v', ST_OPT_VERBOSE, NULL, "print every figure: all ratios, size classes, caches" },
@@ -133,6 +135,7 @@ struct fp_args {
 	/* --boot */
 	bool boot;
 	const char *srctree, *defconfig, *arch, *builddir, *accel, *busybox, *cmdline, *profile;
+	const char *cc_wrapper;
 	unsigned long mem, cpus, timeout, jobs;
 	unsigned int mems[ST_MEM_STEPS];
 	size_t nmems;
@@ -277,6 +280,10 @@ static int parse_args(int argc, char **argv, struct fp_args *a)
 			if (!parse_uint(optarg, 1, 4096, &a->jobs))
 				goto bad;
 			break;
+		case OPT_CC_WRAPPER:
+			if (st_parse_cc_wrapper(optarg, &a->cc_wrapper))
+				goto bad;
+			break;
 		}
 	}
 	if (c == ST_OPT_HELP)
@@ -290,7 +297,7 @@ static int parse_args(int argc, char **argv, struct fp_args *a)
 	}
 	if (!a->boot && (a->srctree || a->defconfig || a->arch || a->nr_cross || a->nr_fragments || a->mem ||
 			 a->cpus || a->timeout || a->accel || a->jobs || a->busybox ||
-			 a->cmdline || a->profile)) {
+			 a->cmdline || a->profile || a->cc_wrapper)) {
 		p_err("the kernel options need --boot");
 		return -EINVAL;
 	}
@@ -409,6 +416,7 @@ static int do_boot(struct fp_args *a)
 			.nvariants = a->nr_variants,
 			.builddir = a->builddir,
 			.jobs = a->jobs,
+			.cc_wrapper = a->cc_wrapper,
 		},
 		.mem_mb = a->mem,
 		.mems = a->mems,

@@ -32,6 +32,7 @@ enum {
 	OPT_VMLINUX,
 	OPT_OBJECTS,
 	OPT_CONFIG,
+	OPT_CC_WRAPPER,
 };
 
 const struct st_opt st_kernel_opts[] = {
@@ -45,6 +46,7 @@ const struct st_opt st_kernel_opts[] = {
 	{ "objects", 0, OPT_OBJECTS, NULL, "build mm/slab_common.o and the allocator only (the default)" },
 	{ "vmlinux", 0, OPT_VMLINUX, NULL, "build the whole image" },
 	{ "jobs", 'j', 'j', "N", "make -j N; 0 = all CPUs (under make -j the caller's jobserver)" },
+	{ "cc-wrapper", 0, OPT_CC_WRAPPER, "distcc|ccache", "compile through this wrapper: CC=\"distcc ${CROSS_COMPILE}gcc\" (or before $CC)" },
 	{ "builddir", 0, OPT_BUILDDIR, "DIR", "build directory (default: $XDG_CACHE_HOME/slubtiny/kernel)" },
 	{ "shard", 0, OPT_SHARD, "K/N", "build every N-th item from the K-th (merge with report --merge)" },
 	{ "markdown", 0, OPT_MARKDOWN, NULL, "print Markdown tables" },
@@ -114,6 +116,10 @@ static int parse(struct kernel_args *ka, int argc, char **argv)
 			break;
 		case 'j':
 			if (st_parse_jobs(optarg, &o->jobs))
+				return -1;
+			break;
+		case OPT_CC_WRAPPER:
+			if (st_parse_cc_wrapper(optarg, &o->cc_wrapper))
 				return -1;
 			break;
 		case OPT_MARKDOWN:

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "kernel/kernel.h"
 #include "opt.h"
 
 #define MAX_OPTS 64
@@ -320,5 +321,24 @@ int st_parse_shard(const char *s, unsigned int *k, unsigned int *n)
 	return 0;
 bad:
 	p_err("--shard '%s': not K/N (e.g. 1/4)", s);
+	return -1;
+}
+
+int st_parse_cc_wrapper(const char *s, const char **out)
+{
+	const char *const *w = st_kernel_cc_wrapper_choices();
+	size_t i;
+
+	for (i = 0; w[i]; i++) {
+		if (!strcmp(s, w[i])) {
+			*out = w[i];
+			return 0;
+		}
+	}
+	if (!strcmp(s, "icecc"))
+		p_err("--cc-wrapper icecc is not offered: run with CC='icecc gcc' or "
+		      "PATH=/usr/lib/icecc/bin:$PATH (see doc/kernel.md)");
+	else
+		p_err("--cc-wrapper is distcc or ccache, not '%s'", s);
 	return -1;
 }

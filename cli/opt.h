@@ -77,6 +77,12 @@ int st_parse_jobs(const char *s, unsigned int *out);
  */
 int st_parse_shard(const char *s, unsigned int *k, unsigned int *n);
 
+/*
+ * Parse --cc-wrapper W (one of st_kernel_cc_wrapper_choices()) into *out,
+ * a static string. On error print one line and return -1.
+ */
+int st_parse_cc_wrapper(const char *s, const char **out);
+
 #define ST_OPT_SHARD_HELP "only the K-th of N parts of the files (sorted by path, every N-th)"
 
 #endif

@@ -676,6 +676,7 @@ static int compile_init(const struct st_boot_opts *o, const char *cross, const c
 			bool nommu, char **bin, size_t *len, struct st_error *e)
 {
 	char datadir[PATH_MAX], src[PATH_MAX], out[PATH_MAX], *cc;
+	struct st_kernel_cc kcc;
 	int ret;
 
 	if (o->datadir)
@@ -686,7 +687,14 @@ static int compile_init(const struct st_boot_opts *o, const char *cross, const c
 	pathf(out, "%s/init", tmp);
 	if (access(src, R_OK))
 		return st_err(e, errno, src, "the boot init's source: %s", strerror(errno));
-	cc = o->k.cc ? strdup(o->k.cc) : xasprintf("%sgcc", cross ? cross : "");
+	/* one small file, compiled and linked: not worth a wrapper */
+	ret = st_kernel_cc(&o->k, cross, &kcc);
+	if (ret == -EINVAL)
+		return st_err(e, EINVAL, NULL, "CC='%s' already runs through another compiler "
+			      "wrapper than --cc-wrapper %s", o->k.cc ? o->k.cc : "",
+			      o->k.cc_wrapper);
+	cc = ret ? NULL : strdup(kcc.compiler);
+	st_kernel_cc_release(&kcc);
 	if (!cc)
 		return st_err(e, ENOMEM, NULL, "out of memory");
 	if (nommu) {
@@ -1075,6 +1083,9 @@ static cJSON *item_json(const struct st_boot_result *r, const struct st_boot_ite
 			    cJSON_AddNullToObject(o, "stopped")) ||
 	    !cJSON_AddBoolToObject(o, "out_of_memory", it->out_of_memory) ||
 	    !cJSON_AddStringToObject(o, "resolved", it->resolved ? it->resolved : "") ||
+	    !cJSON_AddStringToObject(o, "cc", it->cc ? it->cc : "") ||
+	    !(it->cc_wrapper ? cJSON_AddStringToObject(o, "cc_wrapper", it->cc_wrapper) :
+			       cJSON_AddNullToObject(o, "cc_wrapper")) ||
 	    !cJSON_AddStringToObject(o, "accel", it->accel ? it->accel : "") ||
 	    !cJSON_AddBoolToObject(o, "kvm_failed", it->kvm_failed) ||
 	    !cJSON_AddBoolToObject(o, "build_cached", it->build_cached) ||
@@ -1314,6 +1325,8 @@ void st_boot_result_free(struct st_boot_result *r)
 		free(it->image);
 		free(it->dir);
 		free(it->resolved);
+		free(it->cc);
+		free(it->cc_wrapper);
 		free(it->error);
 		free(it->stopped);
 		st_boot_figures_free(&it->fig);
@@ -1554,7 +1567,10 @@ int st_boot_run(const struct st_boot_opts *o, struct st_boot_result **out, struc
 		it->dir = strdup(ki->dir);
 		it->build_cached = ki->cached;
 		it->resolved = ki->resolved ? strdup(ki->resolved) : NULL;
-		if (!it->arch || !it->variant || !it->name || !it->dir)
+		it->cc = ki->cc ? strdup(ki->cc) : NULL;
+		it->cc_wrapper = ki->cc_wrapper ? strdup(ki->cc_wrapper) : NULL;
+		if (!it->arch || !it->variant || !it->name || !it->dir ||
+		    (ki->cc && !it->cc) || (ki->cc_wrapper && !it->cc_wrapper))
 			goto nomem;
 		if (ki->error) {
 			it->error = strdup(ki->error);

@@ -111,6 +111,8 @@ struct st_boot_item {
 	char *arch, *variant, *name;
 	char *image, *dir;
 	char *resolved;
+	/* The compiler command that built the image and its wrapper ("distcc"), or NULL. */
+	char *cc, *cc_wrapper;
 	char *error;		/* build or boot error, with the log's tail */
 	/*
 	 * The kernel's line when the boot stopped before the figures as a

@@ -13,6 +13,45 @@
 
 #define TOP_CACHES 5
 
+static bool same_cc(const struct st_boot_item *a, const struct st_boot_item *b)
+{
+	return a->cc && b->cc && !strcmp(a->cc, b->cc) && a->cc_wrapper && b->cc_wrapper &&
+	       !strcmp(a->cc_wrapper, b->cc_wrapper);
+}
+
+/*
+ * One line when a compiler wrapper built the images, naming the variants
+ * only when not every one was (others were cached from a plain build).
+ */
+static void render_wrapper(const struct st_boot_result *r, FILE *f)
+{
+	const struct st_boot_item *w = NULL, *it;
+	size_t i, n = 0, nbuilt = 0;
+	bool first = true;
+
+	for (i = 0; i < r->nitems; i++) {
+		it = &r->items[i];
+		if (it->error || it->mem_mb != r->mem_mb)
+			continue;
+		nbuilt++;
+		if (it->cc_wrapper && it->cc && (!w || same_cc(it, w))) {
+			w = w ? w : it;
+			n++;
+		}
+	}
+	if (!w)
+		return;
+	fprintf(f, "built through %s (CC=%s)", w->cc_wrapper, w->cc);
+	for (i = 0; n < nbuilt && i < r->nitems; i++) {
+		it = &r->items[i];
+		if (!it->error && it->mem_mb == r->mem_mb && same_cc(it, w)) {
+			fprintf(f, "%s %s", first ? ":" : ",", it->variant);
+			first = false;
+		}
+	}
+	fputc('\n', f);
+}
+
 void st_boot_render_text(const struct st_boot_result *r, FILE *f)
 {
 	const struct st_boot_item *it;
@@ -24,6 +63,7 @@ void st_boot_render_text(const struct st_boot_result *r, FILE *f)
 		r->cpus, *r->cmdline ? ", \"" : "", r->cmdline, *r->cmdline ? "\"" : "");
 	if (r->nommu)
 		fprintf(f, "no MMU: M-mode, FLAT init\n");
+	render_wrapper(r, f);
 	if (r->nmems > 1)
 		fprintf(f, "%-5s ", "-m MB");
 	fprintf(f, "%-10s %-7s %8s %13s %11s %8s %8s %7s %s\n", "variant", "arch", "Slab",

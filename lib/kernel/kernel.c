@@ -427,6 +427,7 @@ struct item {
 	const char *choice;	/* the choice symbol offered by the tree */
 	bool has_tiny;		/* the tree knows SLUB_TINY */
 	const char *cross;	/* CROSS_COMPILE or NULL */
+	struct st_kernel_cc cc;	/* CC of its make, and the compiler behind a wrapper */
 	unsigned int index;
 	char key[33];
 	char objects[3][32];	/* relative to O */
@@ -531,8 +532,8 @@ static char **make_argv(struct item *it, const char *const *targets, bool jobs)
 	argv[n++] = xasprintf("ARCH=%s", it->out->arch);
 	if (it->cross)
 		argv[n++] = xasprintf("CROSS_COMPILE=%s", it->cross);
-	if (o->cc)
-		argv[n++] = xasprintf("CC=%s", o->cc);
+	if (it->cc.make_cc)
+		argv[n++] = xasprintf("CC=%s", it->cc.make_cc);
 	if (o->hostcc)
 		argv[n++] = xasprintf("HOSTCC=%s", o->hostcc);
 	if (jobs && !o->jobserver)
@@ -613,6 +614,23 @@ static void item_fail(struct item *it, struct st_job *j, const char *fmt, ...)
 	free(tail);
 }
 
+/*
+ * Who built a cached item: the stamp's cc and wrapper. A stamp older than
+ * those lines had the same compiler (it is in the key) and no wrapper in
+ * the key's view; it is taken as a plain build by that compiler.
+ */
+static void stamp_cc(struct item *it, const char *text)
+{
+	char *cc = stamp_field(text, "cc"), *w = stamp_field(text, "wrapper");
+
+	free(it->out->cc);
+	free(it->out->cc_wrapper);
+	it->out->cc = cc ? cc : strdup(it->cc.compiler);
+	it->out->cc_wrapper = w && strcmp(w, "-") ? w : NULL;
+	if (it->out->cc_wrapper != w)
+		free(w);
+}
+
 /* The stamp matches and every object is there: nothing to do. */
 static bool item_cached(struct item *it)
 {
@@ -647,6 +665,7 @@ static bool item_cached(struct item *it)
 	free(it->out->resolved);
 	it->out->resolved = res;
 	res = NULL;
+	stamp_cc(it, text);
 	ok = true;
 out:
 	free(res);
@@ -1043,8 +1062,10 @@ static int build_finish(struct st_job *j, int status)
 	if (ret)
 		return ret;
 	hash_hex(&h, hex);
-	stamp = xasprintf("# " STAMP_FORMAT "\n# key %s\n# config %s\n# resolved %s\n",
-			  it->key, hex, it->out->resolved ? it->out->resolved : "");
+	stamp = xasprintf("# " STAMP_FORMAT "\n# key %s\n# config %s\n# resolved %s\n"
+			  "# cc %s\n# wrapper %s\n", it->key, hex,
+			  it->out->resolved ? it->out->resolved : "", it->cc.cc,
+			  it->cc.wrapper ? it->cc.wrapper : "-");
 	if (!stamp)
 		return -ENOMEM;
 	pathf(path, "%s/" STAMP_NAME, it->out->dir);
@@ -1067,8 +1088,6 @@ static int build_finish(struct st_job *j, int status)
 static void hash_cc_version(struct item *it, struct hash *h)
 {
 	struct run *r = it->run;
-	const struct st_kernel_opts *o = r->o;
-	const char *llvm = getenv("LLVM");
 	char *cmd, *out = NULL, *nl;
 	char *argv[] = { "sh", "-c", "$1 --version", "sh", NULL, NULL };
 
@@ -1076,12 +1095,8 @@ static void hash_cc_version(struct item *it, struct hash *h)
 		hash_str(h, r->cc_ver);
 		return;
 	}
-	if (o->cc)
-		cmd = strdup(o->cc);
-	else if (llvm && *llvm)
-		cmd = strdup("clang");
-	else
-		cmd = xasprintf("%sgcc", it->cross ? it->cross : "");
+	/* the compiler behind a wrapper: `distcc --version` is distcc's */
+	cmd = strdup(it->cc.compiler);
 	if (!cmd)
 		return;
 	argv[4] = cmd;
@@ -1116,7 +1131,12 @@ static void item_key(struct item *it)
 	hash_str(&h, tree_id(it->run, it->out->arch));
 	hash_str(&h, it->out->arch);
 	hash_str(&h, it->cross);
-	hash_str(&h, o->cc);
+	/*
+	 * The compiler, not the wrapper that runs it: a distcc build and a
+	 * local one are the same objects. kbuild's default compiler hashes as
+	 * no CC at all, as before wrappers were told apart.
+	 */
+	hash_str(&h, it->cc.is_default ? NULL : it->cc.compiler);
 	hash_str(&h, o->hostcc);
 	hash_cc_version(it, &h);
 	for (i = 0; env[i]; i++)
@@ -1285,6 +1305,8 @@ void st_kernel_result_free(struct st_kernel_result *r)
 		free(it->object);
 		free(it->resolved);
 		free(it->error);
+		free(it->cc);
+		free(it->cc_wrapper);
 	}
 	free(r->items);
 	for (i = 0; i < r->nvariants; i++)
@@ -1432,6 +1454,7 @@ static int add_item(struct run *r, const char *arch, const char *cross, size_t v
 	struct st_kernel_item *ki = &res->items[res->nitems];
 	struct item *it = &r->items[r->nitems];
 	char path[PATH_MAX];
+	int ret;
 
 	memset(ki, 0, sizeof(*ki));
 	it->run = r;
@@ -1456,6 +1479,13 @@ static int add_item(struct run *r, const char *arch, const char *cross, size_t v
 	it->index = r->nitems;
 	if (!ki->arch || !ki->variant || !ki->name || !ki->dir)
 		return st_err(e, ENOMEM, NULL, "out of memory");
+	ret = st_kernel_cc(r->o, cross, &it->cc);
+	if (ret == -EINVAL)
+		return st_err(e, EINVAL, NULL, "CC='%s' already runs through another compiler "
+			      "wrapper than --cc-wrapper %s", r->o->cc ? r->o->cc : "",
+			      r->o->cc_wrapper);
+	if (ret)
+		return st_err(e, -ret, NULL, "%s", strerror(-ret));
 	if (r->o->image_target) {
 		snprintf(it->objects[it->nobjects++], sizeof(it->objects[0]), "%s",
 			 r->o->image_file);
@@ -1616,6 +1646,14 @@ int st_kernel_run(const struct st_kernel_opts *o, struct st_kernel_result **out,
 					it->jcfg->state == ST_JOB_FAILED ? it->jcfg :
 					it->jold->state == ST_JOB_FAILED ? it->jold : it->jbuild;
 
+		if (!it->out->cc) {
+			it->out->cc = strdup(it->cc.cc);
+			it->out->cc_wrapper = it->cc.wrapper ? strdup(it->cc.wrapper) : NULL;
+			if (!it->out->cc || (it->cc.wrapper && !it->out->cc_wrapper)) {
+				ret = st_err(e, ENOMEM, NULL, "out of memory");
+				goto out;
+			}
+		}
 		if (failed) {
 			it->out->error = strdup(failed->error ? failed->error : "failed");
 			r.res->nfailed++;
@@ -1633,8 +1671,10 @@ int st_kernel_run(const struct st_kernel_opts *o, struct st_kernel_result **out,
 		}
 	}
 out:
-	for (i = 0; i < r.nitems; i++)
+	for (i = 0; i < r.nitems; i++) {
 		free(r.items[i].config_text);
+		st_kernel_cc_release(&r.items[i].cc);
+	}
 	free(r.items);
 	free(r.defconfig_text);
 	for (size_t fi = 0; fi < o->nfragments; fi++) {
@@ -1673,6 +1713,8 @@ int st_kernel_report(struct st_report **out, const struct st_kernel_result *k,
 		in[i].object = k->items[i].object;
 		in[i].error = k->items[i].error;
 		in[i].resolved = k->items[i].resolved;
+		in[i].cc = k->items[i].cc;
+		in[i].cc_wrapper = k->items[i].cc_wrapper;
 		in[i].aux = !k->items[i].in_shard;
 	}
 	ret = st_report_from_cells(out, k->tree, (const char *const *)k->variants, k->nvariants,

@@ -53,6 +53,13 @@ struct st_kernel_opts {
 	bool jobserver;		/* MAKEFLAGS carries a jobserver: add no -j */
 	/* Make variables passed through from the environment when non-NULL. */
 	const char *cc, *hostcc;
+	/*
+	 * A compiler wrapper (one of st_kernel_cc_wrappers()) put in front of
+	 * the kernel's C compiler: make gets CC="WRAPPER $CC", or without
+	 * @cc "WRAPPER ${CROSS_COMPILE}gcc" (clang with $LLVM). NULL: none
+	 * (a wrapper already in @cc or PATH is still seen, see st_kernel_cc()).
+	 */
+	const char *cc_wrapper;
 	bool vmlinux;		/* build vmlinux instead of the slab objects */
 	/* Build make target @image_target instead, which makes @image_file (relative to O=). */
 	const char *image_target, *image_file;
@@ -81,6 +88,12 @@ struct st_kernel_item {
 	char *object;		/* what the report measures, NULL when failed */
 	char *resolved;		/* resolved allocator options ("SLUB=y SLUB_TINY=y ...") */
 	char *error;		/* one message (may end with the make log tail) */
+	/*
+	 * The compiler command of the make that built the objects ("distcc
+	 * gcc", "gcc") and its wrapper ("distcc"; NULL: none). A cached item
+	 * keeps those of the run that built it.
+	 */
+	char *cc, *cc_wrapper;
 	bool cached;
 	bool in_shard;		/* false: built only as the baseline of a sharded item */
 };
@@ -96,6 +109,32 @@ struct st_kernel_result {
 	size_t nitems;
 	unsigned int nfailed, ncached;
 };
+
+/* The C compiler of a kernel build, as make gets it and as the cache key sees it. */
+struct st_kernel_cc {
+	char *make_cc;		/* the CC= given to make; NULL: none (kbuild's default) */
+	char *cc;		/* what compiles: make_cc, else kbuild's default */
+	char *compiler;		/* cc without its wrapper ("gcc", "arm-linux-gnueabi-gcc") */
+	const char *wrapper;	/* "distcc", "icecc", "ccache" (static), or NULL */
+	bool is_default;	/* compiler is kbuild's default for this CROSS_COMPILE */
+};
+
+/* The compiler wrappers seen in CC or PATH, NULL-terminated. */
+const char *const *st_kernel_cc_wrappers(void);
+/* The ones --cc-wrapper accepts (tested here), NULL-terminated. */
+const char *const *st_kernel_cc_wrapper_choices(void);
+
+/*
+ * The compiler of a build with @o for CROSS_COMPILE @cross (NULL: none):
+ * $CC (@o->cc) with @o->cc_wrapper in front of it, or kbuild's default
+ * (${CROSS_COMPILE}gcc, or clang as $LLVM names it) with the wrapper. A
+ * wrapper is also recognised as the first word of $CC ("distcc gcc") or as
+ * what the compiler resolves to in PATH (/usr/lib/distcc/gcc, a link to
+ * distcc). -EINVAL when $CC already has a wrapper other than
+ * @o->cc_wrapper, -ENOMEM. Free with st_kernel_cc_release().
+ */
+int st_kernel_cc(const struct st_kernel_opts *o, const char *cross, struct st_kernel_cc *out);
+void st_kernel_cc_release(struct st_kernel_cc *c);
 
 /* What --defconfig is when not given: the make target. */
 #define ST_KERNEL_DEFCONFIG "defconfig"

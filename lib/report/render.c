@@ -96,6 +96,44 @@ static void text_resolved(FILE *f, const struct st_report *r)
 	}
 }
 
+static bool same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/*
+ * Kernel reports: one line saying which compiler wrapper built the
+ * variants, when one did, naming the variants only when not all were
+ * (others were cached from a build without it, or with another).
+ */
+static void text_wrapper(FILE *f, const struct st_report *r)
+{
+	const struct st_report_cell *w = NULL, *c;
+	size_t i, n = 0, nbuilt = 0;
+
+	for (i = 0; i < r->nvariants * r->narches; i++) {
+		c = &r->cells[i];
+		if (c->aux || !c->object)
+			continue;
+		nbuilt++;
+		if (c->cc_wrapper && (!w || (same_str(c->cc, w->cc) &&
+					    same_str(c->cc_wrapper, w->cc_wrapper)))) {
+			w = w ? w : c;
+			n++;
+		}
+	}
+	if (!w)
+		return;
+	fprintf(f, "Built through %s (CC=%s)", w->cc_wrapper, w->cc);
+	for (i = 0; n < nbuilt && i < r->nvariants * r->narches; i++) {
+		c = &r->cells[i];
+		if (!c->aux && c->object && same_str(c->cc, w->cc) &&
+		    same_str(c->cc_wrapper, w->cc_wrapper))
+			fprintf(f, "%s %s/%s", c == w ? ":" : ",", c->arch, c->variant);
+	}
+	fputc('\n', f);
+}
+
 static void text_sizes(FILE *f, const struct st_report *r)
 {
 	char d[32], p[32];
@@ -257,9 +295,12 @@ int st_report_print_text(FILE *f, const struct st_report *r)
 		   "sections;\ndelta = total - %s's total on the same arch; "
 		   "%% = delta in %% of %s's total\n\n", r->baseline ? r->baseline : "-",
 		r->baseline ? r->baseline : "-");
-	if (r->tree)
-		fprintf(f, "Kernel tree: %s (each variant configured by its make olddefconfig)\n\n",
+	if (r->tree) {
+		fprintf(f, "Kernel tree: %s (each variant configured by its make olddefconfig)\n",
 			r->tree);
+		text_wrapper(f, r);
+		fputc('\n', f);
+	}
 	text_sizes(f, r);
 	fputc('\n', f);
 	text_matrix(f, r);
@@ -458,7 +499,10 @@ static int json_cell(cJSON *arr, const struct st_report_cell *c, unsigned int to
 	    !(c->has_base ? cJSON_AddNumberToObject(o, "delta_text", (double)c->delta_text)
 			  : cJSON_AddNullToObject(o, "delta_text")) ||
 	    !cJSON_AddStringToObject(o, "object", c->object) ||
-	    (c->resolved && !cJSON_AddStringToObject(o, "resolved", c->resolved)))
+	    (c->resolved && !cJSON_AddStringToObject(o, "resolved", c->resolved)) ||
+	    (c->cc && !cJSON_AddStringToObject(o, "cc", c->cc)) ||
+	    (c->cc && !(c->cc_wrapper ? cJSON_AddStringToObject(o, "cc_wrapper", c->cc_wrapper)
+				      : cJSON_AddNullToObject(o, "cc_wrapper"))))
 		return -ENOMEM;
 	if (c->has_diff) {
 		t = json_table(&c->diff.tables[0], diff_nrows(c, 0), top);

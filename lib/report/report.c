@@ -93,6 +93,8 @@ void st_report_free(struct st_report *r)
 			st_size_diff_free(&c->diff);
 		free(c->names);
 		free(c->resolved);
+		free(c->cc);
+		free(c->cc_wrapper);
 	}
 	free(r->cells);
 	for (i = 0; i < r->nvariants; i++)
@@ -615,8 +617,11 @@ int st_report_from_cells(struct st_report **out, const char *tree,
 		c->object = in[i].object ? strdup(in[i].object) : NULL;
 		c->error = in[i].error ? strdup(in[i].error) : NULL;
 		c->resolved = in[i].resolved ? strdup(in[i].resolved) : NULL;
+		c->cc = in[i].cc ? strdup(in[i].cc) : NULL;
+		c->cc_wrapper = in[i].cc_wrapper ? strdup(in[i].cc_wrapper) : NULL;
 		if ((in[i].object && !c->object) || (in[i].error && !c->error) ||
-		    (in[i].resolved && !c->resolved))
+		    (in[i].resolved && !c->resolved) || (in[i].cc && !c->cc) ||
+		    (in[i].cc_wrapper && !c->cc_wrapper))
 			ret = st_err(e, ENOMEM, NULL, "out of memory");
 	}
 	if (!ret)
@@ -762,6 +767,7 @@ static int merge_result(struct st_report *r, const cJSON *res)
 {
 	const char *variant = jstr(res, "variant"), *arch = jstr(res, "arch");
 	const char *object = jstr(res, "object"), *resolved = jstr(res, "resolved");
+	const char *cc = jstr(res, "cc"), *wrapper = jstr(res, "cc_wrapper");
 	const cJSON *sd = cJSON_GetObjectItemCaseSensitive(res, "size_diff");
 	long v, a;
 	struct st_report_cell *c;
@@ -781,7 +787,10 @@ static int merge_result(struct st_report *r, const cJSON *res)
 		return -EINVAL;
 	c->object = strdup(object);
 	c->resolved = resolved ? strdup(resolved) : NULL;
-	if (!c->object || (resolved && !c->resolved))
+	c->cc = cc ? strdup(cc) : NULL;
+	c->cc_wrapper = wrapper ? strdup(wrapper) : NULL;
+	if (!c->object || (resolved && !c->resolved) || (cc && !c->cc) ||
+	    (wrapper && !c->cc_wrapper))
 		return -ENOMEM;
 	return sd ? merge_diff(c, sd) : 0;
 }

@@ -34,6 +34,8 @@ struct st_report_cell {
 	char *names;		/* the diff rows' names (copied: the ELF files are closed) */
 	size_t nrows_all;	/* merged from JSON: rows of the diff (only the top ones kept) */
 	char *resolved;		/* kernel: the resolved allocator options, or NULL */
+	/* kernel: the compiler command that built it and its wrapper ("distcc"), or NULL */
+	char *cc, *cc_wrapper;
 	bool aux;		/* kernel shard: built only as the baseline of the diffs */
 };
 
@@ -91,6 +93,7 @@ struct st_report_input {
 	const char *object;	/* NULL: failed */
 	const char *error;
 	const char *resolved;	/* may be NULL */
+	const char *cc, *cc_wrapper;	/* may be NULL */
 	bool aux;
 };
 
