@@ -6,7 +6,8 @@
 # made by someone else. A fake `make` first in PATH writes the .config and
 # objects (no compiler runs; the tree is the Kconfig extraction of
 # linux-source-6.12 the check tests share); ST_FAKE_SLEEP holds its build
-# step open for the race, ST_FAKE_TAG marks the objects of one run.
+# step open for the race, ST_FAKE_TAG marks the objects of one run; it
+# keeps the CC= it was given in O/fake-cc.
 set -u
 . "$(dirname "$0")/../kernel-tree.sh"
 t=$(mktemp -d) || exit 2
@@ -18,6 +19,8 @@ mkdir -p "$t/bin" "$t/tmp"
 cat >"$t/bin/make" <<'EOS'
 #!/bin/sh
 for a; do case $a in O=*) o=${a#O=} ;; esac; done
+rm -f "$o/fake-cc"
+for a; do case $a in CC=*) echo "${a#CC=}" >"$o/fake-cc" ;; esac; done
 for a; do case $a in
 olddefconfig) ;;
 *config) printf 'CONFIG_SLUB=y\nCONFIG_LOCALVERSION="-%s"\n' "$a" >"$o/.config" ;;
@@ -160,6 +163,67 @@ st=$?
 [ $st = 2 ] && [ "$(cat "$t/old.err")" = "slubtiny: kernel: ./missing: cannot read: No such file or directory" ] ||
 	bad "cache mode 0755: exit $st: $(cat "$t/old.err")"
 [ "$(stat -c %a "$t/old/slubtiny")" = 700 ] || bad "cache mode 0755: not closed to 0700"
+
+# Compiler wrappers. The key sees the compiler behind a wrapper, so a
+# distcc build and a plain one share their cache; make gets the wrapper in
+# CC, in front of the CROSS_COMPILE compiler; the JSON says which CC and
+# wrapper built each variant, a cached one keeps its builder's.
+item() { echo "$kb"/linux-source-6.12-*/x86_64/slub; }
+# wrapped NAME WANT-CC WANT-WRAPPER WANT-MAKE-CC [cached] ARGS...: one run.
+wrapped() {
+	name=$1 wcc=$2 ww=$3 wmake=$4
+	shift 4
+	cached=
+	[ "${1:-}" = cached ] && { cached=1; shift; }
+	kernel "$name" --defconfig tinyconfig --json "$@"
+	[ $st = 0 ] || { bad "$name: exit $st: $(tail -3 "$t/$name.err")"; return; }
+	got=$(jq -r '.results[0] | "\(.cc) \(.cc_wrapper)"' "$t/$name.out")
+	[ "$got" = "$wcc $ww" ] || bad "$name: cc and cc_wrapper '$got', want '$wcc $ww'"
+	if [ -n "$cached" ]; then
+		grep -q ': cached (' "$t/$name.err" || bad "$name: not cached: $(cat "$t/$name.err")"
+		return
+	fi
+	grep -q ': cached (' "$t/$name.err" && bad "$name: cached, want a build"
+	got=$(cat "$(item)/fake-cc" 2>/dev/null || echo none)
+	[ "$got" = "$wmake" ] || bad "$name: make got CC '$got', want '$wmake'"
+}
+rm -rf "$(item)"
+wrapped plain gcc null none
+wrapped plain-distcc gcc null none cached --cc-wrapper distcc
+rm -f "$(item)/.slubtiny-stamp"
+wrapped distcc "distcc gcc" distcc "distcc gcc" --cc-wrapper distcc
+wrapped distcc-again "distcc gcc" distcc none cached --cc-wrapper distcc
+wrapped distcc-plain "distcc gcc" distcc none cached
+wrapped distcc-cc "distcc gcc" distcc none cached --cc-wrapper distcc
+rm -f "$(item)/.slubtiny-stamp"
+CC="distcc gcc" wrapped cc-env "distcc gcc" distcc "distcc gcc"
+wrapped cross "distcc x86_64-linux-gnu-gcc" distcc "distcc x86_64-linux-gnu-gcc" \
+	--cc-wrapper distcc --cross-compile x86_64-linux-gnu-
+CC=/usr/bin/gcc wrapped cc-path "ccache /usr/bin/gcc" ccache "ccache /usr/bin/gcc" \
+	--cc-wrapper ccache
+# distcc's masquerade: gcc first in PATH is a link to distcc (here a
+# stand-in that runs gcc): no CC= for make, and the JSON names distcc.
+mkdir -p "$t/masq"
+printf '#!/bin/sh\nexec /usr/bin/gcc "$@"\n' >"$t/masq/distcc"
+chmod +x "$t/masq/distcc"
+ln -s distcc "$t/masq/gcc"
+rm -f "$(item)/.slubtiny-stamp"
+PATH=$t/masq:$PATH wrapped masquerade gcc distcc none
+PATH=$t/masq:$PATH wrapped masquerade-opt gcc distcc none cached --cc-wrapper distcc
+# Wrong wrappers: one line, exit 2.
+for w in gcc icecc; do
+	kernel "wrapper-$w" --defconfig tinyconfig --cc-wrapper $w
+	case $w in
+	gcc) want="slubtiny: kernel: --cc-wrapper is distcc or ccache, not 'gcc'" ;;
+	icecc) want="slubtiny: kernel: --cc-wrapper icecc is not offered: run with CC='icecc gcc' or PATH=/usr/lib/icecc/bin:\$PATH (see doc/kernel.md)" ;;
+	esac
+	[ $st = 2 ] && [ "$(cat "$t/wrapper-$w.err")" = "$want" ] ||
+		bad "--cc-wrapper $w: exit $st: $(cat "$t/wrapper-$w.err")"
+done
+CC="ccache gcc" kernel two-wrappers --defconfig tinyconfig --cc-wrapper distcc
+[ $st = 2 ] && [ "$(cat "$t/two-wrappers.err")" = "slubtiny: kernel: CC='ccache gcc' already runs through another compiler wrapper than --cc-wrapper distcc" ] ||
+	bad "two wrappers: exit $st: $(cat "$t/two-wrappers.err")"
+[ ! -s "$t/two-wrappers.out" ] || bad "two wrappers: output on stdout"
 
 [ $fail = 0 ] && echo "kernel-cache: ok"
 exit $fail
