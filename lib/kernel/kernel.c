@@ -428,6 +428,7 @@ struct item {
 	bool has_tiny;		/* the tree knows SLUB_TINY */
 	const char *cross;	/* CROSS_COMPILE or NULL */
 	struct st_kernel_cc cc;	/* CC of its make, and the compiler behind a wrapper */
+	char *cc_version;	/* first line of the compiler's --version, or NULL */
 	unsigned int index;
 	char key[33];
 	char objects[3][32];	/* relative to O */
@@ -534,6 +535,13 @@ static char **make_argv(struct item *it, const char *const *targets, bool jobs)
 		argv[n++] = xasprintf("CROSS_COMPILE=%s", it->cross);
 	if (it->cc.make_cc)
 		argv[n++] = xasprintf("CC=%s", it->cc.make_cc);
+	/*
+	 * kbuild puts `$(CC) --version` into CONFIG_CC_VERSION_TEXT and the
+	 * kernel's banner; distcc runs gcc as x86_64-linux-gnu-gcc and says
+	 * so. The compiler's own line keeps a wrapped build the local one.
+	 */
+	if (it->cc.wrapper && it->cc_version && *it->cc_version)
+		argv[n++] = xasprintf("CC_VERSION_TEXT=%s", it->cc_version);
 	if (o->hostcc)
 		argv[n++] = xasprintf("HOSTCC=%s", o->hostcc);
 	if (jobs && !o->jobserver)
@@ -1089,10 +1097,11 @@ static void hash_cc_version(struct item *it, struct hash *h)
 {
 	struct run *r = it->run;
 	char *cmd, *out = NULL, *nl;
-	char *argv[] = { "sh", "-c", "$1 --version", "sh", NULL, NULL };
+	char *argv[] = { "sh", "-c", "LC_ALL=C $1 --version", "sh", NULL, NULL };
 
 	if (r->cc_ver && !strcmp(r->cc_cross ? r->cc_cross : "", it->cross ? it->cross : "")) {
 		hash_str(h, r->cc_ver);
+		it->cc_version = strdup(r->cc_ver);
 		return;
 	}
 	/* the compiler behind a wrapper: `distcc --version` is distcc's */
@@ -1110,11 +1119,15 @@ static void hash_cc_version(struct item *it, struct hash *h)
 	nl = strchr(out, '\n');
 	if (nl)
 		*nl = 0;
+	/* as kbuild: no '#' (make would take the rest for a comment) */
+	for (nl = out; (nl = strchr(nl, '#'));)
+		memmove(nl, nl + 1, strlen(nl));
 	free(r->cc_ver);
 	free(r->cc_cross);
 	r->cc_ver = out;
 	r->cc_cross = strdup(it->cross ? it->cross : "");
 	hash_str(h, r->cc_ver);
+	it->cc_version = strdup(r->cc_ver);
 }
 
 /* Everything the item's result depends on, before anything is run. */
@@ -1674,6 +1687,7 @@ out:
 	for (i = 0; i < r.nitems; i++) {
 		free(r.items[i].config_text);
 		st_kernel_cc_release(&r.items[i].cc);
+		free(r.items[i].cc_version);
 	}
 	free(r.items);
 	free(r.defconfig_text);
