@@ -23,6 +23,7 @@
 #include "build/build.h"
 #include "common/error.h"
 #include "common/spawn.h"
+#include "common/str.h"
 #include "defconfig/defconfig.h"
 #include "elf/elf.h"
 #include "kernel/flat.h"
@@ -144,32 +145,6 @@ const char *const *st_boot_arches(void)
 	return names;
 }
 
-static char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *xasprintf(const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-	int n;
-
-	va_start(ap, fmt);
-	n = vasprintf(&s, fmt, ap);
-	va_end(ap);
-	return n < 0 ? NULL : s;
-}
-
-/* A path into a PATH_MAX buffer; -ENAMETOOLONG when it does not fit. */
-static int pathf(char *buf, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int pathf(char *buf, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf, PATH_MAX, fmt, ap);
-	va_end(ap);
-	return n < 0 || n >= PATH_MAX ? -ENAMETOOLONG : 0;
-}
-
 static double now_s(void)
 {
 	struct timespec t;
@@ -186,7 +161,7 @@ static int write_atomic(const char *path, const void *data, size_t len, mode_t m
 	ssize_t w;
 	int fd, ret = 0;
 
-	if (pathf(tmp, "%s.tmp.%ld", path, (long)getpid()))
+	if (st_pathf(tmp, "%s.tmp.%ld", path, (long)getpid()))
 		return -ENAMETOOLONG;
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
 	if (fd < 0)
@@ -260,7 +235,7 @@ static bool kconfig_defines(const char *srctree, const char *file, const char *s
 	size_t wl;
 	bool found = false;
 
-	if (pathf(path, "%s/%s", srctree, file))
+	if (st_pathf(path, "%s/%s", srctree, file))
 		return false;
 	text = read_file(path, NULL);
 	if (!text)
@@ -564,7 +539,7 @@ static int cc_init(const char *cc, const char *src, const char *out, unsigned lo
 	argv[n++] = "-Wl,--build-id=none";
 	if (flat_base) {
 		/* pc-relative addressing only: the code runs wherever it is loaded */
-		pathf(script, "%s.ld", out);
+		st_pathf(script, "%s.ld", out);
 		ret = write_flat_script(script, flat_base);
 		if (ret)
 			return st_err(e, -ret, script, "%s", strerror(-ret));
@@ -593,7 +568,7 @@ static int flat_bytes(const char *objcopy, const char *elf, char **bin, size_t *
 	size_t i;
 	int ret;
 
-	pathf(out, "%s.bin", elf);
+	st_pathf(out, "%s.bin", elf);
 	ret = run_tool(argv, elf, "copy the boot init's bytes", e);
 	if (ret)
 		return ret;
@@ -626,11 +601,11 @@ static int flat_init(const char *cc, const char *cross, const char *src, const c
 	uint64_t bss = 0, bss2 = 0;
 	int ret;
 
-	objcopy = xasprintf("%sobjcopy", cross ? cross : "");
+	objcopy = st_asprintf("%sobjcopy", cross ? cross : "");
 	if (!objcopy)
 		return st_err(e, ENOMEM, NULL, "out of memory");
-	pathf(elf, "%s/init.elf", tmp);
-	pathf(elf2, "%s/init2.elf", tmp);
+	st_pathf(elf, "%s/init.elf", tmp);
+	st_pathf(elf2, "%s/init2.elf", tmp);
 	ret = cc_init(cc, src, elf, ST_FLAT_HDR_SIZE, e);
 	if (!ret)
 		ret = cc_init(cc, src, elf2, ST_FLAT_HDR_SIZE + 0x10000, e);
@@ -680,11 +655,11 @@ static int compile_init(const struct st_boot_opts *o, const char *cross, const c
 	int ret;
 
 	if (o->datadir)
-		pathf(datadir, "%s", o->datadir);
+		st_pathf(datadir, "%s", o->datadir);
 	else if ((ret = st_build_datadir(datadir, sizeof(datadir), e)))
 		return ret;
-	pathf(src, "%s/lib/kernel/boot-init.c", datadir);
-	pathf(out, "%s/init", tmp);
+	st_pathf(src, "%s/lib/kernel/boot-init.c", datadir);
+	st_pathf(out, "%s/init", tmp);
 	if (access(src, R_OK))
 		return st_err(e, errno, src, "the boot init's source: %s", strerror(errno));
 	/* one small file, compiled and linked: not worth a wrapper */
@@ -896,8 +871,8 @@ static int boot_one(const struct boot_arch *a, struct st_boot_item *it, const ch
 	it->accel = kvm ? "kvm" : "tcg";
 	snprintf(mem_s, sizeof(mem_s), "%u", it->mem_mb);
 	snprintf(cpus_s, sizeof(cpus_s), "%u", r->cpus);
-	append = xasprintf("console=%s panic=-1%s%s", a->console, *r->cmdline ? " " : "",
-			   r->cmdline);
+	append = st_asprintf("console=%s panic=-1%s%s", a->console, *r->cmdline ? " " : "",
+			     r->cmdline);
 	if (!append)
 		return -ENOMEM;
 	argv[n++] = "sh";
@@ -934,7 +909,8 @@ static int boot_one(const struct boot_arch *a, struct st_boot_item *it, const ch
 	ret = st_spawn(&c, argv, NULL, NULL, ST_SPAWN_STDOUT | ST_SPAWN_PGRP);
 	free(append);
 	if (ret) {
-		it->error = xasprintf("%s: cannot start %s: %s", it->name, a->qemu, strerror(-ret));
+		it->error = st_asprintf("%s: cannot start %s: %s", it->name, a->qemu,
+					strerror(-ret));
 		return ret;
 	}
 	pfd.fd = c.out_fd;
@@ -970,7 +946,7 @@ static int boot_one(const struct boot_arch *a, struct st_boot_item *it, const ch
 				kill(-c.pid, SIGKILL);
 				st_child_wait(&c);
 				free(log);
-				it->error = xasprintf("%s: out of memory", it->name);
+				it->error = st_asprintf("%s: out of memory", it->name);
 				return -ENOMEM;
 			}
 			log = nb;
@@ -1001,9 +977,9 @@ static int boot_one(const struct boot_arch *a, struct st_boot_item *it, const ch
 			return -ENOMEM;
 	}
 	if (r->nmems > 1)
-		pathf(path, "%s/slubtiny-console-%uM.log", it->dir, it->mem_mb);
+		st_pathf(path, "%s/slubtiny-console-%uM.log", it->dir, it->mem_mb);
 	else
-		pathf(path, "%s/" CONSOLE_LOG, it->dir);
+		st_pathf(path, "%s/" CONSOLE_LOG, it->dir);
 	write_atomic(path, log, len, 0644);
 	ret = seen_end ? st_boot_parse(log, len, &it->fig) : -ENOENT;
 	if (ret && !seen_end && (it->stopped = stop_reason(r, it, log, seen_panic))) {
@@ -1016,22 +992,23 @@ static int boot_one(const struct boot_arch *a, struct st_boot_item *it, const ch
 		t = tail(log, len);
 		nl = len ? "" : " (no output)";
 		if (seen_panic && !seen_end)
-			it->error = xasprintf("%s: the kernel panicked before the end marker; "
-					      "console log %s, last lines:\n%s", it->name, path,
-					      t ? t : "");
+			it->error = st_asprintf("%s: the kernel panicked before the end marker; "
+						"console log %s, last lines:\n%s", it->name, path,
+						t ? t : "");
 		else if (timed_out)
-			it->error = xasprintf("%s: the boot did not reach the end marker within %u s "
-					      "(%s killed); console log %s%s, last lines:\n%s",
-					      it->name, timeout, a->qemu, path, nl, t ? t : "");
+			it->error = st_asprintf("%s: the boot did not reach the end marker "
+						"within %u s (%s killed); console log %s%s, "
+						"last lines:\n%s",
+						it->name, timeout, a->qemu, path, nl, t ? t : "");
 		else if (!seen_end)
-			it->error = xasprintf("%s: %s exited (status %d) before the end marker; "
-					      "console log %s%s, last lines:\n%s", it->name,
-					      a->qemu, status, path, nl, t ? t : "");
+			it->error = st_asprintf("%s: %s exited (status %d) before the end marker; "
+						"console log %s%s, last lines:\n%s", it->name,
+						a->qemu, status, path, nl, t ? t : "");
 		else
-			it->error = xasprintf("%s: the console log %s has no %s between the "
-					      "markers, last lines:\n%s", it->name, path,
-					      ret == -EINVAL ? "Slab: and MemFree:" : "figures",
-					      t ? t : "");
+			it->error = st_asprintf("%s: the console log %s has no %s between the "
+						"markers, last lines:\n%s", it->name, path,
+						ret == -EINVAL ? "Slab: and MemFree:" : "figures",
+						t ? t : "");
 		free(t);
 		ret = -EIO;
 	}
@@ -1169,7 +1146,7 @@ static int save_result(const struct st_boot_opts *o, const struct st_boot_result
 		return -ENOMEM;
 	s = cJSON_Print(j);
 	if (s) {
-		pathf(path, "%s/" RESULT_NAME, it->dir);
+		st_pathf(path, "%s/" RESULT_NAME, it->dir);
 		ret = write_atomic(path, s, strlen(s), 0644);
 		cJSON_free(s);
 	}
@@ -1178,7 +1155,7 @@ static int save_result(const struct st_boot_opts *o, const struct st_boot_result
 		return ret;
 	}
 	/* boot-latest.json: { "variants": { "slub": {...}, ... } } */
-	pathf(path, "%s/" LATEST_NAME, builddir);
+	st_pathf(path, "%s/" LATEST_NAME, builddir);
 	text = read_file(path, NULL);
 	root = text ? cJSON_Parse(text) : NULL;
 	free(text);
@@ -1293,10 +1270,10 @@ int st_boot_latest_load(const char *builddir, struct st_boot_latest **out, size_
 	*out = NULL;
 	*n = 0;
 	if (builddir)
-		pathf(dir, "%s", builddir);
+		st_pathf(dir, "%s", builddir);
 	else if (st_kernel_default_dir(dir, sizeof(dir)))
 		return 0;
-	pathf(path, "%s/" LATEST_NAME, dir);
+	st_pathf(path, "%s/" LATEST_NAME, dir);
 	text = read_file(path, NULL);
 	if (!text)
 		return errno == ENOENT ? 0 : st_err(e, errno, path, "%s", strerror(errno));
@@ -1358,9 +1335,9 @@ static int rm_tree(const char *dir)
 {
 	char path[PATH_MAX];
 
-	pathf(path, "%s/init", dir);
+	st_pathf(path, "%s/init", dir);
 	unlink(path);
-	pathf(path, "%s/initramfs.cpio", dir);
+	st_pathf(path, "%s/initramfs.cpio", dir);
 	unlink(path);
 	return rmdir(dir);
 }
@@ -1405,7 +1382,7 @@ static bool boot_nommu(const struct st_boot_opts *o, const char *arch)
 
 	if (d && strchr(d, '/'))
 		mmu = mmu_in(d, mmu);
-	else if (d && !pathf(path, "%s/arch/%s/configs/%s", o->k.srctree, arch, d))
+	else if (d && !st_pathf(path, "%s/arch/%s/configs/%s", o->k.srctree, arch, d))
 		mmu = mmu_in(path, mmu);
 	for (i = 0; i < o->k.nfragments; i++)
 		mmu = mmu_in(o->k.fragments[i], mmu);
@@ -1467,7 +1444,7 @@ int st_boot_run(const struct st_boot_opts *o, struct st_boot_result **out, struc
 	if (prof->fragment) {
 		if (o->k.nfragments > ST_BOOT_MAX_FRAGMENTS - 1)
 			return st_err(e, E2BIG, NULL, "footprint --boot: too many --config fragments");
-		if (pathf(frag, "%s/%s", o->k.srctree, prof->fragment))
+		if (st_pathf(frag, "%s/%s", o->k.srctree, prof->fragment))
 			return st_err(e, ENAMETOOLONG, o->k.srctree, "path too long");
 		if (access(frag, R_OK))
 			return st_err(e, errno, frag, "--boot-config %s: this tree has no %s: %s",
@@ -1489,7 +1466,7 @@ int st_boot_run(const struct st_boot_opts *o, struct st_boot_result **out, struc
 	ko.vmlinux = false;
 	ko.shard_n = 0;
 	if (ko.builddir)
-		pathf(builddir, "%s", ko.builddir);
+		st_pathf(builddir, "%s", ko.builddir);
 	else if ((ret = st_kernel_default_dir(builddir, sizeof(builddir))))
 		return st_kernel_default_dir_err(builddir, ret, e);
 	ko.builddir = builddir;
@@ -1522,11 +1499,11 @@ int st_boot_run(const struct st_boot_opts *o, struct st_boot_result **out, struc
 	ret = mkdir(builddir, 0777);
 	if (ret && errno != EEXIST && errno != ENOENT)
 		return st_err(e, errno, builddir, "cannot create: %s", strerror(errno));
-	pathf(tmp, "%s/tmp-boot-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") :
-		 "/tmp");
+	st_pathf(tmp, "%s/tmp-boot-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") :
+		    "/tmp");
 	if (!mkdtemp(tmp))
 		return st_err(e, errno, tmp, "cannot create: %s", strerror(errno));
-	pathf(initrd, "%s/initramfs.cpio", tmp);
+	st_pathf(initrd, "%s/initramfs.cpio", tmp);
 	ret = compile_init(o, cross_of(&ko, a->arch), tmp, nommu, &init, &init_len, e);
 	if (!ret)
 		ret = make_initramfs(init, init_len, o->busybox, initrd, e);
@@ -1562,7 +1539,7 @@ int st_boot_run(const struct st_boot_opts *o, struct st_boot_result **out, struc
 		it->mem_mb = o->nmems ? o->mems[i % r->nmems] : r->mem_mb;
 		it->arch = strdup(ki->arch);
 		it->variant = strdup(ki->variant);
-		it->name = r->nmems > 1 ? xasprintf("%s, %u MB", ki->name, it->mem_mb) :
+		it->name = r->nmems > 1 ? st_asprintf("%s, %u MB", ki->name, it->mem_mb) :
 					  strdup(ki->name);
 		it->dir = strdup(ki->dir);
 		it->build_cached = ki->cached;
@@ -1602,8 +1579,8 @@ int st_boot_run(const struct st_boot_opts *o, struct st_boot_result **out, struc
 			p.step = "booted";
 			ret = save_result(o, r, it, builddir);
 			if (ret) {
-				it->error = xasprintf("%s: cannot keep the result under %s: %s",
-						      it->name, it->dir, strerror(-ret));
+				it->error = st_asprintf("%s: cannot keep the result under %s: %s",
+							it->name, it->dir, strerror(-ret));
 				r->nfailed++;
 			}
 		}

@@ -23,6 +23,7 @@
 #include "build/pool.h"
 #include "common/error.h"
 #include "common/spawn.h"
+#include "common/str.h"
 #include "defconfig/defconfig.h"
 #include "kconfig/kconfig.h"
 #include "kernel/kernel.h"
@@ -68,19 +69,6 @@ const char *const *st_kernel_variants(void)
 	for (i = 0; i < NKVARIANTS; i++)
 		names[i] = kvariants[i].name;
 	return names;
-}
-
-/* A path into a PATH_MAX buffer; a longer one is cut (and fails later to open). */
-static int pathf(char *buf, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int pathf(char *buf, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf, PATH_MAX, fmt, ap);
-	va_end(ap);
-	return n < 0 || n >= PATH_MAX ? -ENAMETOOLONG : 0;
 }
 
 /* A 128-bit FNV-1a pair: cache identity, not security. */
@@ -166,7 +154,7 @@ static void hash_dir(struct hash *h, const char *dir)
 		return;
 	}
 	for (i = 0; i < n; i++) {
-		pathf(path, "%s/%s", dir, ents[i]->d_name);
+		st_pathf(path, "%s/%s", dir, ents[i]->d_name);
 		hash_stat(h, path);
 		free(ents[i]);
 	}
@@ -207,32 +195,19 @@ static void hash_tree(struct hash *h, const char *src, const char *arch)
 
 	hash_str(h, src);
 	for (i = 0; files[i]; i++) {
-		pathf(path, "%s/%s", src, files[i]);
+		st_pathf(path, "%s/%s", src, files[i]);
 		hash_stat(h, path);
 	}
 	for (i = 0; dirs[i]; i++) {
-		pathf(path, "%s/%s", src, dirs[i]);
+		st_pathf(path, "%s/%s", src, dirs[i]);
 		hash_dir(h, path);
 	}
-	pathf(path, "%s/arch/%s/configs", src, srcarch(arch));
+	st_pathf(path, "%s/arch/%s/configs", src, srcarch(arch));
 	hash_dir(h, path);
-	pathf(path, "%s/arch/%s/Kconfig", src, srcarch(arch));
+	st_pathf(path, "%s/arch/%s/Kconfig", src, srcarch(arch));
 	hash_stat(h, path);
-	pathf(path, "%s/arch/%s/include/asm", src, srcarch(arch));
+	st_pathf(path, "%s/arch/%s/include/asm", src, srcarch(arch));
 	hash_dir(h, path);
-}
-
-static char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *xasprintf(const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-	int n;
-
-	va_start(ap, fmt);
-	n = vasprintf(&s, fmt, ap);
-	va_end(ap);
-	return n < 0 ? NULL : s;
 }
 
 static int mkdir_p(const char *path);
@@ -526,26 +501,26 @@ static char **make_argv(struct item *it, const char *const *targets, bool jobs)
 	argv[n++] = strdup("sh");
 	argv[n++] = strdup("-c");
 	argv[n++] = strdup("exec \"$@\" >>\"$0\" 2>&1");
-	argv[n++] = xasprintf("%s/" LOG_NAME, it->out->dir);
+	argv[n++] = st_asprintf("%s/" LOG_NAME, it->out->dir);
 	argv[n++] = strdup("make");
-	argv[n++] = xasprintf("-C%s", it->run->src);
-	argv[n++] = xasprintf("O=%s", it->out->dir);
-	argv[n++] = xasprintf("ARCH=%s", it->out->arch);
+	argv[n++] = st_asprintf("-C%s", it->run->src);
+	argv[n++] = st_asprintf("O=%s", it->out->dir);
+	argv[n++] = st_asprintf("ARCH=%s", it->out->arch);
 	if (it->cross)
-		argv[n++] = xasprintf("CROSS_COMPILE=%s", it->cross);
+		argv[n++] = st_asprintf("CROSS_COMPILE=%s", it->cross);
 	if (it->cc.make_cc)
-		argv[n++] = xasprintf("CC=%s", it->cc.make_cc);
+		argv[n++] = st_asprintf("CC=%s", it->cc.make_cc);
 	/*
 	 * kbuild puts `$(CC) --version` into CONFIG_CC_VERSION_TEXT and the
 	 * kernel's banner; distcc runs gcc as x86_64-linux-gnu-gcc and says
 	 * so. The compiler's own line keeps a wrapped build the local one.
 	 */
 	if (it->cc.wrapper && it->cc_version && *it->cc_version)
-		argv[n++] = xasprintf("CC_VERSION_TEXT=%s", it->cc_version);
+		argv[n++] = st_asprintf("CC_VERSION_TEXT=%s", it->cc_version);
 	if (o->hostcc)
-		argv[n++] = xasprintf("HOSTCC=%s", o->hostcc);
+		argv[n++] = st_asprintf("HOSTCC=%s", o->hostcc);
 	if (jobs && !o->jobserver)
-		argv[n++] = xasprintf("-j%u", o->jobs ? o->jobs : st_build_cpus());
+		argv[n++] = st_asprintf("-j%u", o->jobs ? o->jobs : st_build_cpus());
 	for (i = 0; targets[i] && n < 19; i++)
 		argv[n++] = strdup(targets[i]);
 	for (i = 0; i < n; i++) {
@@ -570,14 +545,14 @@ static char *log_tail(const struct item *it)
 	size_t len, nl = 0;
 	int lines = 0, n;
 
-	pathf(path, "%s/" LOG_NAME, it->out->dir);
+	st_pathf(path, "%s/" LOG_NAME, it->out->dir);
 	text = read_text(path);
 	p = text ? text + strlen(text) : NULL;
 	while (p && p > text && p[-1] == '\n')
 		*--p = 0;
 	if (!p || p == text) {
 		free(text);
-		return xasprintf("; make log %s is %s", path, p ? "empty" : "missing");
+		return st_asprintf("; make log %s is %s", path, p ? "empty" : "missing");
 	}
 	while (p > text && lines < LOG_TAIL_LINES)
 		if (*--p == '\n')
@@ -618,7 +593,7 @@ static void item_fail(struct item *it, struct st_job *j, const char *fmt, ...)
 	tail = log_tail(it);
 	/* st_job_fail() cuts at 1 KiB: the log tail is longer. */
 	if (!j->error)
-		j->error = xasprintf("%s: %s%s", it->out->name, buf, tail ? tail : "");
+		j->error = st_asprintf("%s: %s%s", it->out->name, buf, tail ? tail : "");
 	free(tail);
 }
 
@@ -648,7 +623,7 @@ static bool item_cached(struct item *it)
 	size_t i;
 	bool ok = false;
 
-	pathf(path, "%s/" STAMP_NAME, it->out->dir);
+	st_pathf(path, "%s/" STAMP_NAME, it->out->dir);
 	text = read_text(path);
 	if (!text)
 		return false;
@@ -659,14 +634,14 @@ static bool item_cached(struct item *it)
 		goto out;
 	/* The resolved .config is still the one that was built. */
 	hash_init(&h);
-	pathf(path, "%s/.config", it->out->dir);
+	st_pathf(path, "%s/.config", it->out->dir);
 	if (hash_file(&h, path))
 		goto out;
 	hash_hex(&h, hex);
 	if (strcmp(hex, cfg))
 		goto out;
 	for (i = 0; i < it->nobjects; i++) {
-		pathf(path, "%s/%s", it->out->dir, it->objects[i]);
+		st_pathf(path, "%s/%s", it->out->dir, it->objects[i]);
 		if (access(path, R_OK))
 			goto out;
 	}
@@ -697,13 +672,13 @@ static int cfg_prepare(struct st_job *j)
 		return ST_JOB_UPTODATE;
 	}
 	/* From here on the item is not built until a new stamp says so. */
-	pathf(path, "%s/" STAMP_NAME, it->out->dir);
+	st_pathf(path, "%s/" STAMP_NAME, it->out->dir);
 	if (unlink(path) && errno != ENOENT)
 		return -errno;
 	ret = mkdir_p(it->out->dir);
 	if (ret)
 		return ret;
-	pathf(path, "%s/" LOG_NAME, it->out->dir);
+	st_pathf(path, "%s/" LOG_NAME, it->out->dir);
 	if (truncate(path, 0) && errno != ENOENT)
 		return -errno;
 	if (it->run->is_file)
@@ -792,7 +767,7 @@ static int make_config(struct item *it, struct st_defconfig **out, struct st_err
 		m.after = NULL;
 		st_migration_release(&m);
 	} else {
-		pathf(path, "%s/.config", it->out->dir);
+		st_pathf(path, "%s/.config", it->out->dir);
 		ret = st_defconfig_load(&dc, path, e);
 		if (ret)
 			return ret;
@@ -850,7 +825,7 @@ static int old_prepare(struct st_job *j)
 	ret = make_config(it, &dc, &e);
 	if (!ret) {
 		ret = st_defconfig_render(dc, &it->config_text, &len);
-		pathf(path, "%s/.config", it->out->dir);
+		st_pathf(path, "%s/.config", it->out->dir);
 		if (!ret)
 			ret = write_model(path, dc, &e);
 		st_defconfig_free(dc);
@@ -903,15 +878,15 @@ static char *explain(struct item *it, const char *sym)
 		goto out;
 	for (i = 0; i < res->nr_findings; i++) {
 		if (!strcmp(res->findings[i].sym, sym)) {
-			msg = xasprintf("%s%s%s", res->findings[i].message,
-					*res->findings[i].detail ? "; " : "",
-					res->findings[i].detail);
+			msg = st_asprintf("%s%s%s", res->findings[i].message,
+					  *res->findings[i].detail ? "; " : "",
+					  res->findings[i].detail);
 			break;
 		}
 	}
 out:
 	if (!msg && e.code)
-		msg = xasprintf("(Kconfig helper: %s)", e.msg);
+		msg = st_asprintf("(Kconfig helper: %s)", e.msg);
 	st_kc_result_free(res);
 	st_kconfig_close(kc);
 	free(as);
@@ -933,7 +908,7 @@ static int check_resolved(struct item *it, struct st_job *j)
 	size_t i, len = 1;
 	long k;
 
-	pathf(path, "%s/.config", it->out->dir);
+	st_pathf(path, "%s/.config", it->out->dir);
 	if (st_defconfig_load(&dc, path, &e)) {
 		st_job_fail(j, "%s: %s: %s", it->out->name, path, e.msg);
 		return -EIO;
@@ -1027,7 +1002,7 @@ static int make_archive(struct item *it)
 	char path[PATH_MAX];
 	int ret;
 
-	pathf(path, "%s/" ARCHIVE_NAME, it->out->dir);
+	st_pathf(path, "%s/" ARCHIVE_NAME, it->out->dir);
 	unlink(path);
 	argv[n++] = "ar";
 	argv[n++] = "cDPrST";
@@ -1053,7 +1028,7 @@ static int build_finish(struct st_job *j, int status)
 		return -EIO;
 	}
 	for (i = 0; i < it->nobjects; i++) {
-		pathf(path, "%s/%s", it->out->dir, it->objects[i]);
+		st_pathf(path, "%s/%s", it->out->dir, it->objects[i]);
 		if (access(path, R_OK)) {
 			item_fail(it, j, "make did not produce %s", it->objects[i]);
 			return -ENOENT;
@@ -1065,18 +1040,18 @@ static int build_finish(struct st_job *j, int status)
 		return -EIO;
 	}
 	hash_init(&h);
-	pathf(path, "%s/.config", it->out->dir);
+	st_pathf(path, "%s/.config", it->out->dir);
 	ret = hash_file(&h, path);
 	if (ret)
 		return ret;
 	hash_hex(&h, hex);
-	stamp = xasprintf("# " STAMP_FORMAT "\n# key %s\n# config %s\n# resolved %s\n"
-			  "# cc %s\n# wrapper %s\n", it->key, hex,
-			  it->out->resolved ? it->out->resolved : "", it->cc.cc,
-			  it->cc.wrapper ? it->cc.wrapper : "-");
+	stamp = st_asprintf("# " STAMP_FORMAT "\n# key %s\n# config %s\n# resolved %s\n"
+			    "# cc %s\n# wrapper %s\n", it->key, hex,
+			    it->out->resolved ? it->out->resolved : "", it->cc.cc,
+			    it->cc.wrapper ? it->cc.wrapper : "-");
 	if (!stamp)
 		return -ENOMEM;
-	pathf(path, "%s/" STAMP_NAME, it->out->dir);
+	st_pathf(path, "%s/" STAMP_NAME, it->out->dir);
 	ret = write_text(path, stamp, &e);
 	free(stamp);
 	if (ret) {
@@ -1202,7 +1177,7 @@ static int offered(struct run *r, const char *arch, const char *cross,
 	hash_str(&h, tree_id(r, arch));
 	hash_str(&h, cross);
 	hash_hex(&h, hex);
-	pathf(path, "%s/%s/%s/.slubtiny-variants", r->builddir, r->treedir, arch);
+	st_pathf(path, "%s/%s/%s/.slubtiny-variants", r->builddir, r->treedir, arch);
 	text = read_text(path);
 	key = text ? stamp_field(text, "key") : NULL;
 	if (key && !strcmp(key, hex))
@@ -1238,11 +1213,11 @@ static int offered(struct run *r, const char *arch, const char *cross,
 		for (i = 1; i < sizeof(probe) / sizeof(probe[0]); i++)
 			if (usable[i])
 				sprintf(list + strlen(list), "%s%s", *list ? "," : "", probe[i]);
-		text = xasprintf("# " STAMP_FORMAT "\n# key %s\n# symbols %s\n", hex, list);
-		pathf(path, "%s/%s/%s", r->builddir, r->treedir, arch);
+		text = st_asprintf("# " STAMP_FORMAT "\n# key %s\n# symbols %s\n", hex, list);
+		st_pathf(path, "%s/%s/%s", r->builddir, r->treedir, arch);
 		ret = text ? mkdir_p(path) : -ENOMEM;
-		pathf(path, "%s/%s/%s/.slubtiny-variants", r->builddir,
-			 r->treedir, arch);
+		st_pathf(path, "%s/%s/%s/.slubtiny-variants", r->builddir,
+			    r->treedir, arch);
 		if (!ret)
 			ret = write_text(path, text, e);
 		free(text);
@@ -1357,7 +1332,7 @@ static int lock_builddir(struct run *r, struct st_error *e)
 {
 	char path[PATH_MAX];
 
-	if (pathf(path, "%s/" LOCK_NAME, r->builddir))
+	if (st_pathf(path, "%s/" LOCK_NAME, r->builddir))
 		return st_err(e, ENAMETOOLONG, r->builddir, "name too long");
 	r->lock_fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW, 0600);
 	if (r->lock_fd < 0)
@@ -1387,14 +1362,14 @@ static int setup_tree(struct run *r, struct st_error *e)
 	ret = st_kver_of_tree(r->src, &r->kver, e);
 	if (ret)
 		return ret;
-	pathf(mk, "%s/Makefile", r->src);
+	st_pathf(mk, "%s/Makefile", r->src);
 	f = fopen(mk, "re");
 	while (f && fgets(line, sizeof(line), f))
 		if (sscanf(line, "SUBLEVEL = %d", &sub) == 1)
 			break;
 	if (f)
 		fclose(f);
-	r->res->tree = xasprintf("linux-%d.%d.%d", r->kver.major, r->kver.minor, sub);
+	r->res->tree = st_asprintf("linux-%d.%d.%d", r->kver.major, r->kver.minor, sub);
 	if (!r->res->tree)
 		return st_err(e, ENOMEM, NULL, "out of memory");
 	base = strrchr(r->src, '/');
@@ -1479,14 +1454,14 @@ static int add_item(struct run *r, const char *arch, const char *cross, size_t v
 	ki->in_shard = in_shard;
 	ki->arch = strdup(arch);
 	ki->variant = strdup(kvariants[v].name);
-	ki->name = xasprintf("%s/%s/%s", res->tree, arch, kvariants[v].name);
+	ki->name = st_asprintf("%s/%s/%s", res->tree, arch, kvariants[v].name);
 	/*
 	 * vmlinux and flavoured (boot image) builds keep their own trees:
 	 * switching never drops the other's stamp.
 	 */
-	ki->dir = xasprintf("%s/%s/%s/%s%s%s", r->builddir, r->treedir, arch, kvariants[v].name,
-			    r->o->flavour ? "-" : r->o->vmlinux ? ".vmlinux" : "",
-			    r->o->flavour ? r->o->flavour : "");
+	ki->dir = st_asprintf("%s/%s/%s/%s%s%s", r->builddir, r->treedir, arch, kvariants[v].name,
+			      r->o->flavour ? "-" : r->o->vmlinux ? ".vmlinux" : "",
+			      r->o->flavour ? r->o->flavour : "");
 	res->nitems++;
 	r->nitems++;
 	it->index = r->nitems;
@@ -1507,7 +1482,7 @@ static int add_item(struct run *r, const char *arch, const char *cross, size_t v
 	} else {
 		snprintf(it->objects[it->nobjects++], sizeof(it->objects[0]), "mm/%s.o",
 			 kvariants[v].object);
-		pathf(path, "%s/mm/slab_common.c", r->src);
+		st_pathf(path, "%s/mm/slab_common.c", r->src);
 		if (!access(path, F_OK))
 			snprintf(it->objects[it->nobjects++], sizeof(it->objects[0]),
 				 "mm/slab_common.o");
@@ -1672,11 +1647,11 @@ int st_kernel_run(const struct st_kernel_opts *o, struct st_kernel_result **out,
 			r.res->nfailed++;
 			progress(it, "failed");
 		} else if (o->image_target) {
-			it->out->object = xasprintf("%s/%s", it->out->dir, o->image_file);
+			it->out->object = st_asprintf("%s/%s", it->out->dir, o->image_file);
 		} else if (o->vmlinux) {
-			it->out->object = xasprintf("%s/vmlinux", it->out->dir);
+			it->out->object = st_asprintf("%s/vmlinux", it->out->dir);
 		} else {
-			it->out->object = xasprintf("%s/" ARCHIVE_NAME, it->out->dir);
+			it->out->object = st_asprintf("%s/" ARCHIVE_NAME, it->out->dir);
 		}
 		if (!it->out->object && !it->out->error) {
 			ret = st_err(e, ENOMEM, NULL, "out of memory");

@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef ST_STR_H
+#define ST_STR_H
+
+/* A formatted string the caller frees; NULL when out of memory. */
+char *st_asprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * A formatted path into @buf of PATH_MAX bytes: 0, or -ENAMETOOLONG when it
+ * does not fit (@buf then holds a cut path that fails to open later).
+ */
+int st_pathf(char *buf, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif
