@@ -7,6 +7,13 @@
  * KBUILD_DEFCONFIG) in their order. The kernel version is the recipe's
  * (linux-yocto_6.6.bb, LINUX_VERSION). No ARCH: TARGET_ARCH and tunes are
  * not make's ARCH.
+ *
+ * A layer for several machines says which entries are whose with overrides:
+ * SRC_URI:append:<machine> (SRC_URI_append_<machine> before Yocto 3.4) and
+ * KBUILD_DEFCONFIG:<machine>. A file is judged for one machine: the one
+ * whose subdirectory holds it, else the override of the line that lists it;
+ * with that machine's entries and the ones of no override, never another
+ * machine's. A file of no machine gets the entries of no override.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -22,11 +29,15 @@
 #include "layout_priv.h"
 
 #define MAX_URIS 64
+#define MAX_DEFCONFIGS 16
 
 struct recipe {
 	char *uri[MAX_URIS];	/* file:// names, in order */
+	char *cond[MAX_URIS];	/* the machine override each is under, or NULL */
 	size_t n;
-	char *kbuild_defconfig;
+	char *kdef[MAX_DEFCONFIGS];	/* KBUILD_DEFCONFIG values, the last one wins */
+	char *kdef_cond[MAX_DEFCONFIGS];
+	size_t nr_kdef;
 	char *version, *version_why;
 };
 
@@ -34,27 +45,17 @@ static void recipe_free(struct recipe *r)
 {
 	size_t i;
 
-	for (i = 0; i < r->n; i++)
+	for (i = 0; i < r->n; i++) {
 		free(r->uri[i]);
-	free(r->kbuild_defconfig);
+		free(r->cond[i]);
+	}
+	for (i = 0; i < r->nr_kdef; i++) {
+		free(r->kdef[i]);
+		free(r->kdef_cond[i]);
+	}
 	free(r->version);
 	free(r->version_why);
 	memset(r, 0, sizeof(*r));
-}
-
-/* Every "file://NAME" of @line (up to ';', a quote or a blank) into @r. */
-static int add_uris(struct recipe *r, const char *line)
-{
-	const char *p = line, *e;
-
-	while ((p = strstr(p, "file://")) && r->n < MAX_URIS) {
-		p += 7;
-		e = p + strcspn(p, " \t\"';\\\n");
-		if (e > p && !(r->uri[r->n++] = strndup(p, e - p)))
-			return -ENOMEM;
-		p = e;
-	}
-	return 0;
 }
 
 /* The quoted value after the first '=' of @line, malloc'ed, or NULL. */
@@ -67,9 +68,106 @@ static char *quoted(const char *line)
 	return strndup(p + 1, e - p - 1);
 }
 
+static bool same_cond(const char *a, const char *b)
+{
+	return a && b ? !strcmp(a, b) : a == b;
+}
+
+/*
+ * Every "file://NAME" of @line (up to ';', a quote or a blank) into @r,
+ * under the override @cond; a ":remove" statement (@drop) adds nothing.
+ */
+static int add_uris(struct recipe *r, const char *line, const char *cond, bool drop)
+{
+	const char *p = line, *e;
+
+	while (!drop && (p = strstr(p, "file://")) && r->n < MAX_URIS) {
+		p += 7;
+		e = p + strcspn(p, " \t\"';\\\n");
+		if (e > p) {
+			if (!(r->uri[r->n] = strndup(p, e - p)) ||
+			    (cond && !(r->cond[r->n] = strdup(cond))))
+				return -ENOMEM;
+			r->n++;
+		}
+		p = e;
+	}
+	return 0;
+}
+
+/*
+ * The override a statement's variable name carries: "board" of
+ * SRC_URI:append:board, KBUILD_DEFCONFIG:board and the old SRC_URI_append_board,
+ * into @cond (NULL for none); *@drop for a :remove. @var: the variable.
+ */
+static int statement_cond(const char *line, const char *var, char **cond, bool *drop)
+{
+	static const char *const ops[] = { "append", "prepend", "remove" };
+	size_t vl = strlen(var), n, k, i;
+	const char *p, *end;
+	char sep;
+
+	*cond = NULL;
+	*drop = false;
+	/* the name with its overrides: up to a blank or the operator */
+	n = strcspn(line, " \t=+?.");
+	if (n <= vl || strncmp(line, var, vl) || (line[vl] != ':' && line[vl] != '_'))
+		return 0;
+	sep = line[vl];
+	end = line + n;
+	for (p = line + vl + 1; p < end; p += k + 1) {
+		const char *e = memchr(p, sep, (size_t)(end - p));
+
+		k = (size_t)((e ? e : end) - p);
+		for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
+			if (k == strlen(ops[i]) && !strncmp(p, ops[i], k))
+				break;
+		if (i == 2)
+			*drop = true;
+		if (i < sizeof(ops) / sizeof(ops[0]) || !k)
+			continue;
+		free(*cond);
+		if (!(*cond = strndup(p, k)))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int add_kdef(struct recipe *r, const char *line)
+{
+	char *cond, *v;
+	bool drop;
+	int ret = statement_cond(line, "KBUILD_DEFCONFIG", &cond, &drop);
+
+	if (ret || drop || r->nr_kdef == MAX_DEFCONFIGS || !(v = quoted(line))) {
+		free(cond);
+		return ret;
+	}
+	r->kdef[r->nr_kdef] = v;
+	r->kdef_cond[r->nr_kdef++] = cond;
+	return 0;
+}
+
+/* KBUILD_DEFCONFIG for @machine: its own, else the one of no override. */
+static const char *kbuild_defconfig(const struct recipe *r, const char *machine)
+{
+	const char *any = NULL, *own = NULL;
+	size_t i;
+
+	for (i = 0; i < r->nr_kdef; i++) {
+		if (!r->kdef_cond[i])
+			any = r->kdef[i];
+		else if (machine && !strcmp(r->kdef_cond[i], machine))
+			own = r->kdef[i];
+	}
+	return own ? own : any;
+}
+
+
 static int read_recipe(const char *path, const char *name, struct recipe *r)
 {
-	char line[1024], *v;
+	char line[1024], *v, *cond = NULL;
+	bool cont = false, drop = false;
 	size_t len;
 	int n = 0, ret = 0;
 	FILE *f = st_fopen_regular(path);
@@ -77,14 +175,24 @@ static int read_recipe(const char *path, const char *name, struct recipe *r)
 
 	if (!f)
 		return 0;
-	/* SRC_URI entries: every file:// of the recipe (continuations too) */
+	/*
+	 * SRC_URI entries: every file:// of the recipe, under the override of
+	 * the statement it is in (a continuation line is in the one before).
+	 */
 	while (!ret && fgets(line, sizeof(line), f)) {
 		n++;
-		ret = add_uris(r, line);
-		if (!strncmp(line, "KBUILD_DEFCONFIG", 16) && (v = quoted(line))) {
-			free(r->kbuild_defconfig);
-			r->kbuild_defconfig = v;
+		if (!cont) {
+			free(cond);
+			ret = statement_cond(line, "SRC_URI", &cond, &drop);
 		}
+		len = strcspn(line, "\n");
+		while (len && (line[len - 1] == ' ' || line[len - 1] == '\t'))
+			len--;
+		cont = len && line[len - 1] == '\\';
+		if (!ret)
+			ret = add_uris(r, line, cond, drop);
+		if (!ret && !strncmp(line, "KBUILD_DEFCONFIG", 16))
+			ret = add_kdef(r, line);
 		if (!strncmp(line, "LINUX_VERSION", 13) && (v = quoted(line))) {
 			len = st_layout_version_len(v);
 			free(r->version);
@@ -98,6 +206,7 @@ static int read_recipe(const char *path, const char *name, struct recipe *r)
 		}
 	}
 	fclose(f);
+	free(cond);
 	/* linux-yocto_6.6.bb */
 	if (!ret && !r->version && us && (len = st_layout_version_len(us + 1))) {
 		r->version = strndup(us + 1, len);
@@ -160,12 +269,15 @@ static char *machine_of(const char *dir, const char *path)
 static int fill(struct st_layout *l, const char *dir, const char *pn,
 		const struct recipe *r, const char *path, const char *machine)
 {
+	const char *base;
 	char *p;
 	size_t i, own;
 	int ret = 0;
 
 	for (own = 0; own < r->n; own++) {
-		p = find_uri(dir, pn, r->uri[own], machine);
+		if (machine && r->cond[own] && strcmp(r->cond[own], machine))
+			continue;
+		p = find_uri(dir, pn, r->uri[own], machine ? machine : r->cond[own]);
 		if (p && same_file(p, path)) {
 			free(p);
 			break;
@@ -174,11 +286,15 @@ static int fill(struct st_layout *l, const char *dir, const char *pn,
 	}
 	if (own == r->n)
 		return 0;
+	/* the machine this file is judged for */
+	if (!machine)
+		machine = r->cond[own];
 	/* the defconfig first, wherever SRC_URI lists it; then the fragments */
 	for (i = 0; !ret && i < r->n; i++) {
 		const char *b = strrchr(r->uri[i], '/');
 
-		if (i == own || strcmp(b ? b + 1 : r->uri[i], "defconfig"))
+		if (i == own || strcmp(b ? b + 1 : r->uri[i], "defconfig") ||
+		    (r->cond[i] && !same_cond(r->cond[i], machine)))
 			continue;
 		p = find_uri(dir, pn, r->uri[i], machine);
 		if (p)
@@ -188,7 +304,8 @@ static int fill(struct st_layout *l, const char *dir, const char *pn,
 	for (i = 0; !ret && i < own; i++) {
 		size_t len = strlen(r->uri[i]);
 
-		if (len < 4 || strcmp(r->uri[i] + len - 4, ".cfg"))
+		if (len < 4 || strcmp(r->uri[i] + len - 4, ".cfg") ||
+		    (r->cond[i] && !same_cond(r->cond[i], machine)))
 			continue;
 		p = find_uri(dir, pn, r->uri[i], machine);
 		if (p)
@@ -197,7 +314,8 @@ static int fill(struct st_layout *l, const char *dir, const char *pn,
 	}
 	if (!ret)
 		ret = st_layout_add_part(l, path, true);
-	if (!ret && r->kbuild_defconfig && !(l->base_defconfig = strdup(r->kbuild_defconfig)))
+	base = kbuild_defconfig(r, machine);
+	if (!ret && base && !(l->base_defconfig = strdup(base)))
 		ret = -ENOMEM;
 	if (!ret && r->version)
 		ret = st_layout_set_version(l, r->version, "%s", r->version_why);

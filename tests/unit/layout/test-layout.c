@@ -157,6 +157,33 @@ static void yocto(void)
 	       "meta-board/conf/layer.conf*", NULL, NULL, NULL, NULL, NULL);
 }
 
+/*
+ * One recipe for three machines: a fragment is judged with the entries of
+ * no override and its own machine's, never another machine's, over its
+ * machine's KBUILD_DEFCONFIG (new and pre-3.4 override syntax).
+ */
+static void yocto_machines(void)
+{
+	const char *d = "meta-multi/recipes-kernel/linux/files/";
+	const char *ver = "recipe name linux-custom_6.1.bb";
+	char want[512], own[256];
+	const char *m[][2] = {
+		{ "a", "multi_v7_defconfig" },
+		{ "b", "imx_v6_v7_defconfig" },
+		{ "c", "multi_v7_defconfig" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(m) / sizeof(m[0]); i++) {
+		snprintf(want, sizeof(want), "%scommon.cfg + %s%s.cfg*", d, d, m[i][0]);
+		snprintf(own, sizeof(own), "%s%s.cfg", d, m[i][0]);
+		expect("yocto", own, ST_LAYOUT_YOCTO, want, NULL, NULL, "6.1", ver, m[i][1]);
+	}
+	snprintf(want, sizeof(want), "%scommon.cfg*", d);
+	snprintf(own, sizeof(own), "%scommon.cfg", d);
+	expect("yocto", own, ST_LAYOUT_YOCTO, want, NULL, NULL, "6.1", ver, "multi_v7_defconfig");
+}
+
 static void base_text(void)
 {
 	struct st_layout_base b = { 0 };
@@ -190,6 +217,7 @@ int main(void)
 	buildroot();
 	buildroot_missing();
 	yocto();
+	yocto_machines();
 	base_text();
 	printf("1..%d\n", nr_test);
 	return nr_fail ? 1 : 0;
