@@ -80,13 +80,6 @@ unsigned int st_build_cpus(void)
 	return n > 0 ? (unsigned int)n : 1;
 }
 
-static bool is_dir(const char *path)
-{
-	struct stat st;
-
-	return !stat(path, &st) && S_ISDIR(st.st_mode);
-}
-
 /* A data dir must hold the three things a variant build reads. */
 static bool has_data(const char *dir)
 {
@@ -151,33 +144,11 @@ int st_build_default_dir(char *buf, size_t len, struct st_error *e)
 	return 0;
 }
 
-/* Find @name like execvp() would: a path, or the first match in $PATH. */
-static bool find_exe(const char *name, char *buf, size_t len)
-{
-	const char *path = getenv("PATH"), *p, *colon;
-
-	if (strchr(name, '/')) {
-		snprintf(buf, len, "%s", name);
-		return !access(name, X_OK);
-	}
-	if (!path)
-		path = "/usr/local/bin:/usr/bin:/bin";
-	for (p = path; ; p = colon + 1) {
-		colon = strchr(p, ':');
-		snprintf(buf, len, "%.*s/%s",
-			 (int)(colon ? (size_t)(colon - p) : strlen(p)), p, name);
-		if (*p != ':' && !access(buf, X_OK) && !is_dir(buf))
-			return true;
-		if (!colon)
-			return false;
-	}
-}
-
 static bool in_path(const char *name)
 {
 	char buf[PATH_MAX];
 
-	return find_exe(name, buf, sizeof(buf));
+	return st_find_exe(name, buf, sizeof(buf));
 }
 
 /*
@@ -250,7 +221,7 @@ static int cache_key(const struct st_toolchain *t, char *key, size_t len)
 	struct stat st;
 	size_t i, off = 0;
 
-	if (!find_exe(t->cc[0], exe, sizeof(exe)) || stat(exe, &st))
+	if (!st_find_exe(t->cc[0], exe, sizeof(exe)) || stat(exe, &st))
 		return -ENOENT;
 	for (i = 0; t->cc[i]; i++)
 		off += snprintf(key + off, off < len ? len - off : 0, "%s%s", i ? " " : "", t->cc[i]);

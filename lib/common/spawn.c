@@ -4,7 +4,9 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -181,4 +183,29 @@ int st_run(char *const argv[], char *const env_add[], const char *cwd,
 	if (out)
 		*out = buf;
 	return err;
+}
+
+bool st_find_exe(const char *name, char *buf, size_t len)
+{
+	const char *p = getenv("PATH"), *end;
+	struct stat st;
+	int n;
+
+	if (strchr(name, '/')) {
+		n = snprintf(buf, len, "%s", name);
+		return n >= 0 && (size_t)n < len && !access(name, X_OK);
+	}
+	if (!p)
+		p = "/usr/local/bin:/usr/bin:/bin";
+	for (; *p; p = *end ? end + 1 : end) {
+		end = strchrnul(p, ':');
+		if (end == p)
+			continue;
+		n = snprintf(buf, len, "%.*s/%s", (int)(end - p), p, name);
+		if (n < 0 || (size_t)n >= len)
+			continue;
+		if (!access(buf, X_OK) && !stat(buf, &st) && !S_ISDIR(st.st_mode))
+			return true;
+	}
+	return false;
 }

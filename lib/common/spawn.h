@@ -2,6 +2,7 @@
 #ifndef ST_SPAWN_H
 #define ST_SPAWN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -36,5 +37,12 @@ int st_child_wait(struct st_child *c);
  */
 int st_run(char *const argv[], char *const env_add[], const char *cwd,
 	   char **out, size_t *out_len, unsigned int flags);
+
+/*
+ * Find @name as execvp() does: a name with a '/' as it is, else the first
+ * executable file of that name in $PATH (a default one when PATH is
+ * unset; empty entries skipped). Its path goes into @buf.
+ */
+bool st_find_exe(const char *name, char *buf, size_t len);
 
 #endif

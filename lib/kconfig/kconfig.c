@@ -4,6 +4,7 @@
  * arch), JSON lines over its stdin/stdout.
  */
 #include <errno.h>
+#include <limits.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -37,19 +38,9 @@ struct st_kconfig {
 /* Is @path (with a '/') or a PATH entry named @path executable? */
 static bool executable(const char *path)
 {
-	const char *p, *end;
-	char buf[4096];
+	char buf[PATH_MAX];
 
-	if (strchr(path, '/'))
-		return access(path, X_OK) == 0;
-	p = getenv("PATH");
-	for (; p && *p; p = *end ? end + 1 : end) {
-		end = strchrnul(p, ':');
-		if (snprintf(buf, sizeof(buf), "%.*s/%s", (int)(end - p), p,
-			     path) < (int)sizeof(buf) && access(buf, X_OK) == 0)
-			return true;
-	}
-	return false;
+	return st_find_exe(path, buf, sizeof(buf));
 }
 
 /*

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/spawn.h"
 #include "kernel/kernel.h"
 
 static const char *const wrappers[] = { "distcc", "icecc", "ccache", NULL };
@@ -55,22 +56,10 @@ static const char *base_name(const char *path)
 static const char *resolves_to(const char *cmd)
 {
 	char path[PATH_MAX], real[PATH_MAX];
-	const char *p = getenv("PATH"), *end;
-	size_t len;
 
-	if (strchr(cmd, '/'))
-		return realpath(cmd, real) ? known_wrapper(base_name(real)) : NULL;
-	for (; p && *p; p = *end ? end + 1 : end) {
-		end = strchrnul(p, ':');
-		len = (size_t)(end - p);
-		if (!len || snprintf(path, sizeof(path), "%.*s/%s", (int)len, p, cmd) >=
-		    (int)sizeof(path))
-			continue;
-		if (access(path, X_OK))
-			continue;
-		return realpath(path, real) ? known_wrapper(base_name(real)) : NULL;
-	}
-	return NULL;
+	if (!st_find_exe(cmd, path, sizeof(path)) || !realpath(path, real))
+		return NULL;
+	return known_wrapper(base_name(real));
 }
 
 /* kbuild's CC without CC=: ${CROSS_COMPILE}gcc, or clang as $LLVM says. */
