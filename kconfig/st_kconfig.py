@@ -130,19 +130,19 @@ class CondParser:
             raise ValueError(self.peek())
         return e
 
-    def expr_or(self):
-        e = self.expr_and()
-        while self.peek() == "||":
+    def chain(self, op, kind, operand):
+        """operand (op operand)*, left-associative, as (kind, left, right)."""
+        e = operand()
+        while self.peek() == op:
             self.take()
-            e = ("or", e, self.expr_and())
+            e = (kind, e, operand())
         return e
 
+    def expr_or(self):
+        return self.chain("||", "or", self.expr_and)
+
     def expr_and(self):
-        e = self.unary()
-        while self.peek() == "&&":
-            self.take()
-            e = ("and", e, self.unary())
-        return e
+        return self.chain("&&", "and", self.unary)
 
     def unary(self):
         if self.peek() == "!":
