@@ -1315,22 +1315,6 @@ void st_boot_result_free(struct st_boot_result *r)
 	free(r);
 }
 
-static const char *cross_of(const struct st_kernel_opts *o, const char *arch)
-{
-	const char *plain = NULL;
-	size_t i, al = strlen(arch);
-
-	for (i = 0; i < o->ncross; i++) {
-		const char *c = o->cross[i], *eq = strchr(c, '=');
-
-		if (!eq)
-			plain = c;
-		else if ((size_t)(eq - c) == al && !strncmp(c, arch, al))
-			return eq + 1;
-	}
-	return plain && *plain ? plain : NULL;
-}
-
 static int rm_tree(const char *dir)
 {
 	char path[PATH_MAX];
@@ -1456,7 +1440,7 @@ int st_boot_run(const struct st_boot_opts *o, struct st_boot_result **out, struc
 		ko.nfragments = o->k.nfragments + 1;
 	}
 	/* Debian's cross compiler when none is named for this arch (and not building on it) */
-	if (!cross_of(&o->k, a->arch) && strcmp(a->arch, st_kernel_host_arch())) {
+	if (!st_kernel_cross(&o->k, a->arch) && strcmp(a->arch, st_kernel_host_arch())) {
 		snprintf(cross_arg, sizeof(cross_arg), "%s", a->cross);
 		cross[0] = cross_arg;
 		cross[1] = NULL;
@@ -1504,7 +1488,7 @@ int st_boot_run(const struct st_boot_opts *o, struct st_boot_result **out, struc
 	if (!mkdtemp(tmp))
 		return st_err(e, errno, tmp, "cannot create: %s", strerror(errno));
 	st_pathf(initrd, "%s/initramfs.cpio", tmp);
-	ret = compile_init(o, cross_of(&ko, a->arch), tmp, nommu, &init, &init_len, e);
+	ret = compile_init(o, st_kernel_cross(&ko, a->arch), tmp, nommu, &init, &init_len, e);
 	if (!ret)
 		ret = make_initramfs(init, init_len, o->busybox, initrd, e);
 	free(init);

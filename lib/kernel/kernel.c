@@ -448,7 +448,7 @@ static void progress(struct item *it, const char *step)
 		it->run->o->progress(it->run->o->progress_ctx, &p);
 }
 
-static const char *cross_for(const struct st_kernel_opts *o, const char *arch)
+const char *st_kernel_cross(const struct st_kernel_opts *o, const char *arch)
 {
 	const char *plain = NULL;
 	size_t i, al = strlen(arch);
@@ -1522,7 +1522,8 @@ static int plan(struct run *r, struct st_error *e)
 	if (narches > 8)
 		return st_err(e, E2BIG, NULL, "at most 8 arches per run");
 	for (a = 0; a < narches; a++) {
-		ret = offered(r, arches[a], cross_for(o, arches[a]), choices[a], &has_tiny[a], e);
+		ret = offered(r, arches[a], st_kernel_cross(o, arches[a]), choices[a],
+			      &has_tiny[a], e);
 		if (ret)
 			return ret;
 		if (push(&res->arches, &res->narches, arches[a]))
@@ -1569,6 +1570,7 @@ static int plan(struct run *r, struct st_error *e)
 	if (!r->items || !res->items)
 		return st_err(e, ENOMEM, NULL, "out of memory");
 	for (a = 0; a < narches; a++) {
+		const char *cross = st_kernel_cross(o, arches[a]);
 		bool need_base = false, have_base = false;
 
 		for (v = 0; v < NKVARIANTS; v++) {
@@ -1584,15 +1586,15 @@ static int plan(struct run *r, struct st_error *e)
 				have_base = true;
 			else
 				need_base = true;
-			ret = add_item(r, arches[a], cross_for(o, arches[a]), v, choices[a][v],
-				       has_tiny[a], true, e);
+			ret = add_item(r, arches[a], cross, v, choices[a][v], has_tiny[a], true,
+				       e);
 			if (ret)
 				return ret;
 		}
 		/* A shard builds its arch's baseline too, for the diffs. */
 		if (need_base && !have_base && choices[a][base]) {
-			ret = add_item(r, arches[a], cross_for(o, arches[a]), base, choices[a][base],
-				       has_tiny[a], false, e);
+			ret = add_item(r, arches[a], cross, base, choices[a][base], has_tiny[a],
+				       false, e);
 			if (ret)
 				return ret;
 		}

@@ -144,6 +144,8 @@ const char *const *st_kernel_variants(void);
 
 /* The make ARCH of this machine ("x86_64", "arm64", "riscv", ...). */
 const char *st_kernel_host_arch(void);
+/* CROSS_COMPILE of @o for @arch: its "ARCH=PREFIX" entry, else the plain one, else NULL. */
+const char *st_kernel_cross(const struct st_kernel_opts *o, const char *arch);
 
 /*
  * $XDG_CACHE_HOME/slubtiny/kernel (or ~/.cache/..., or a fresh mkdtemp one
