@@ -26,9 +26,6 @@ readelf -l $bb | grep -q 'program interpreter' &&
 rm -rf "$work"
 mkdir -p "$work"
 tiny="--defconfig tinyconfig --arch x86_64 --builddir $kdir -j2 --busybox $bb"
-rec=$ST_SRCDIR/fixtures/boot-record
-r612="--config $rec/common.config --config $rec/base-small-6.12.config --config $rec/no-slub-debug.config"
-r61="--config $rec/common.config"
 
 boot() { # name src args...
 	name=$1 src=$2
@@ -50,9 +47,9 @@ boot() { # name src args...
 }
 
 # First, so that the plain SLUB boot below is the latest one footprint reads.
-boot 6.12-mo1 "$src612" $r612 --variant slub --cmdline slub_max_order=1
-boot 6.12 "$src612" $r612 --variant slub --variant slub_tiny
-boot 6.1 "$src61" $r61 --variant slob
+boot 6.12-mo1 "$src612" $record_612 --variant slub --cmdline slub_max_order=1
+boot 6.12 "$src612" $record_612 --variant slub --variant slub_tiny
+boot 6.1 "$src61" $record_61 --variant slob
 
 # Each figure against the console log the kernel printed, and the record's.
 for c in 6.12:slub:2208 6.12:slub_tiny:1972 6.1:slob:1828; do
@@ -136,7 +133,7 @@ done
 
 # A boot that cannot finish in time: exit 2, the console's tail, no hang.
 t0=$(now)
-"$SLUBTINY" footprint --boot --srctree "$src612" $tiny $r612 --variant slub --accel tcg --timeout 1 \
+"$SLUBTINY" footprint --boot --srctree "$src612" $tiny $record_612 --variant slub --accel tcg --timeout 1 \
 	>"$work/timeout.out" 2>"$work/timeout.err"
 st=$?
 ms=$((($(now) - t0) / 1000000))

@@ -37,6 +37,13 @@ extract() { # version -> prints the tree
 
 now() { date +%s%N; }
 
+# The recorded boot measurement's recipe (fixtures/boot-record/README) as
+# footprint --boot options: boot-tinyconfig boots its images, sizes-vmlinux
+# reads them, so both must ask for the same ones.
+record_dir=$ST_SRCDIR/fixtures/boot-record
+record_612="--config $record_dir/common.config --config $record_dir/base-small-6.12.config --config $record_dir/no-slub-debug.config"
+record_61="--config $record_dir/common.config"
+
 # Skip (77) unless both Debian kernel tarballs and every tool are here;
 # then extract the trees into $src61 and $src612.
 need_trees() { # tools...

@@ -45,11 +45,8 @@ if [ ! -s "$json" ] || [ -z "$(image_dir "$json" slub)" ] || [ -z "$(image_dir "
 	json=$work/boot.json
 	from="footprint --boot run here"
 	t0=$(now)
-	rec=$ST_SRCDIR/fixtures/boot-record
 	nice "$SLUBTINY" footprint --boot --srctree "$src" --defconfig tinyconfig --arch x86_64 \
-		--config "$rec/common.config" --config "$rec/base-small-6.12.config" \
-		--config "$rec/no-slub-debug.config" \
-		--builddir "$cache/kernel" -j2 --json --variant slub --variant slub_tiny \
+		$record_612 --builddir "$cache/kernel" -j2 --json --variant slub --variant slub_tiny \
 		>"$json" 2>"$work/boot.err"
 	st=$?
 	echo "vmlinux: footprint --boot: exit $st in $((($(now) - t0) / 1000000)) ms" >&2

@@ -59,8 +59,8 @@ int main(int argc, char **argv)
 			e->mode = (type[0] == 'c' ? S_IFCHR : S_IFBLK) | mode;
 			e->rmajor = maj;
 			e->rminor = min;
-		} else if (sscanf(line, "file %255s %511s %o 0 0%n", name[n], loc, &mode,
-				  &at) == 3) {
+		} else if (at = -1, sscanf(line, "file %255s %511s %o 0 0%n", name[n], loc,
+						 &mode, &at) == 3 && at >= 0) {
 			e->mode = S_IFREG | mode;
 			e->data = slurp(loc, &e->size);
 			if (!e->data) {
