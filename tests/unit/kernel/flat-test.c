@@ -39,6 +39,7 @@ int main(void)
 	   word(f, 3), word(f, 4));
 	ok(word(f, 5) == 192 + 65536, "bss_end after 64 KiB of bss (%u)", word(f, 5));
 	ok(word(f, 6) == 8192, "stack size (%u)", word(f, 6));
+	ok(word(f, 7) == 192, "reloc_start at the end of the data (%u)", word(f, 7));
 	ok(word(f, 8) == 0, "no relocations (%u)", word(f, 8));
 	ok(word(f, 9) == 1, "FLAT_FLAG_RAM only (%u)", word(f, 9));
 	ok(len == 192, "file as long as data_start (%zu)", len);
