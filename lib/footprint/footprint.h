@@ -138,6 +138,10 @@ int st_fp_set_kernel(struct st_fp_report *r, const char *variant, double slab_kb
 		     const char *from);
 /* @variant's booted kernel Slab: figure (kB), 0 when none; *from (may be NULL) its kernel or NULL. */
 double st_fp_kernel_kb(const struct st_fp_report *r, const char *variant, const char **from);
+/* The ratio @what of @num over @den on @trace among r->ratios[@from..], or NULL. */
+const struct st_fp_ratio *st_fp_ratio_find(const struct st_fp_report *r, size_t from,
+					   const char *trace, const char *what,
+					   const char *num, const char *den);
 /* Compute the ratios over the runs, and check the page expectations. */
 int st_fp_compare(struct st_fp_report *r);
 void st_fp_report_free(struct st_fp_report *r);

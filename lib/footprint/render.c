@@ -199,16 +199,7 @@ static const struct st_fp_ratio *find_ratio(const struct st_fp_report *r, const 
 					    const char *what, const char *num,
 					    const char *den)
 {
-	const struct st_fp_ratio *x;
-	size_t i;
-
-	for (i = 0; i < r->nr_ratios; i++) {
-		x = &r->ratios[i];
-		if (!strcmp(x->trace, trace) && !strcmp(x->what, what) &&
-		    !strcmp(x->num, num) && !strcmp(x->den, den))
-			return x;
-	}
-	return NULL;
+	return st_fp_ratio_find(r, 0, trace, what, num, den);
 }
 
 /* The run of @variant on @trace, from run @from on, or NULL. */

@@ -430,9 +430,9 @@ static bool timed(const char *what)
 	return strcmp(what, "peak_pages") && strcmp(what, "final_pages");
 }
 
-/* Is there a ratio @what of @num over @den on @trace from index @from on? */
-static bool have_ratio(const struct st_fp_report *r, size_t from, const char *trace,
-		       const char *what, const char *num, const char *den)
+const struct st_fp_ratio *st_fp_ratio_find(const struct st_fp_report *r, size_t from,
+					   const char *trace, const char *what,
+					   const char *num, const char *den)
 {
 	const struct st_fp_ratio *x;
 
@@ -440,9 +440,9 @@ static bool have_ratio(const struct st_fp_report *r, size_t from, const char *tr
 		x = &r->ratios[from];
 		if (!strcmp(x->trace, trace) && !strcmp(x->what, what) &&
 		    !strcmp(x->num, num) && !strcmp(x->den, den))
-			return true;
+			return x;
 	}
-	return false;
+	return NULL;
 }
 
 /*
@@ -496,7 +496,8 @@ static void compare_trace(struct st_fp_report *r, size_t first)
 		if (strcmp(a->trace, trace) || a == base)
 			continue;
 		for (k = 0; k < ARRAY_LEN(base_whats); k++) {
-			if (!have_ratio(r, from, trace, base_whats[k], a->variant, ST_FP_BASE))
+			if (!st_fp_ratio_find(r, from, trace, base_whats[k], a->variant,
+					      ST_FP_BASE))
 				add_ratio(r, a, base, base_whats[k], false, NULL);
 		}
 	}
