@@ -164,14 +164,40 @@ static const char *kbuild_defconfig(const struct recipe *r, const char *machine)
 }
 
 
-static int read_recipe(const char *path, const char *name, struct recipe *r)
+static int read_lines(const char *path, struct recipe *r, int depth);
+
+/*
+ * "require x.inc" / "include x.inc": the file next to @path, read in place
+ * (a layer's machine entries are often in a shared .inc). A name with a
+ * variable, or one not next to the recipe (BBPATH-relative), is not read.
+ */
+static int read_included(const char *path, const char *line, struct recipe *r, int depth)
+{
+	const char *p = line + strcspn(line, " \t");
+	const char *slash = strrchr(path, '/');
+	char *inc;
+	size_t n;
+	int ret;
+
+	p += strspn(p, " \t");
+	n = strcspn(p, " \t\n");
+	if (!n || memchr(p, '$', n) || depth >= 4)
+		return 0;
+	if (asprintf(&inc, "%.*s%.*s", slash ? (int)(slash - path + 1) : 0, path,
+		     (int)n, p) < 0)
+		return -ENOMEM;
+	ret = access(inc, R_OK) ? 0 : read_lines(inc, r, depth + 1);
+	free(inc);
+	return ret;
+}
+
+static int read_lines(const char *path, struct recipe *r, int depth)
 {
 	char line[1024], *v, *cond = NULL;
 	bool cont = false, drop = false;
 	size_t len;
 	int n = 0, ret = 0;
 	FILE *f = st_fopen_regular(path);
-	const char *us = strchr(name, '_');
 
 	if (!f)
 		return 0;
@@ -184,6 +210,9 @@ static int read_recipe(const char *path, const char *name, struct recipe *r)
 		if (!cont) {
 			free(cond);
 			ret = statement_cond(line, "SRC_URI", &cond, &drop);
+			if (!ret && (!strncmp(line, "require ", 8) ||
+				     !strncmp(line, "include ", 8)))
+				ret = read_included(path, line, r, depth);
 		}
 		len = strcspn(line, "\n");
 		while (len && (line[len - 1] == ' ' || line[len - 1] == '\t'))
@@ -193,7 +222,9 @@ static int read_recipe(const char *path, const char *name, struct recipe *r)
 			ret = add_uris(r, line, cond, drop);
 		if (!ret && !strncmp(line, "KBUILD_DEFCONFIG", 16))
 			ret = add_kdef(r, line);
-		if (!strncmp(line, "LINUX_VERSION", 13) && (v = quoted(line))) {
+		/* LINUX_VERSION, not LINUX_VERSION_EXTENSION */
+		if (!ret && !strncmp(line, "LINUX_VERSION", 13) && strchr(" \t?=:", line[13]) &&
+		    (v = quoted(line))) {
 			len = st_layout_version_len(v);
 			free(r->version);
 			free(r->version_why);
@@ -207,6 +238,15 @@ static int read_recipe(const char *path, const char *name, struct recipe *r)
 	}
 	fclose(f);
 	free(cond);
+	return ret;
+}
+
+static int read_recipe(const char *path, const char *name, struct recipe *r)
+{
+	const char *us = strchr(name, '_');
+	size_t len;
+	int ret = read_lines(path, r, 0);
+
 	/* linux-yocto_6.6.bb */
 	if (!ret && !r->version && us && (len = st_layout_version_len(us + 1))) {
 		r->version = strndup(us + 1, len);

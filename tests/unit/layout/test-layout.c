@@ -160,12 +160,15 @@ static void yocto(void)
 /*
  * One recipe for three machines: a fragment is judged with the entries of
  * no override and its own machine's, never another machine's, over its
- * machine's KBUILD_DEFCONFIG (new and pre-3.4 override syntax).
+ * machine's KBUILD_DEFCONFIG (new and pre-3.4 override syntax), all of
+ * them in the .inc the recipe requires (which also sets
+ * LINUX_VERSION_EXTENSION, not the version).
  */
 static void yocto_machines(void)
 {
 	const char *d = "meta-multi/recipes-kernel/linux/files/";
-	const char *ver = "recipe name linux-custom_6.1.bb";
+	const char *ver = "meta-multi/recipes-kernel/linux/linux-custom_6.1.bb:6: "
+			  "LINUX_VERSION \"6.1.55\"";
 	char want[512], own[256];
 	const char *m[][2] = {
 		{ "a", "multi_v7_defconfig" },
