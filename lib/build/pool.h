@@ -3,11 +3,13 @@
 #define ST_BUILD_POOL_H
 
 /*
- * Internal to lib/build: a job pool with dependencies over st_spawn, like a
- * tiny ninja. A job becomes ready when every job it depends on is done; its
- * prepare() then decides whether it must run (it may find its output up to
- * date); its finish() sees the exit status. A failed job fails everything
- * that depends on it. Everything runs in the calling thread.
+ * lib/build's job pool, the one both the bundled variants (build.c) and a
+ * user's kernel (lib/kernel) are built through: jobs with dependencies over
+ * st_spawn, like a tiny ninja. A job becomes ready when every job it
+ * depends on is done; its prepare() then decides whether it must run (it
+ * may find its output up to date); its finish() sees the exit status. A
+ * failed job fails everything that depends on it. Everything runs in the
+ * calling thread.
  */
 
 #include <stdbool.h>

@@ -16,13 +16,13 @@
 
 #include "check/check.h"
 #include "check/check_priv.h"
-#include "check/origin.h"
-#include "common/spawn.h"
 #include "common/error.h"
+#include "common/spawn.h"
 #include "defconfig/defconfig.h"
 #include "layout/discover.h"
 #include "layout/layout.h"
 #include "migrate/migrate.h"
+#include "migrate/origin.h"
 
 /*
  * Work is a list of items, each a run of files handled in order by one
@@ -174,7 +174,7 @@ static bool has_line(const struct st_defconfig *dc, const char *text)
 
 /*
  * Drop this file's findings (from @start on) that @base already had, by
- * lib/check/origin.c's rule: same symbol, rule and line, and the line kept.
+ * lib/migrate/origin.c's rule: same symbol, rule and line, and the line kept.
  */
 static int drop_pre_existing(struct st_check_result *r, size_t start,
 			     const struct st_defconfig *dc,

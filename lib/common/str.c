@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Formatted strings and paths: the two every module that builds paths needs. */
+/* Formatted strings and paths, and text escaped for the XML renderers. */
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -28,4 +28,26 @@ int st_pathf(char *buf, const char *fmt, ...)
 	n = vsnprintf(buf, PATH_MAX, fmt, ap);
 	va_end(ap);
 	return n < 0 || n >= PATH_MAX ? -ENAMETOOLONG : 0;
+}
+
+void st_xml_escape(FILE *f, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '<':
+			fputs("&lt;", f);
+			break;
+		case '>':
+			fputs("&gt;", f);
+			break;
+		case '&':
+			fputs("&amp;", f);
+			break;
+		case '"':
+			fputs("&quot;", f);
+			break;
+		default:
+			putc((unsigned char)*s < ' ' ? '?' : *s, f);
+		}
+	}
 }

@@ -2,6 +2,8 @@
 #ifndef ST_STR_H
 #define ST_STR_H
 
+#include <stdio.h>
+
 /* A formatted string the caller frees; NULL when out of memory. */
 char *st_asprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -10,5 +12,12 @@ char *st_asprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * does not fit (@buf then holds a cut path that fails to open later).
  */
 int st_pathf(char *buf, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/*
+ * Write @s to @f escaped for HTML and XML text and attribute values (SVG
+ * too); control characters, which XML 1.0 forbids, become '?'. NULL writes
+ * nothing. Names from a build may hold anything.
+ */
+void st_xml_escape(FILE *f, const char *s);
 
 #endif

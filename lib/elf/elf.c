@@ -40,7 +40,7 @@
 
 #include "common/error.h"
 #include "elf/elf.h"
-#include "elf/elf_int.h"
+#include "elf/elf_priv.h"
 
 #ifndef PN_XNUM
 #define PN_XNUM		0xffff

@@ -8,7 +8,7 @@
  */
 #include <string.h>
 
-#include "elf/elf_int.h"
+#include "elf/elf_priv.h"
 
 #ifndef SHF_MIPS_GPREL
 #define SHF_MIPS_GPREL		0x10000000

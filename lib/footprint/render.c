@@ -8,8 +8,8 @@
 #include <errno.h>
 #include <string.h>
 
+#include "common/str.h"
 #include "footprint/footprint.h"
-#include "report/report.h"
 #include "st_config.h"
 
 /* The traces of the report, in first-run order: index of each first run. */

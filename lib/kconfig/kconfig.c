@@ -20,7 +20,7 @@
 #include "st_config.h"
 #include "common/error.h"
 #include "common/spawn.h"
-#include "kconfig/kconfig_int.h"
+#include "kconfig/kconfig_priv.h"
 
 #define HELPER_NAME	"st_kconfig.py"
 #define MAX_REPLY	(256u << 20)	/* a whole .config is ~1 MiB */

@@ -11,7 +11,7 @@
 #include <cjson/cJSON.h>
 
 #include "common/error.h"
-#include "kconfig/kconfig_int.h"
+#include "kconfig/kconfig_priv.h"
 
 static const char *const kind_names[] = {
 	[ST_KC_INEFFECTIVE] = "ineffective",

@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/str.h"
 #include "kernel/boot.h"
-#include "report/report.h"
 
 #define TOP_CACHES 5
 

@@ -21,6 +21,7 @@
 
 #include "common/error.h"
 #include "common/fs.h"
+#include "common/str.h"
 #include "layout_priv.h"
 
 /* A tree root: a directory with configs/ and Config.in (or external.desc). */
@@ -29,14 +30,11 @@ static bool is_root(const char *dir)
 	char p[PATH_MAX];
 	struct stat st;
 
-	snprintf(p, sizeof(p), "%s/configs", dir);
-	if (stat(p, &st) || !S_ISDIR(st.st_mode))
+	if (st_pathf(p, "%s/configs", dir) || stat(p, &st) || !S_ISDIR(st.st_mode))
 		return false;
-	snprintf(p, sizeof(p), "%s/Config.in", dir);
-	if (!access(p, R_OK))
+	if (!st_pathf(p, "%s/Config.in", dir) && !access(p, R_OK))
 		return true;
-	snprintf(p, sizeof(p), "%s/external.desc", dir);
-	return !access(p, R_OK);
+	return !st_pathf(p, "%s/external.desc", dir) && !access(p, R_OK);
 }
 
 /* The nearest ancestor directory of @path that is a tree root, into @root. */
@@ -263,10 +261,11 @@ static char **defconfigs(const char *root, size_t *n)
 	DIR *d;
 
 	*n = 0;
+	/* names as the user gave the tree: "configs/x", not "./configs/x" */
 	if (!strcmp(root, "."))
-		snprintf(dir, sizeof(dir), "configs");
-	else
-		snprintf(dir, sizeof(dir), "%s/configs", root);
+		root = "";
+	if (st_pathf(dir, "%s%sconfigs", root, *root ? "/" : ""))
+		return calloc(1, sizeof(*v));
 	d = opendir(dir);
 	if (!d)
 		return calloc(1, sizeof(*v));

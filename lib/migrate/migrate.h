@@ -67,7 +67,7 @@ struct st_mig_finding {
 	int line;			/* 1-based, in the migrated file */
 	int in_line;			/* the input's line it comes from (an
 					 * added line: the one it follows) */
-	bool pre_existing;		/* the input had it (lib/check/origin.h) */
+	bool pre_existing;		/* the input had it (lib/migrate/origin.h) */
 	char symbol[128];		/* without CONFIG_ */
 	char kind[16];
 	char requested[128];		/* value the file asks for, "n" for is not set */

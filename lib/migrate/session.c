@@ -13,7 +13,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "check/origin.h"
 #include "common/error.h"
 #include "common/vec.h"
 #include "defconfig/defconfig.h"
@@ -21,6 +20,7 @@
 #include "layout/discover.h"
 #include "layout/layout.h"
 #include "migrate/migrate.h"
+#include "migrate/origin.h"
 
 #define MAX_ARCHES	32
 

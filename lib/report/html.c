@@ -9,34 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/str.h"
 #include "report/report.h"
 #include "sizes/size_diff.h"
 
 /* Colours of the text / data / bss parts of a bar. */
 static const char *const part_color[3] = { "#3b6ea8", "#e0a030", "#8aa35a" };
 static const char *const part_name[3] = { "text", "data", "bss" };
-
-void st_xml_escape(FILE *f, const char *s)
-{
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '<':
-			fputs("&lt;", f);
-			break;
-		case '>':
-			fputs("&gt;", f);
-			break;
-		case '&':
-			fputs("&amp;", f);
-			break;
-		case '"':
-			fputs("&quot;", f);
-			break;
-		default:
-			putc((unsigned char)*s < ' ' ? '?' : *s, f);
-		}
-	}
-}
 
 static void head(FILE *f, const struct st_report *r)
 {

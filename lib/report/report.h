@@ -161,13 +161,6 @@ void st_report_free(struct st_report *r);
  */
 struct st_sd_row *st_report_top(const struct st_sd_table *t, unsigned int top, size_t *n);
 
-/*
- * Write @s to @f escaped for HTML and XML text and attribute values (SVG
- * too); control characters, which XML 1.0 forbids, become '?'. NULL writes
- * nothing. Names from a build may hold anything.
- */
-void st_xml_escape(FILE *f, const char *s);
-
 /* Renderers. Return 0 or -errno (-EIO on a write error). */
 int st_report_print_text(FILE *f, const struct st_report *r);
 int st_report_print_markdown(FILE *f, const struct st_report *r);

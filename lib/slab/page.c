@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "slab_internal.h"
+#include "slab_priv.h"
 
 #if !defined(ST_SLAB_NO_MMAP) && (defined(__unix__) || defined(__APPLE__)) && \
 	__has_include(<sys/mman.h>)

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "slab_internal.h"
+#include "slab_priv.h"
 
 #ifndef ST_SLAB_VARIANT
 #define ST_SLAB_VARIANT "unknown"

@@ -22,7 +22,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "slab_internal.h"
+#include "slab_priv.h"
 
 #ifdef CONFIG_SLOB
 

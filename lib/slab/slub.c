@@ -32,7 +32,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "slab_internal.h"
+#include "slab_priv.h"
 
 #ifdef CONFIG_SLUB
 #include "slub_def.h"

@@ -3,7 +3,7 @@
 #define ST_SLUB_DEF_H
 
 /* SLUB's cache structures, shared by slub.c and slub_sysfs.c. */
-#include "slab_internal.h"
+#include "slab_priv.h"
 
 enum stat_item {
 	ALLOC_FASTPATH,		/* allocation from the cpu freelist */

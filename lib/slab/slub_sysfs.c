@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "slab_internal.h"
+#include "slab_priv.h"
 
 #ifndef SLAB_SUPPORTS_SYSFS
 int st_slab_sysfs_read(const char *path, char *buf, size_t size)

@@ -36,8 +36,8 @@ awk '
 /while \(__atomic_test_and_set\(&l->v, __ATOMIC_ACQUIRE\)\) \{/ {
 	print "\tl->v = 1;\n\t(void)spins;\n\treturn;"; n++ }
 { print }
-END { if (n != 2) { print "slub-bound.sh: slab_internal.h changed: update the patch" > "/dev/stderr"; exit 1 } }
-' "$src/lib/slab/slab_internal.h" >"$tmp/plain/slab_internal.h"
+END { if (n != 2) { print "slub-bound.sh: slab_priv.h changed: update the patch" > "/dev/stderr"; exit 1 } }
+' "$src/lib/slab/slab_priv.h" >"$tmp/plain/slab_priv.h"
 grep -v CONFIG_SLUB_CPU_PARTIAL "$bld/defconfigs/config-slub.h" >"$tmp/config-nopartial.h"
 grep -v CONFIG_SLAB_FREELIST_ "$bld/defconfigs/config-slub.h" >"$tmp/config-nohardened.h"
 grep -v CONFIG_SLAB_FREELIST_ "$tmp/config-nopartial.h" >"$tmp/config-none.h"
@@ -49,7 +49,7 @@ build() { # name slab-dir config-header
 		-DST_SLAB_CONFIG="\"$(basename "$3")\"" -DST_SLAB_VARIANT="\"$1\"" \
 		"$src"/lib/footprint/replay/replay.c "$src"/lib/footprint/replay/main.c \
 		"$src"/lib/footprint/replay/backend_slab.c "$2"/*.c \
-		"$bld/lib/libslubtiny.a" -lcjson -lelf -lm -o "$tmp/replay-$1"
+		"$bld/lib/libst-footprint.a" "$bld/lib/libst-common.a" -lcjson -lelf -lm -o "$tmp/replay-$1"
 }
 build slub "$src/lib/slab" "$bld/defconfigs/config-slub.h"
 build no-atomics "$tmp/plain" "$bld/defconfigs/config-slub.h"

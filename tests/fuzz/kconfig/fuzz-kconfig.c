@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "common/error.h"
-#include "kconfig/kconfig_int.h"
+#include "kconfig/kconfig_priv.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

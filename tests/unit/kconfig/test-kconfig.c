@@ -17,7 +17,7 @@
 
 #include "common/error.h"
 #include "kconfig/kconfig.h"
-#include "kconfig/kconfig_int.h"
+#include "kconfig/kconfig_priv.h"
 
 static int nr_tests, nr_failed;
 

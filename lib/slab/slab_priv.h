@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-#ifndef ST_SLAB_INTERNAL_H
-#define ST_SLAB_INTERNAL_H
+#ifndef ST_SLAB_PRIV_H
+#define ST_SLAB_PRIV_H
 
 /*
  * Shared between the files of lib/slab/ only. Names with external linkage

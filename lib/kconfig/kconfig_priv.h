@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-#ifndef ST_KCONFIG_INT_H
-#define ST_KCONFIG_INT_H
+#ifndef ST_KCONFIG_PRIV_H
+#define ST_KCONFIG_PRIV_H
 
 /*
  * Internals of lib/kconfig shared by its files and its tests (the fuzz

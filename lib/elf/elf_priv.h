@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-#ifndef ST_ELF_INT_H
-#define ST_ELF_INT_H
+#ifndef ST_ELF_PRIV_H
+#define ST_ELF_PRIV_H
 
 #include <gelf.h>
 

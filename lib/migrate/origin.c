@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check/origin.h"
+#include "migrate/origin.h"
 
 static int cmp_str(const char *a, const char *b)
 {
