@@ -1,6 +1,6 @@
 #!/bin/sh
-# Errors of the shared option parser and of main (issue 28, "gets in the
-# way"): each a single line "slubtiny: CMD: message" on stderr, nothing on
+# Errors of the shared option parser and of main, the ones that get in a
+# user's way: each a single line "slubtiny: CMD: message" on stderr, nothing on
 # stdout, exit 2, saying what was wrong and what would be right.
 #	sh cli-errors.sh [ITEM...]	(default: all; SLUBTINY names the binary)
 set -u
@@ -21,7 +21,7 @@ err() {
 	grep -q -- "$re" "$t/err" || bad "$what: stderr: $(head -3 "$t/err"), want $re"
 }
 
-# 1: a bad number names the option and the valid range, in every command.
+# a bad number names the option and the valid range, in every command.
 item_numbers() {
 	err 2 "footprint --threads 0" "^slubtiny: footprint: --threads '0': not a number from 1 to 64\$" \
 		"$S" footprint --threads 0
@@ -47,7 +47,7 @@ item_numbers() {
 	done
 }
 
-# 2: help --help is help's own usage.
+# help --help is help's own usage.
 item_help() {
 	"$S" help --help >"$t/out" 2>"$t/err"; got=$?
 	[ $got = 0 ] || bad "help --help: exit $got: $(cat "$t/err")"
@@ -56,7 +56,7 @@ item_help() {
 	"$S" help -h 2>&1 | cmp -s - "$t/out" || bad "help -h differs from help --help"
 }
 
-# 3: the closest option or command, git's "did you mean", one line, exit 2.
+# the closest option or command, git's "did you mean", one line, exit 2.
 item_suggest() {
 	err 2 "--versoin" "^slubtiny: unknown option '--versoin' (did you mean '--version'?); see 'slubtiny --help'\$" \
 		"$S" --versoin
@@ -72,7 +72,7 @@ item_suggest() {
 		"$S" check --formt json x
 }
 
-# 4: one prefix, "slubtiny: CMD: ", for the parser's, the commands' and the
+# one prefix, "slubtiny: CMD: ", for the parser's, the commands' and the
 # library's errors alike.
 item_prefix() {
 	err 2 "unknown option" "^slubtiny: size: unknown option '--frob'; see 'slubtiny size --help'\$" \
@@ -87,8 +87,8 @@ item_prefix() {
 		"$S" completion fish
 }
 
-# 9: no abbreviations of long options: "--srctre" is not "--srctree" (a
-# seven-minute build), in every command, with the suggestion of item 3.
+# no abbreviations of long options: "--srctre" is not "--srctree" (a
+# seven-minute build), in every command, with the suggestion of item_suggest.
 item_abbrev() {
 	err 2 "migrate --srctre" "^slubtiny: migrate: unknown option '--srctre' (did you mean '--srctree'?); see 'slubtiny migrate --help'\$" \
 		"$S" migrate --srctre "$t" x_defconfig
@@ -111,7 +111,7 @@ item_abbrev() {
 	"$S" size --format=sysv --radix 16 /bin/true >/dev/null 2>"$t/err" || bad "size --format=sysv: $(cat "$t/err")"
 }
 
-# 8: an unknown --variant lists the valid ones (those of defconfigs/).
+# an unknown --variant lists the valid ones (those of defconfigs/).
 item_variant() {
 	for c in report build; do
 		err 2 "$c --variant nope" "^slubtiny: $c: nope: unknown variant (no .*); one of .*or a defconfig's path\$" \
@@ -124,7 +124,7 @@ item_variant() {
 	done
 }
 
-# 5: a file that opens but is not a regular file (a directory) says which
+# a file that opens but is not a regular file (a directory) says which
 # (tests/cli/special-files.sh does FIFOs and devices).
 item_read() {
 	err 2 "footprint --trace DIR" "^slubtiny: footprint: $t: is a directory, not a regular file\$" \

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# check and migrate print their diagnostics the same way (issue 28): gcc's
+# check and migrate print their diagnostics the same way: gcc's
 # FILE:LINE:COL: LEVEL: MESSAGE [RULE], on stderr (check's stdout empty in
 # the text format, migrate's holds only the diff), never wrapped on a
 # terminal, coloured as gcc colours (the escapes compared with gcc's own)

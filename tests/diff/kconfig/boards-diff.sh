@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# migrate on the real boards, judged by the kernel's own conf (issue 16).
+# migrate on the real boards, judged by the kernel's own conf.
 #
 #   boards-diff.sh SLUBTINY
 #
@@ -198,7 +198,7 @@ while read -r rel; do
 done <"$run/fixlist"
 
 # The same bytes with the compiler-probe cache on and off (the SLOB boards
-# and tiny.config: 7 arches; boards-item 9 does the 6.1 tree's arm boards).
+# and tiny.config: 7 arches; boards-probe-cache does the 6.1 tree's arm boards).
 # Under the sanitizers two arches of them (sh's SLOB boards and
 # tiny.config): the cache's code is the same for every arch, the helper's
 # time per arch is not.

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# What `migrate --fix-deps` changes as a side effect (issue 28), against the
+# What `migrate --fix-deps` changes as a side effect, against the
 # kernel's own scripts/diffconfig on conf's .config before and after:
 #
 #   side-effects-diff.sh SLUBTINY

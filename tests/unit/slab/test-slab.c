@@ -118,7 +118,7 @@ static void test_kmalloc(void)
  * KMALLOC_MAX_SIZE, red zones or not. SLOB (removed before that
  * guarantee) aligns powers of two only. Above a page the blocks come from
  * the buddy allocator and are aligned to their size, which needs an arena
- * aligned to its largest block (issue 12, item 2).
+ * aligned to its largest block.
  */
 static unsigned long kmalloc_align(size_t size)
 {
@@ -279,7 +279,7 @@ static void test_align(void)
  * Alignment above a page (size 100, align 8192): SLUB's order-1 slabs are
  * aligned to their size, so it works; SLOB places objects inside one page
  * and refuses the cache with a report instead of failing half of the
- * allocations and leaking their pages (issue 12, item 6).
+ * allocations and leaking their pages.
  */
 static void test_align_page(void)
 {
@@ -501,7 +501,7 @@ static void test_shrink_destroy(void)
  * A cache whose destroy failed (objects left) is off the list: a new
  * cache of the same size is not merged into it, and its own destroy
  * reports nothing. Once its objects are freed, a second destroy gives
- * everything back (issue 12, item 4).
+ * everything back.
  */
 static void test_destroy_busy(void)
 {
@@ -785,7 +785,7 @@ static void test_stress_many(void)
  * fill each with its own byte, and free them - themselves or, through a
  * mailbox, from another thread - after checking every byte. Multi-page
  * blocks freed while a buddy is being handed out is what used to corrupt
- * the free lists (issue 12, item 1).
+ * the free lists.
  */
 #define CONC_THREADS	2
 #define CONC_SLOTS	16
@@ -1240,8 +1240,7 @@ static void test_debug_redzone(void)
  * slub_debug's kmalloc red zone (kernel 6.1+, kunit's
  * test_kmalloc_redzone_access): bytes past the requested size of a
  * kmalloc() object are checked at free. ksize() hands the whole object to
- * the caller, and kzalloc() zeroes the requested size only (issue 12,
- * item 5).
+ * the caller, and kzalloc() zeroes the requested size only.
  */
 static void test_debug_kmalloc_redzone(void)
 {
@@ -1386,7 +1385,7 @@ static void test_hardened(void)
 /*
  * Freelist hardening's double-free check: the second kmem_cache_free()
  * of the freelist head is reported and refused, so the freelist stays
- * intact and later allocations are distinct (issue 12, item 3). Both
+ * intact and later allocations are distinct. Both
  * the CPU freelist (fast path) and a slab's own freelist (slow path).
  */
 static void test_hardened_double_free(void)

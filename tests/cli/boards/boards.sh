@@ -1,9 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# migrate and check on real boards, one test per item of issue 16:
+# migrate and check on real boards, one test per case (named below):
 #
-#   boards-item.sh N
+#   boards.sh CASE
 #
 # Inputs are the Debian linux-source 6.1 and 6.12 boards (extracted once
 # into $ST_SRCDIR/build-cache/trees by tests/diff/kconfig/common.sh, shared
@@ -12,7 +12,7 @@
 # cached in $ST_SRCDIR/build-cache/conf-boards/). Exit 77 when the tarballs
 # or the tools are missing, checked before slubtiny runs.
 set -u
-item=$1
+cname=$1
 . "$ST_SRCDIR/tests/diff/kconfig/common.sh"
 work=$ST_BUILDDIR/kconfig-diff
 export SLUBTINY_CACHE_DIR=${SLUBTINY_CACHE_DIR:-$work/cache}
@@ -25,7 +25,7 @@ cd "$t" || exit 1
 fail=0
 S=$SLUBTINY
 
-bad() { echo "FAIL: item $item: $*"; fail=1; }
+bad() { echo "FAIL: $cname: $*"; fail=1; }
 # run WANT-STATUS WHAT ARGS...: stdout to out, stderr to err
 run() {
 	want=$1 what=$2
@@ -59,8 +59,8 @@ lines_agree() {
 	done
 }
 
-case $item in
-1)	# --in-place writes a board whose own findings are not the migration's
+case $cname in
+inplace-own-findings)	# --in-place writes a board whose own findings are not the migration's
 	board 6.1 arc hsdk
 	run 0 "hsdk --in-place" migrate --in-place --srctree "$k612" arch/arc/configs/hsdk_defconfig
 	hasnt 'not written' "hsdk written"
@@ -75,7 +75,7 @@ case $item in
 	has 'not written' "refusal"
 	hasnt 'fix-deps may help' "no --fix-deps hint with --fix-deps"
 	;;
-2)	# fixes only for the migration, never COMPILE_TEST nor the platform
+fix-scope)	# fixes only for the migration, never COMPILE_TEST nor the platform
 	for b in ecovec24 rsk7201 urquell; do board 6.1 sh $b; done
 	board 6.1 arm s3c2410
 	run 0 "--fix-deps" migrate --in-place --fix-deps --srctree "$k612" arch
@@ -102,7 +102,7 @@ case $item in
 	has '^arch/sh/configs/shmin_defconfig:[0-9]*:1: note: fixed: .* \[slob-to-slub-tiny\]$' "check fixed:"
 	has 'check: --fix: fixed [0-9]* lines\? in 1 file' "check closing count"
 	;;
-3)	# the slab finding does not drown; check --baseline
+baseline)	# the slab finding does not drown; check --baseline
 	board 6.1 arm pxa
 	run 1 "pxa" migrate --srctree "$k612" arch/arm/configs/pxa_defconfig
 	# one warning: EMBEDDED=y becomes EXPERT=y (SLUB_TINY takes effect),
@@ -146,7 +146,7 @@ case $item in
 	has "^arch/arm/configs/sama5_defconfig:$n:.*CONFIG_SLAB=y" "the edit's finding" err
 	cd ..
 	;;
-4)	# savedefconfig form: no CONFIG_SLUB=y where SLUB has no prompt
+savedefconfig-form)	# savedefconfig form: no CONFIG_SLUB=y where SLUB has no prompt
 	board 6.1 sh rsk7201
 	board 6.1 sh ecovec24
 	run 0 "6.12" migrate --in-place --fix-deps --srctree "$k612" arch/sh/configs
@@ -161,7 +161,7 @@ case $item in
 	done
 	grep -q '^CONFIG_SLUB_TINY=y' arch/sh/configs/rsk7201_defconfig || bad "no SLUB_TINY"
 	;;
-5)	# one line numbering: the file as it is, or as --in-place writes it
+line-numbers)	# one line numbering: the file as it is, or as --in-place writes it
 	board 6.1 sh rsk7201
 	f=arch/sh/configs/rsk7201_defconfig
 	run 1 "--check" migrate --check --srctree "$k612" $f
@@ -182,7 +182,7 @@ case $item in
 	lines_agree $f >wrong
 	[ -s wrong ] && bad "$(cat wrong)"
 	;;
-6)	# absolute paths as given; SARIF file:// URIs
+paths-sarif)	# absolute paths as given; SARIF file:// URIs
 	board 6.1 sh rsk7201
 	f=$t/arch/sh/configs/rsk7201_defconfig
 	run 0 "absolute path" migrate --no-verify "$f"
@@ -194,7 +194,7 @@ case $item in
 	jq -e --arg u "file://$f" '.runs[0].results[0].locations[0].physicalLocation.artifactLocation.uri == $u' \
 		out >/dev/null || bad "SARIF uri"
 	;;
-7)	# symlinks: followed and announced, arch from the path given
+symlinks)	# symlinks: followed and announced, arch from the path given
 	mkdir -p real arch/sh/configs
 	cp "$k61/arch/sh/configs/rsk7201_defconfig" real/
 	ln -s ../../../real/rsk7201_defconfig arch/sh/configs/link_defconfig
@@ -206,7 +206,7 @@ case $item in
 	[ -L arch/sh/configs/link_defconfig ] || bad "the link was replaced"
 	grep -q '^CONFIG_SLUB_TINY=y' real/rsk7201_defconfig || bad "target not written"
 	;;
-8)	# Kconfig semantics as conf
+conf-semantics)	# Kconfig semantics as conf
 	# (collie sets EXPERT, which SLOB needs in 6.1: its SLOB=y takes effect)
 	board 6.1 arm collie
 	f=arch/arm/configs/collie_defconfig
@@ -242,7 +242,7 @@ case $item in
 	run 0 "tree and target differ" migrate --no-verify --target 6.12 --srctree "$k61" $f
 	has 'warning: --target 6.12 but .* is linux 6.1' "version warning"
 	;;
-9)	# the same bytes with the compiler-probe cache on and off; cause names
+probe-cache)	# the same bytes with the compiler-probe cache on and off; cause names
 	for b in clps711x ep93xx pxa collie; do board 6.1 arm $b; done
 	"$S" migrate --check --json --srctree "$k61" arch >on.json 2>on.err
 	on=$?
@@ -253,6 +253,6 @@ case $item in
 	jq -e '[.files[].findings[].cause | test("^[a-z_]+$")] | all' on.json >/dev/null ||
 		bad "a cause that is not a name"
 	;;
-*)	echo "boards-item: no item $item"; exit 2 ;;
+*)	echo "boards.sh: no case $cname"; exit 2 ;;
 esac
 exit $fail
