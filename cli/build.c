@@ -15,6 +15,7 @@
 #include "build_opts.h"
 #include "cli.h"
 #include "common/error.h"
+#include "common/json.h"
 #include "st_config.h"
 
 void build_args_init(struct build_args *b, const char *cmd)
@@ -232,18 +233,7 @@ fail:
 static int print_json(const struct st_build_result *r, const char *builddir,
 		      const char *datadir)
 {
-	cJSON *root = build_json(r, builddir, datadir);
-	char *s;
-
-	if (!root)
-		return -ENOMEM;
-	s = st_out.pretty ? cJSON_Print(root) : cJSON_PrintUnformatted(root);
-	cJSON_Delete(root);
-	if (!s)
-		return -ENOMEM;
-	printf("%s\n", s);
-	cJSON_free(s);
-	return 0;
+	return st_json_print(stdout, build_json(r, builddir, datadir), st_out.pretty);
 }
 
 static void print_text(const struct st_build_result *r, const char *builddir)

@@ -181,7 +181,10 @@ int cmd_kernel(int argc, char **argv);
 int cmd_completion(int argc, char **argv);
 
 struct st_report;
-/* Print a report as text, Markdown or JSON (st_out.json), and HTML to @html. */
-int kernel_render(const struct st_report *r, bool markdown, const char *html);
+/*
+ * Print a report as text, Markdown or JSON (st_out.json), and HTML to @html
+ * (cli/report.c; `kernel` reports through it as well).
+ */
+int report_render(const struct st_report *r, bool markdown, const char *html);
 
 #endif

@@ -11,7 +11,9 @@
 #include <cjson/cJSON.h>
 
 #include "cli.h"
+#include "common/array.h"
 #include "common/error.h"
+#include "common/json.h"
 #include "st_config.h"
 
 struct st_out st_out;
@@ -123,7 +125,7 @@ void st_arch_tally_add(struct st_arch_tally *t, const char *file, const char *ar
 		t->g[i].n++;
 		return;
 	}
-	if (t->ng == sizeof(t->g) / sizeof(t->g[0])) {
+	if (t->ng == ARRAY_SIZE(t->g)) {
 		t->dropped++;
 		return;
 	}
@@ -180,18 +182,16 @@ void st_record_error(const char *msg)
 void st_json_error_document(void)
 {
 	cJSON *root = cJSON_CreateObject(), *e;
-	char *s = NULL;
 
+	/* Nothing more can be said when even this fails: stdout stays empty. */
 	if (root && cJSON_AddStringToObject(root, "version", ST_VERSION) &&
 	    (e = cJSON_AddObjectToObject(root, "error")) &&
 	    (first_err_file[0] ? cJSON_AddStringToObject(e, "file", first_err_file)
 			       : cJSON_AddNullToObject(e, "file")) &&
 	    cJSON_AddStringToObject(e, "message", first_err[0] ? first_err : "error"))
-		s = st_out.pretty ? cJSON_Print(root) : cJSON_PrintUnformatted(root);
-	cJSON_Delete(root);
-	if (s)
-		printf("%s\n", s);
-	cJSON_free(s);
+		st_json_print(stdout, root, st_out.pretty);
+	else
+		cJSON_Delete(root);
 	st_out.json_done = true;
 }
 

@@ -18,6 +18,7 @@
 #include "build/build.h"
 #include "check/check.h"
 #include "cli.h"
+#include "common/array.h"
 #include "common/error.h"
 #include "footprint/trace.h"
 #include "kernel/boot.h"
@@ -74,7 +75,7 @@ static const struct value_src *value_src(const char *cmd, const struct st_opt *o
 {
 	size_t i;
 
-	for (i = 0; o->name && i < sizeof(values) / sizeof(values[0]); i++)
+	for (i = 0; o->name && i < ARRAY_SIZE(values); i++)
 		if (!strcmp(values[i].cmd, cmd) && !strcmp(values[i].opt, o->name))
 			return &values[i];
 	return NULL;

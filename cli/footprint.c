@@ -20,6 +20,7 @@
 
 #include "cli.h"
 #include "common/error.h"
+#include "common/json.h"
 #include "footprint/footprint.h"
 #include "kernel/boot.h"
 
@@ -340,16 +341,12 @@ static int write_svg(const struct st_fp_report *r, const char *path)
 
 static int print_json(const struct st_fp_report *r)
 {
-	cJSON *root = st_fp_render_json(r);
-	char *s = root ? (st_out.pretty ? cJSON_Print(root) : cJSON_PrintUnformatted(root)) : NULL;
+	int ret = st_json_print(stdout, st_fp_render_json(r), st_out.pretty);
 
-	cJSON_Delete(root);
-	if (!s) {
-		p_err("%s", strerror(ENOMEM));
+	if (ret) {
+		p_err("%s", strerror(-ret));
 		return ST_EXIT_ERROR;
 	}
-	puts(s);
-	cJSON_free(s);
 	return ST_EXIT_OK;
 }
 
@@ -435,8 +432,6 @@ static int do_boot(struct fp_args *a)
 	struct st_error e = { 0 };
 	size_t i, n = 0;
 	int ret, err;
-	cJSON *j;
-	char *s;
 
 	v = getenv("CC");
 	o.k.cc = v && *v ? v : NULL;
@@ -469,16 +464,12 @@ static int do_boot(struct fp_args *a)
 		if (r->items[i].error)
 			p_err("%s", r->items[i].error);
 	if (st_out.json) {
-		j = st_boot_render_json(r);
-		s = j ? (st_out.pretty ? cJSON_Print(j) : cJSON_PrintUnformatted(j)) : NULL;
-		cJSON_Delete(j);
-		if (!s) {
-			p_err("%s", strerror(ENOMEM));
+		ret = st_json_print(stdout, st_boot_render_json(r), st_out.pretty);
+		if (ret) {
+			p_err("%s", strerror(-ret));
 			st_boot_result_free(r);
 			return ST_EXIT_ERROR;
 		}
-		puts(s);
-		cJSON_free(s);
 		st_out.json_done = true;
 	} else {
 		st_boot_render_text(r, stdout);

@@ -190,34 +190,6 @@ static void progress(void *ctx, const struct st_kernel_progress *p)
 	st_progress_update(ctx, p->index, p->total, item);
 }
 
-static int write_html(const struct st_report *r, const char *path)
-{
-	FILE *f = st_out_open(path);
-
-	return f ? st_out_close(f, path, st_report_print_html(f, r)) : -1;
-}
-
-/* Print @r as asked; shared with `report --merge`. */
-int kernel_render(const struct st_report *r, bool markdown, const char *html)
-{
-	int ret;
-
-	if (html && write_html(r, html))
-		return ST_EXIT_ERROR;
-	st_out.json_done = st_out.json;
-	if (st_out.json)
-		ret = st_report_print_json(stdout, r, st_out.pretty);
-	else if (markdown)
-		ret = st_report_print_markdown(stdout, r);
-	else
-		ret = st_report_print_text(stdout, r);
-	if (ret == -ENOMEM) {
-		p_err("out of memory");
-		return ST_EXIT_ERROR;
-	}
-	return ST_EXIT_OK;
-}
-
 /* MAKEFLAGS of a make -jN that runs us: its jobserver is ours to join. */
 static bool in_jobserver(void)
 {
@@ -269,7 +241,7 @@ int cmd_kernel(int argc, char **argv)
 	for (i = 0; i < k->nitems; i++)
 		if (k->items[i].error)
 			p_err("%s", k->items[i].error);
-	status = kernel_render(r, ka.markdown, ka.html);
+	status = report_render(r, ka.markdown, ka.html);
 	if (!status && k->nfailed)
 		status = ST_EXIT_ERROR;
 out:

@@ -19,6 +19,7 @@
 #include "cli.h"
 #include "common/diag.h"
 #include "common/error.h"
+#include "common/json.h"
 #include "defconfig/defconfig.h"
 #include "layout/discover.h"
 #include "migrate/migrate.h"
@@ -607,18 +608,6 @@ static int parse_opts(struct run *r, int argc, char **argv)
 	return 0;
 }
 
-static int print_json(cJSON *root)
-{
-	char *s = st_out.pretty ? cJSON_Print(root) : cJSON_PrintUnformatted(root);
-
-	if (!s)
-		return -ENOMEM;
-	fputs(s, stdout);
-	fputc('\n', stdout);
-	cJSON_free(s);
-	return 0;
-}
-
 int cmd_migrate(int argc, char **argv)
 {
 	struct run r = { 0 };
@@ -688,9 +677,13 @@ int cmd_migrate(int argc, char **argv)
 			r.nr_fixed_files == 1 ? "" : "s");
 	if (root)
 		st_out.json_done = true;
-	if (root && print_json(root)) {
-		p_err("out of memory");
-		worse(&r, ST_EXIT_ERROR);
+	if (root) {
+		ret = st_json_print(stdout, root, st_out.pretty);
+		root = NULL;
+		if (ret) {
+			p_err("%s", strerror(-ret));
+			worse(&r, ST_EXIT_ERROR);
+		}
 	}
 out:
 	cJSON_Delete(root);

@@ -193,16 +193,17 @@ static int write_html(const struct st_report *r, const char *path)
 								 : ST_EXIT_ERROR;
 }
 
-static int render(const struct st_report *r, const struct report_args *ra)
+/* Print @r as asked; `slubtiny kernel` prints its report through here too. */
+int report_render(const struct st_report *r, bool markdown, const char *html)
 {
 	int ret;
 
-	if (ra->html && write_html(r, ra->html))
+	if (html && write_html(r, html))
 		return ST_EXIT_ERROR;
 	st_out.json_done = st_out.json;
 	if (st_out.json)
 		ret = st_report_print_json(stdout, r, st_out.pretty);
-	else if (ra->markdown)
+	else if (markdown)
 		ret = st_report_print_markdown(stdout, r);
 	else
 		ret = st_report_print_text(stdout, r);
@@ -343,7 +344,7 @@ int cmd_report(int argc, char **argv)
 		status = ST_EXIT_ERROR;
 		goto out;
 	}
-	status = render(r, &ra);
+	status = report_render(r, ra.markdown, ra.html);
 out:
 	st_report_free(r);
 	st_build_result_free(res);

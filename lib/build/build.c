@@ -14,7 +14,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <inttypes.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -27,120 +26,11 @@
 #include "build/build.h"
 #include "build/pool.h"
 #include "common/error.h"
+#include "common/fs.h"
 #include "common/spawn.h"
+#include "common/stamp.h"
+#include "common/str.h"
 #include "st_config.h"
-
-/*
- * snprintf() for paths and words: truncation is caught by the consumers
- * (a truncated path does not exist), so callers need not check it.
- */
-static int pathf(char *buf, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int pathf(char *buf, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf, len, fmt, ap);
-	va_end(ap);
-	return n >= 0 && (size_t)n < len ? 0 : -ENAMETOOLONG;
-}
-
-/* 64-bit FNV-1a; fields are length-prefixed so "ab"+"c" != "a"+"bc". */
-#define FNV_OFFSET 0xcbf29ce484222325ULL
-#define FNV_PRIME 0x100000001b3ULL
-
-static uint64_t fnv(uint64_t h, const void *buf, size_t len)
-{
-	const unsigned char *p = buf;
-	size_t i;
-
-	for (i = 0; i < len; i++) {
-		h ^= p[i];
-		h *= FNV_PRIME;
-	}
-	return h;
-}
-
-static uint64_t hash_field(uint64_t h, const void *buf, size_t len)
-{
-	uint64_t l = len;
-
-	h = fnv(h, &l, sizeof(l));
-	return fnv(h, buf, len);
-}
-
-static uint64_t hash_str(uint64_t h, const char *s)
-{
-	return hash_field(h, s, strlen(s));
-}
-
-static uint64_t hash_u64(uint64_t h, uint64_t v)
-{
-	return fnv(h, &v, sizeof(v));
-}
-
-/* Read a whole file into a malloc'd, NUL-terminated buffer. */
-static int slurp(const char *path, char **buf, size_t *len)
-{
-	size_t cap = 8192, n = 0;
-	char *b = malloc(cap + 1), *nb;
-	ssize_t r;
-	int fd;
-
-	if (!b)
-		return -ENOMEM;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		free(b);
-		return -errno;
-	}
-	for (;;) {
-		if (n == cap) {
-			cap *= 2;
-			nb = realloc(b, cap + 1);
-			if (!nb) {
-				r = -ENOMEM;
-				goto fail;
-			}
-			b = nb;
-		}
-		r = read(fd, b + n, cap - n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			r = -errno;
-			goto fail;
-		}
-		if (!r)
-			break;
-		n += r;
-	}
-	close(fd);
-	b[n] = '\0';
-	*buf = b;
-	*len = n;
-	return 0;
-fail:
-	close(fd);
-	free(b);
-	return (int)r;
-}
-
-static int hash_file(uint64_t *h, const char *path)
-{
-	char *buf;
-	size_t len;
-	int ret = slurp(path, &buf, &len);
-
-	if (ret)
-		return ret;
-	*h = hash_field(*h, buf, len);
-	free(buf);
-	return 0;
-}
 
 static int cmp_str(const void *a, const void *b)
 {
@@ -168,7 +58,7 @@ static int list_dir(const char *dir, const char *suffix, char ***out, size_t *n)
 	while ((de = readdir(d))) {
 		if (de->d_name[0] == '.' || !ends_with(de->d_name, suffix))
 			continue;
-		pathf(p, sizeof(p), "%s/%s", dir, de->d_name);
+		st_bufprintf(p, sizeof(p), "%s/%s", dir, de->d_name);
 		if (stat(p, &st) || !S_ISREG(st.st_mode))
 			continue;
 		if (k == cap) {
@@ -202,25 +92,6 @@ static void free_list(char **v, size_t n)
 	while (n)
 		free(v[--n]);
 	free(v);
-}
-
-static int mkdir_p(const char *path)
-{
-	char buf[PATH_MAX], *p;
-
-	if (pathf(buf, sizeof(buf), "%s", path))
-		return -ENAMETOOLONG;
-	for (p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, 0777) && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	if (mkdir(buf, 0777) && errno != EEXIST)
-		return -errno;
-	return 0;
 }
 
 /* A variant name as a file name: anything unusual becomes '_'. */
@@ -257,7 +128,7 @@ int st_build_variants(const char *datadir, struct st_variant **out, size_t *n,
 	size_t k, i, m = 0;
 	int ret;
 
-	pathf(dir, sizeof(dir), "%s/defconfigs", datadir);
+	st_bufprintf(dir, sizeof(dir), "%s/defconfigs", datadir);
 	ret = list_dir(dir, "_defconfig", &names, &k);
 	if (ret)
 		return st_err(e, ret, dir, "%s", strerror(-ret));
@@ -303,16 +174,16 @@ struct ctx {
 	char **cflags;		/* words */
 	char **srcs;		/* lib/slab/ *.c names */
 	size_t nsrcs;
-	uint64_t *src_hash;
-	uint64_t hdrs_hash;	/* every lib/slab/ *.h */
-	uint64_t kconfig_hash;	/* every file of kconfig/ */
+	struct st_hash *src_hash;
+	struct st_hash hdrs_hash;	/* every lib/slab/ *.h */
+	struct st_hash kconfig_hash;	/* every file of kconfig/ */
 };
 
 struct vstate {
 	struct ctx *c;
 	const struct st_variant *v;
 	char *header, *config;
-	uint64_t header_hash;	/* valid once the kconfig job is done */
+	struct st_hash header_hash;	/* valid once the kconfig job is done */
 	struct st_job *job;
 };
 
@@ -320,10 +191,10 @@ struct cstate {
 	struct ctx *c;
 	struct vstate *vs;
 	struct st_toolchain *t;
-	uint64_t tc_hash;
+	struct st_hash tc_hash;
 	size_t src;
 	char *obj;
-	uint64_t key;
+	char key[ST_HASH_HEX];
 	struct st_job *job;
 	char **arch_cflags;	/* shared with the unit's other sources */
 };
@@ -332,32 +203,33 @@ struct lstate {
 	struct ctx *c;
 	struct vstate *vs;
 	struct st_toolchain *t;
-	uint64_t tc_hash;
+	struct st_hash tc_hash;
 	char **arch_cflags;
 	struct cstate **cs;
 	size_t ncs;
 	char *out;
-	uint64_t key;
+	char key[ST_HASH_HEX];
 	struct st_job *job;
 };
 
 static int stamp_path(char *buf, size_t len, const char *out)
 {
-	return pathf(buf, len, "%s.stamp", out);
+	return st_bufprintf(buf, len, "%s.stamp", out);
 }
 
 /* Is @out present with a stamp equal to @key? */
-static bool stamp_ok(const char *out, uint64_t key)
+static bool stamp_ok(const char *out, const char *key)
 {
-	char sp[PATH_MAX], want[32], *buf;
+	char sp[PATH_MAX], want[ST_HASH_HEX + 1], *buf;
 	size_t len;
 	bool ok;
 
 	if (stamp_path(sp, sizeof(sp), out) || access(out, R_OK))
 		return false;
-	if (slurp(sp, &buf, &len))
+	buf = st_read_text(sp, &len);
+	if (!buf)
 		return false;
-	pathf(want, sizeof(want), "%016" PRIx64 "\n", key);
+	st_bufprintf(want, sizeof(want), "%s\n", key);
 	ok = !strcmp(buf, want);
 	free(buf);
 	return ok;
@@ -369,7 +241,7 @@ static bool stamp_ok(const char *out, uint64_t key)
  */
 static void tmp_path(char *buf, size_t len, const char *out)
 {
-	pathf(buf, len, "%s.tmp.%ld", out, (long)getpid());
+	st_bufprintf(buf, len, "%s.tmp.%ld", out, (long)getpid());
 }
 
 /* A failed job leaves no temporary behind. */
@@ -382,10 +254,9 @@ static void drop_tmp(const char *out)
 }
 
 /* Move the temporary of @out over @out and record @key in @out.stamp. */
-static int commit(const char *out, uint64_t key)
+static int commit(const char *out, const char *key)
 {
-	char tmp[PATH_MAX], sp[PATH_MAX];
-	FILE *f;
+	char tmp[PATH_MAX], sp[PATH_MAX], stamp[ST_HASH_HEX + 1];
 	int ret;
 
 	tmp_path(tmp, sizeof(tmp), out);
@@ -394,14 +265,8 @@ static int commit(const char *out, uint64_t key)
 		return ret;
 	if (rename(tmp, out))
 		return -errno;
-	f = fopen(sp, "we");
-	if (!f)
-		return -errno;
-	fprintf(f, "%016" PRIx64 "\n", key);
-	ret = ferror(f) ? -EIO : 0;
-	if (fclose(f) && !ret)
-		ret = -errno;
-	return ret;
+	ret = st_bufprintf(stamp, sizeof(stamp), "%s\n", key);
+	return ret ? ret : st_write_file(sp, stamp, strlen(stamp), 0666);
 }
 
 /* Drop a stale stamp before rebuilding, so a failed run never looks done. */
@@ -463,54 +328,38 @@ static int argv_done(struct st_job *j, struct argv *a)
 	return ST_JOB_RUN;
 }
 
-/* Split @s at blanks into a NULL-terminated argv (empty for a blank @s). */
-static char **words(const char *s)
+static void tc_hash(struct st_hash *h, const struct st_toolchain *t)
 {
-	struct argv a = { 0 };
-	char word[1024];
-	const char *w;
-
-	while (*s) {
-		while (*s == ' ' || *s == '\t')
-			s++;
-		if (!*s)
-			break;
-		w = s;
-		while (*s && *s != ' ' && *s != '\t')
-			s++;
-		pathf(word, sizeof(word), "%.*s", (int)(s - w), w);
-		arg(&a, word);
-	}
-	if (!a.v && !a.oom)
-		a.v = calloc(1, sizeof(char *));
-	if (a.oom) {
-		while (a.n)
-			free(a.v[--a.n]);
-		free(a.v);
-		return NULL;
-	}
-	return a.v;
-}
-
-static uint64_t tc_hash(const struct st_toolchain *t)
-{
-	uint64_t h = FNV_OFFSET;
 	char **w;
 
+	st_hash_init(h);
 	for (w = t->cc; *w; w++)
-		h = hash_str(h, *w);
-	h = hash_str(h, t->cflags ? t->cflags : "");
-	return hash_str(h, t->version ? t->version : "");
+		st_hash_str(h, *w);
+	st_hash_str(h, t->cflags ? t->cflags : "");
+	st_hash_str(h, t->version ? t->version : "");
 }
 
 /* kconfig <variant>: resolve the defconfig with the Kconfiglib helper. */
-static uint64_t kconfig_key(struct vstate *vs, int *err)
+static int kconfig_key(struct vstate *vs, char key[ST_HASH_HEX])
 {
-	uint64_t h = hash_u64(FNV_OFFSET, vs->c->kconfig_hash);
+	struct st_hash h, f;
+	int ret;
 
-	h = hash_str(h, vs->c->python);
-	*err = hash_file(&h, vs->v->defconfig);
-	return h;
+	st_hash_init(&h);
+	st_hash_mix(&h, &vs->c->kconfig_hash);
+	st_hash_str(&h, vs->c->python);
+	st_hash_init(&f);
+	ret = st_hash_file(&f, vs->v->defconfig);
+	st_hash_mix(&h, &f);
+	st_hash_hex(&h, key);
+	return ret;
+}
+
+/* The hash of the bytes of @path alone. */
+static int hash_file(struct st_hash *h, const char *path)
+{
+	st_hash_init(h);
+	return st_hash_file(h, path);
 }
 
 static int kconfig_prepare(struct st_job *j)
@@ -519,23 +368,22 @@ static int kconfig_prepare(struct st_job *j)
 	struct ctx *c = vs->c;
 	struct argv a = { 0 };
 	char kc[PATH_MAX], tmp[PATH_MAX];
-	uint64_t key;
+	char key[ST_HASH_HEX];
 	int err;
 
-	key = kconfig_key(vs, &err);
+	err = kconfig_key(vs, key);
 	if (err) {
 		st_job_fail(j, "%s: %s", vs->v->defconfig, strerror(-err));
 		return err;
 	}
 	if (stamp_ok(vs->header, key) && !access(vs->config, R_OK)) {
-		vs->header_hash = FNV_OFFSET;
 		if (!hash_file(&vs->header_hash, vs->header))
 			return ST_JOB_UPTODATE;
 	}
 	unstamp(vs->header);
-	pathf(kc, sizeof(kc), "%s/kconfig/Kconfig", c->datadir);
+	st_bufprintf(kc, sizeof(kc), "%s/kconfig/Kconfig", c->datadir);
 	arg(&a, c->python);
-	pathf(tmp, sizeof(tmp), "%s/kconfig/st_kconfig.py", c->datadir);
+	st_bufprintf(tmp, sizeof(tmp), "%s/kconfig/st_kconfig.py", c->datadir);
 	arg(&a, tmp);
 	arg(&a, "autoconf");
 	arg(&a, "--kconfig");
@@ -553,7 +401,7 @@ static int kconfig_prepare(struct st_job *j)
 static int kconfig_finish(struct st_job *j, int status)
 {
 	struct vstate *vs = j->data;
-	uint64_t key;
+	char key[ST_HASH_HEX];
 	int err;
 
 	if (status) {
@@ -561,13 +409,12 @@ static int kconfig_finish(struct st_job *j, int status)
 		st_job_fail(j, "%s: Kconfig helper failed (exit %d)", vs->v->defconfig, status);
 		return -EIO;
 	}
-	key = kconfig_key(vs, &err);
+	err = kconfig_key(vs, key);
 	if (err)
 		return err;
 	err = commit(vs->header, key);
 	if (err)
 		return err;
-	vs->header_hash = FNV_OFFSET;
 	return hash_file(&vs->header_hash, vs->header);
 }
 
@@ -578,17 +425,18 @@ static int cc_prepare(struct st_job *j)
 	struct ctx *c = cs->c;
 	struct argv a = { 0 };
 	char p[PATH_MAX];
-	uint64_t h;
+	struct st_hash h;
 
-	h = hash_u64(FNV_OFFSET, cs->tc_hash);
+	st_hash_init(&h);
+	st_hash_mix(&h, &cs->tc_hash);
 	for (char **w = c->cflags; *w; w++)
-		h = hash_str(h, *w);
-	h = hash_str(h, c->srcs[cs->src]);
-	h = hash_u64(h, c->src_hash[cs->src]);
-	h = hash_u64(h, c->hdrs_hash);
-	h = hash_u64(h, cs->vs->header_hash);
-	cs->key = h;
-	if (stamp_ok(cs->obj, h))
+		st_hash_str(&h, *w);
+	st_hash_str(&h, c->srcs[cs->src]);
+	st_hash_mix(&h, &c->src_hash[cs->src]);
+	st_hash_mix(&h, &c->hdrs_hash);
+	st_hash_mix(&h, &cs->vs->header_hash);
+	st_hash_hex(&h, cs->key);
+	if (stamp_ok(cs->obj, cs->key))
 		return ST_JOB_UPTODATE;
 	unstamp(cs->obj);
 	args(&a, cs->t->cc);
@@ -601,7 +449,7 @@ static int cc_prepare(struct st_job *j)
 	arg(&a, "-include");
 	arg(&a, cs->vs->header);
 	arg(&a, "-c");
-	pathf(p, sizeof(p), "%s/%s", c->slabdir, c->srcs[cs->src]);
+	st_bufprintf(p, sizeof(p), "%s/%s", c->slabdir, c->srcs[cs->src]);
 	arg(&a, p);
 	arg(&a, "-o");
 	tmp_path(p, sizeof(p), cs->obj);
@@ -628,15 +476,17 @@ static int ld_prepare(struct st_job *j)
 	struct lstate *ls = j->data;
 	struct argv a = { 0 };
 	char p[PATH_MAX];
-	uint64_t h = hash_u64(FNV_OFFSET, ls->tc_hash);
+	struct st_hash h;
 	size_t i;
 
+	st_hash_init(&h);
+	st_hash_mix(&h, &ls->tc_hash);
 	for (i = 0; i < ls->ncs; i++) {
-		h = hash_str(h, ls->cs[i]->obj);
-		h = hash_u64(h, ls->cs[i]->key);
+		st_hash_str(&h, ls->cs[i]->obj);
+		st_hash_str(&h, ls->cs[i]->key);
 	}
-	ls->key = h;
-	if (stamp_ok(ls->out, h))
+	st_hash_hex(&h, ls->key);
+	if (stamp_ok(ls->out, ls->key))
 		return ST_JOB_UPTODATE;
 	unstamp(ls->out);
 	args(&a, ls->t->cc);
@@ -667,20 +517,22 @@ static int ld_finish(struct st_job *j, int status)
 static int hash_kconfig_dir(struct ctx *c, struct st_error *e)
 {
 	char dir[PATH_MAX], p[PATH_MAX], **names;
+	struct st_hash f;
 	size_t n, i;
 	int ret;
 
-	pathf(dir, sizeof(dir), "%s/kconfig", c->datadir);
+	st_bufprintf(dir, sizeof(dir), "%s/kconfig", c->datadir);
 	ret = list_dir(dir, "", &names, &n);
 	if (ret)
 		return st_err(e, ret, dir, "%s", strerror(-ret));
-	c->kconfig_hash = FNV_OFFSET;
+	st_hash_init(&c->kconfig_hash);
 	for (i = 0; i < n && !ret; i++) {
 		if (ends_with(names[i], ".pyc") || !strcmp(names[i], "meson.build"))
 			continue;
-		pathf(p, sizeof(p), "%s/%s", dir, names[i]);
-		c->kconfig_hash = hash_str(c->kconfig_hash, names[i]);
-		ret = hash_file(&c->kconfig_hash, p);
+		st_bufprintf(p, sizeof(p), "%s/%s", dir, names[i]);
+		st_hash_str(&c->kconfig_hash, names[i]);
+		ret = hash_file(&f, p);
+		st_hash_mix(&c->kconfig_hash, &f);
 		if (ret)
 			st_err(e, ret, p, "%s", strerror(-ret));
 	}
@@ -691,10 +543,11 @@ static int hash_kconfig_dir(struct ctx *c, struct st_error *e)
 static int scan_slab(struct ctx *c, struct st_error *e)
 {
 	char p[PATH_MAX], **hdrs;
+	struct st_hash f;
 	size_t nh, i;
 	int ret;
 
-	pathf(c->slabdir, sizeof(c->slabdir), "%s/lib/slab", c->datadir);
+	st_bufprintf(c->slabdir, sizeof(c->slabdir), "%s/lib/slab", c->datadir);
 	ret = list_dir(c->slabdir, ".c", &c->srcs, &c->nsrcs);
 	if (ret)
 		return st_err(e, ret, c->slabdir, "%s", strerror(-ret));
@@ -704,8 +557,7 @@ static int scan_slab(struct ctx *c, struct st_error *e)
 	if (!c->src_hash)
 		return st_err(e, ENOMEM, NULL, "out of memory");
 	for (i = 0; i < c->nsrcs; i++) {
-		pathf(p, sizeof(p), "%s/%s", c->slabdir, c->srcs[i]);
-		c->src_hash[i] = FNV_OFFSET;
+		st_bufprintf(p, sizeof(p), "%s/%s", c->slabdir, c->srcs[i]);
 		ret = hash_file(&c->src_hash[i], p);
 		if (ret)
 			return st_err(e, ret, p, "%s", strerror(-ret));
@@ -714,11 +566,12 @@ static int scan_slab(struct ctx *c, struct st_error *e)
 	ret = list_dir(c->slabdir, ".h", &hdrs, &nh);
 	if (ret)
 		return st_err(e, ret, c->slabdir, "%s", strerror(-ret));
-	c->hdrs_hash = FNV_OFFSET;
+	st_hash_init(&c->hdrs_hash);
 	for (i = 0; i < nh && !ret; i++) {
-		pathf(p, sizeof(p), "%s/%s", c->slabdir, hdrs[i]);
-		c->hdrs_hash = hash_str(c->hdrs_hash, hdrs[i]);
-		ret = hash_file(&c->hdrs_hash, p);
+		st_bufprintf(p, sizeof(p), "%s/%s", c->slabdir, hdrs[i]);
+		st_hash_str(&c->hdrs_hash, hdrs[i]);
+		ret = hash_file(&f, p);
+		st_hash_mix(&c->hdrs_hash, &f);
 		if (ret)
 			st_err(e, ret, p, "%s", strerror(-ret));
 	}
@@ -735,8 +588,8 @@ int st_build_resolve(const char *datadir, const char *python, const char *defcon
 			 "--header", (char *)header, "--config", (char *)config, NULL };
 	int ret;
 
-	pathf(kc, sizeof(kc), "%s/kconfig/Kconfig", datadir);
-	pathf(helper, sizeof(helper), "%s/kconfig/st_kconfig.py", datadir);
+	st_bufprintf(kc, sizeof(kc), "%s/kconfig/Kconfig", datadir);
+	st_bufprintf(helper, sizeof(helper), "%s/kconfig/st_kconfig.py", datadir);
 	ret = st_run(argv, NULL, NULL, NULL, NULL, 0);
 	if (ret < 0)
 		return st_err(e, ret, argv[0], "%s", strerror(-ret));
@@ -767,13 +620,13 @@ static int setup_ctx(struct run *r, const struct st_build_opts *o, struct st_err
 
 	c->o = o;
 	if (o->datadir)
-		ret = pathf(c->datadir, sizeof(c->datadir), "%s", o->datadir);
+		ret = st_bufprintf(c->datadir, sizeof(c->datadir), "%s", o->datadir);
 	else
 		ret = st_build_datadir(c->datadir, sizeof(c->datadir), e);
 	if (ret)
 		return st_err(e, ret, o->datadir, "%s", strerror(-ret));
 	if (o->builddir)
-		ret = pathf(c->builddir, sizeof(c->builddir), "%s", o->builddir);
+		ret = st_bufprintf(c->builddir, sizeof(c->builddir), "%s", o->builddir);
 	else
 		ret = st_build_default_dir(c->builddir, sizeof(c->builddir), e);
 	if (ret)
@@ -781,7 +634,7 @@ static int setup_ctx(struct run *r, const struct st_build_opts *o, struct st_err
 	c->python = o->python ? o->python : ST_PYTHON;
 	fl = o->cflags ? o->cflags : ST_BUILD_DEFAULT_CFLAGS;
 	/* An empty CFLAGS is honoured: no flags beyond the mandatory ones. */
-	c->cflags = words(fl);
+	c->cflags = st_split_words(fl);
 	if (!c->cflags)
 		return st_err(e, ENOMEM, NULL, "out of memory");
 	ret = scan_slab(c, e);
@@ -808,8 +661,8 @@ static int setup_variants(struct run *r, const struct st_build_opts *o, struct s
 	r->vs = calloc(r->nvariants, sizeof(*r->vs));
 	if (!r->vs)
 		return st_err(e, ENOMEM, NULL, "out of memory");
-	pathf(p, sizeof(p), "%s/config", r->c.builddir);
-	ret = mkdir_p(p);
+	st_bufprintf(p, sizeof(p), "%s/config", r->c.builddir);
+	ret = st_mkdir_p(p);
 	if (ret)
 		return st_err(e, ret, p, "%s", strerror(-ret));
 	for (i = 0; i < r->nvariants; i++) {
@@ -855,18 +708,18 @@ static int setup_unit(struct run *r, size_t vi, size_t ti, struct st_error *e)
 	if (!t->found)
 		return 0;
 	ls->t = t;
-	ls->tc_hash = tc_hash(t);
-	ls->arch_cflags = words(t->cflags ? t->cflags : "");
+	tc_hash(&ls->tc_hash, t);
+	ls->arch_cflags = st_split_words(t->cflags ? t->cflags : "");
 	if (!ls->arch_cflags)
 		return st_err(e, ENOMEM, NULL, "out of memory");
 	file_name(name, sizeof(name), vs->v->name);
-	pathf(dir, sizeof(dir), "%s/%s/%s", c->builddir, t->arch, name);
-	ret = mkdir_p(dir);
+	st_bufprintf(dir, sizeof(dir), "%s/%s/%s", c->builddir, t->arch, name);
+	ret = st_mkdir_p(dir);
 	if (ret)
 		return st_err(e, ret, dir, "%s", strerror(-ret));
 	if (asprintf(&ls->out, "%s/%s/%s.o", c->builddir, t->arch, name) < 0)
 		return st_err(e, ENOMEM, NULL, "out of memory");
-	pathf(what, sizeof(what), "ld %s %s", t->arch, vs->v->name);
+	st_bufprintf(what, sizeof(what), "ld %s %s", t->arch, vs->v->name);
 	ls->job = st_pool_job(&r->pool, what);
 	ls->cs = calloc(c->nsrcs, sizeof(*ls->cs));
 	if (!ls->job || !ls->cs)
@@ -887,7 +740,7 @@ static int setup_unit(struct run *r, size_t vi, size_t ti, struct st_error *e)
 		if (asprintf(&cs->obj, "%s/%.*s.o", dir, (int)(strlen(c->srcs[si]) - 2),
 			     c->srcs[si]) < 0)
 			return st_err(e, ENOMEM, NULL, "out of memory");
-		pathf(what, sizeof(what), "cc %s %s %s", t->arch, vs->v->name, c->srcs[si]);
+		st_bufprintf(what, sizeof(what), "cc %s %s %s", t->arch, vs->v->name, c->srcs[si]);
 		j = st_pool_job(&r->pool, what);
 		if (!j)
 			return st_err(e, ENOMEM, NULL, "out of memory");
@@ -950,9 +803,7 @@ static void run_free(struct run *r)
 	for (i = 0; r->ls && i < n; i++) {
 		free(r->ls[i].out);
 		free(r->ls[i].cs);
-		for (size_t k = 0; r->ls[i].arch_cflags && r->ls[i].arch_cflags[k]; k++)
-			free(r->ls[i].arch_cflags[k]);
-		free(r->ls[i].arch_cflags);
+		st_free_words(r->ls[i].arch_cflags);
 	}
 	free(r->cs);
 	free(r->ls);
@@ -965,9 +816,7 @@ static void run_free(struct run *r)
 	st_toolchains_free(r->tcs, r->ntcs);
 	free_list(r->c.srcs, r->c.nsrcs);
 	free(r->c.src_hash);
-	for (i = 0; r->c.cflags && r->c.cflags[i]; i++)
-		free(r->c.cflags[i]);
-	free(r->c.cflags);
+	st_free_words(r->c.cflags);
 }
 
 void st_build_result_free(struct st_build_result *res)
@@ -1053,7 +902,7 @@ int st_build_run(const struct st_build_opts *o, struct st_build_result **out,
 	memset(&r, 0, sizeof(r));
 	ret = setup_ctx(&r, o, e);
 	if (!ret)
-		ret = mkdir_p(r.c.builddir) ? st_err(e, errno, r.c.builddir, "%s", strerror(errno)) : 0;
+		ret = st_mkdir_p(r.c.builddir) ? st_err(e, errno, r.c.builddir, "%s", strerror(errno)) : 0;
 	if (!ret) {
 		struct st_build_opts to = *o;
 

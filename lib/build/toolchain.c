@@ -12,8 +12,11 @@
 #include <unistd.h>
 
 #include "build/build.h"
+#include "common/array.h"
 #include "common/error.h"
+#include "common/fs.h"
 #include "common/spawn.h"
+#include "common/str.h"
 #include "st_config.h"
 
 /*
@@ -43,7 +46,7 @@ static const struct arch_def {
 	  "-isystem /usr/include/newlib" },
 };
 
-#define NARCH (sizeof(arch_defs) / sizeof(arch_defs[0]))
+#define NARCH (ARRAY_SIZE(arch_defs))
 
 const char *const *st_build_known_arches(void)
 {
@@ -67,7 +70,7 @@ const char *st_build_arch_of_make(const char *arch)
 	for (i = 0; i < NARCH; i++)
 		if (!strcmp(arch, arch_defs[i].arch))
 			return arch_defs[i].arch;
-	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(map); i++)
 		if (!strcmp(arch, map[i][0]))
 			return map[i][1];
 	return NULL;
@@ -87,7 +90,7 @@ static bool has_data(const char *dir)
 	char p[PATH_MAX];
 	size_t i;
 
-	for (i = 0; i < sizeof(need) / sizeof(need[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(need); i++) {
 		snprintf(p, sizeof(p), "%s/%s", dir, need[i]);
 		if (access(p, R_OK))
 			return false;
@@ -195,18 +198,16 @@ static void cache_load(struct tc_cache *c, const char *builddir)
 /* Write the cache back if it changed; a failure only costs probes next time. */
 static void cache_save(struct tc_cache *c)
 {
-	char tmp[PATH_MAX];
-	size_t i;
+	char *buf = NULL;
+	size_t i, len;
 	FILE *f;
 
-	if (c->path && c->dirty && snprintf(tmp, sizeof(tmp), "%s.tmp", c->path) < (int)sizeof(tmp)) {
-		f = fopen(tmp, "we");
-		if (f) {
-			for (i = 0; i < c->n; i++)
-				fprintf(f, "%s\n", c->lines[i]);
-			if (fclose(f) || rename(tmp, c->path))
-				unlink(tmp);
-		}
+	if (c->path && c->dirty && (f = open_memstream(&buf, &len))) {
+		for (i = 0; i < c->n; i++)
+			fprintf(f, "%s\n", c->lines[i]);
+		if (!fclose(f))
+			st_write_file(c->path, buf, len, 0666);
+		free(buf);
 	}
 	for (i = 0; i < c->n; i++)
 		free(c->lines[i]);
@@ -264,44 +265,19 @@ static void cache_put(struct tc_cache *c, const char *key, bool libc, const char
 	c->dirty = true;
 }
 
-/* Split a CC value like "ccache gcc -m32" into a NULL-terminated argv. */
-static char **split_words(const char *s)
+/*
+ * A CC value like "ccache gcc -m32" as an argv; NULL for a blank one too
+ * (then taken for out of memory, as it always was).
+ */
+static char **cc_argv(const char *s)
 {
-	char **v = calloc(strlen(s) / 2 + 2, sizeof(*v));
-	size_t n = 0;
-	const char *w;
+	char **v = st_split_words(s);
 
-	if (!v)
-		return NULL;
-	while (*s) {
-		while (*s == ' ' || *s == '\t')
-			s++;
-		if (!*s)
-			break;
-		w = s;
-		while (*s && *s != ' ' && *s != '\t')
-			s++;
-		v[n] = strndup(w, s - w);
-		if (!v[n++])
-			goto fail;
+	if (v && !v[0]) {
+		st_free_words(v);
+		v = NULL;
 	}
-	if (!n)
-		goto fail;
 	return v;
-fail:
-	for (n = 0; v[n]; n++)
-		free(v[n]);
-	free(v);
-	return NULL;
-}
-
-static void free_words(char **v)
-{
-	size_t i;
-
-	for (i = 0; v && v[i]; i++)
-		free(v[i]);
-	free(v);
 }
 
 static void tc_clear(struct st_toolchain *t)
@@ -355,14 +331,14 @@ static int probe_libc(struct st_toolchain *t)
 	if (!t->prefix || !*t->prefix)
 		return 0;
 	/* The arch's own flags say where its C library is (newlib for or1k). */
-	flags = split_words(t->cflags ? t->cflags : "");
+	flags = cc_argv(t->cflags ? t->cflags : "");
 	for (n = 0; t->cc[n]; n++)
 		;
 	for (m = 0; flags && flags[m]; m++)
 		;
 	argv = calloc(n + m + 5, sizeof(*argv));
 	if (!argv) {
-		free_words(flags);
+		st_free_words(flags);
 		return -ENOMEM;
 	}
 	for (i = 0; i < n; i++)
@@ -374,7 +350,7 @@ static int probe_libc(struct st_toolchain *t)
 	argv[n + m + 2] = "-";
 	ret = st_spawn(&c, argv, NULL, NULL, ST_SPAWN_STDIN | ST_SPAWN_QUIET);
 	free(argv);
-	free_words(flags);
+	st_free_words(flags);
 	if (ret)
 		return ret;
 	if (write(c.in_fd, test, sizeof(test) - 1) < 0)
@@ -501,7 +477,7 @@ static int fill(struct st_toolchain *t, const struct arch_def *d, bool host, con
 		snprintf(buf, sizeof(buf), "%s", cc);
 	else
 		snprintf(buf, sizeof(buf), "%sgcc", t->prefix);
-	t->cc = split_words(buf);
+	t->cc = cc_argv(buf);
 	if (!t->cc)
 		return -ENOMEM;
 	if (!in_path(t->cc[0])) {
@@ -528,7 +504,7 @@ static int cross_only(const struct st_build_opts *o, struct st_toolchain **out, 
 	t->prefix = strdup(o->cross_compile);
 	t->pkg = strdup(*pkg ? pkg : "a cross compiler");
 	snprintf(buf, sizeof(buf), "%sgcc", o->cross_compile);
-	t->cc = split_words(o->cc && *o->cc ? o->cc : buf);
+	t->cc = cc_argv(o->cc && *o->cc ? o->cc : buf);
 	if (!t->arch || !t->prefix || !t->pkg || !t->cc || !t->cflags) {
 		st_toolchains_free(t, 1);
 		return st_err(e, ENOMEM, NULL, "out of memory");

@@ -12,8 +12,10 @@
 #include <cjson/cJSON.h>
 
 #include "check/check.h"
+#include "common/array.h"
 #include "common/diag.h"
 #include "st_config.h"
+#include "common/json.h"
 
 #define SARIF_SCHEMA \
 	"https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -40,7 +42,7 @@ int st_check_format_parse(const char *name, enum st_check_format *fmt)
 	};
 	size_t i;
 
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
 		if (!strcmp(name, names[i])) {
 			*fmt = i;
 			return 0;
@@ -146,23 +148,6 @@ static int render_github(FILE *f, const struct st_check_result *r, bool pretty, 
 		fputc('\n', f);
 	}
 	return 0;
-}
-
-static int print_json(FILE *f, cJSON *root, bool pretty)
-{
-	char *s;
-	int ret = 0;
-
-	if (!root)
-		return -ENOMEM;
-	s = pretty ? cJSON_Print(root) : cJSON_PrintUnformatted(root);
-	cJSON_Delete(root);
-	if (!s)
-		return -ENOMEM;
-	if (fputs(s, f) == EOF || fputc('\n', f) == EOF)
-		ret = -EIO;
-	cJSON_free(s);
-	return ret;
 }
 
 /* The cause chain as an array of its lines, or null. */
@@ -311,7 +296,7 @@ static int render_json(FILE *f, const struct st_check_result *r, bool pretty, bo
 		if (!arr)
 			goto oom;
 	}
-	return print_json(f, root, pretty);
+	return st_json_print(f, root, pretty);
 oom:
 	cJSON_Delete(root);
 	return -ENOMEM;
@@ -485,7 +470,7 @@ static int render_sarif(FILE *f, const struct st_check_result *r, bool pretty, b
 	}
 	if (r->nr_errors && !sarif_notes(run, r))
 		goto oom;
-	return print_json(f, root, pretty);
+	return st_json_print(f, root, pretty);
 oom:
 	cJSON_Delete(root);
 	return -ENOMEM;
@@ -505,7 +490,7 @@ int st_check_render(FILE *f, const struct st_check_result *r,
 {
 	int ret;
 
-	if ((unsigned int)fmt >= sizeof(renderers) / sizeof(renderers[0]))
+	if ((unsigned int)fmt >= ARRAY_SIZE(renderers))
 		return -EINVAL;
 	ret = renderers[fmt](f, r, pretty, color);
 	if (!ret && ferror(f))
@@ -564,9 +549,9 @@ int st_check_render_error(FILE *f, enum st_check_format fmt, const char *file,
 {
 	switch (fmt) {
 	case ST_FMT_JSON:
-		return print_json(f, json_error(file, msg), pretty);
+		return st_json_print(f, json_error(file, msg), pretty);
 	case ST_FMT_SARIF:
-		return print_json(f, sarif_error(file, msg), pretty);
+		return st_json_print(f, sarif_error(file, msg), pretty);
 	case ST_FMT_GITHUB:
 		fputs("::error ", f);
 		if (file) {

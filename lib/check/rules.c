@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "check/check.h"
+#include "common/array.h"
 #include "common/error.h"
 #include "defconfig/defconfig.h"
 #include "migrate/migrate.h"
@@ -645,7 +646,7 @@ static void check_removed(struct ctx *c, const struct keys *k)
 	size_t i;
 	int ret;
 
-	for (i = 0; i < sizeof(removed) / sizeof(removed[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(removed); i++) {
 		const struct st_dc_line *l = k->l[removed[i].key];
 
 		if (!line_enables(l) || !c->o->enabled[ST_RULE_REMOVED_ALLOCATOR])

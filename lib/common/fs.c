@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -13,6 +14,7 @@
 
 #include "common/error.h"
 #include "common/fs.h"
+#include "common/str.h"
 
 /* Why @mode is not read, as the end of "slubtiny: FILE: ..." */
 static const char *not_regular(mode_t mode)
@@ -120,5 +122,75 @@ int st_read_file(const char *path, char **buf, size_t *len, size_t max,
 	*len = got;
 out:
 	close(fd);
+	return ret;
+}
+
+char *st_read_text(const char *path, size_t *len)
+{
+	struct st_error e = { 0 };
+	size_t n;
+	char *buf;
+	int ret = st_read_file(path, &buf, &n, 1UL << 30, NULL, &e);
+
+	if (ret) {
+		errno = -ret;
+		return NULL;
+	}
+	if (len)
+		*len = n;
+	return buf;
+}
+
+int st_mkdir_p(const char *path)
+{
+	char buf[PATH_MAX], *p;
+
+	if (st_pathf(buf, "%s", path))
+		return -ENAMETOOLONG;
+	for (p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0777) && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	if (mkdir(buf, 0777) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+int st_write_file(const char *path, const void *data, size_t len, mode_t mode)
+{
+	char tmp[PATH_MAX];
+	const char *p = data;
+	ssize_t w;
+	int fd, ret = 0;
+
+	/* beside @path, so the rename stays on one file system */
+	if (st_pathf(tmp, "%s.tmp.%ld", path, (long)getpid()))
+		return -ENAMETOOLONG;
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+	if (fd < 0)
+		return -errno;
+	while (len) {
+		w = write(fd, p, len);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			ret = w < 0 ? -errno : -EIO;
+			break;
+		}
+		p += w;
+		len -= w;
+	}
+	if (!ret && fsync(fd))
+		ret = -errno;
+	if (close(fd) && !ret)
+		ret = -errno;
+	if (!ret && rename(tmp, path))
+		ret = -errno;
+	if (ret)
+		unlink(tmp);
 	return ret;
 }

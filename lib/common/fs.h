@@ -28,4 +28,24 @@ FILE *st_fopen_regular(const char *path);
 int st_read_file(const char *path, char **buf, size_t *len, size_t max,
 		 struct stat *st, struct st_error *e);
 
+/*
+ * The whole of the regular file @path, NUL-terminated, for the caller to
+ * free (*@len, if not NULL, its length); NULL with errno set. For files the
+ * program made itself or was pointed at, up to 1 GiB.
+ */
+char *st_read_text(const char *path, size_t *len);
+
+/* mkdir -p @path (mode 0777 before the umask): 0 or -errno. */
+int st_mkdir_p(const char *path);
+
+/*
+ * Write a file the program makes (a cache entry, a stamp, a result) so that
+ * a reader never sees half of it: @len bytes of @data to a temporary file
+ * beside @path, fsync, rename over @path. 0 or -errno; on error @path is
+ * as it was. A user's own file is edited in place only by lib/defconfig's
+ * writer, which keeps its owner, mode and attributes and refuses a file
+ * changed meanwhile: this one keeps nothing of an old @path.
+ */
+int st_write_file(const char *path, const void *data, size_t len, mode_t mode);
+
 #endif

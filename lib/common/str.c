@@ -4,6 +4,8 @@
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "common/str.h"
 
@@ -19,15 +21,68 @@ char *st_asprintf(const char *fmt, ...)
 	return n < 0 ? NULL : s;
 }
 
+static int vbufprintf(char *buf, size_t len, const char *fmt, va_list ap)
+{
+	int n = vsnprintf(buf, len, fmt, ap);
+
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
 int st_pathf(char *buf, const char *fmt, ...)
 {
 	va_list ap;
-	int n;
+	int ret;
 
 	va_start(ap, fmt);
-	n = vsnprintf(buf, PATH_MAX, fmt, ap);
+	ret = vbufprintf(buf, PATH_MAX, fmt, ap);
 	va_end(ap);
-	return n < 0 || n >= PATH_MAX ? -ENAMETOOLONG : 0;
+	return ret;
+}
+
+int st_bufprintf(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = vbufprintf(buf, len, fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+void st_free_words(char **v)
+{
+	size_t i;
+
+	for (i = 0; v && v[i]; i++)
+		free(v[i]);
+	free(v);
+}
+
+char **st_split_words(const char *s)
+{
+	/* n words need at least 2n - 1 characters */
+	char **v = calloc(strlen(s) / 2 + 2, sizeof(*v));
+	size_t n = 0;
+	const char *w;
+
+	if (!v)
+		return NULL;
+	while (*s) {
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (!*s)
+			break;
+		w = s;
+		while (*s && *s != ' ' && *s != '\t')
+			s++;
+		v[n] = strndup(w, s - w);
+		if (!v[n++]) {
+			st_free_words(v);
+			return NULL;
+		}
+	}
+	return v;
 }
 
 void st_xml_escape(FILE *f, const char *s)

@@ -2,6 +2,7 @@
 #ifndef ST_STR_H
 #define ST_STR_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 /* A formatted string the caller frees; NULL when out of memory. */
@@ -12,6 +13,21 @@ char *st_asprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * does not fit (@buf then holds a cut path that fails to open later).
  */
 int st_pathf(char *buf, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/*
+ * Like st_pathf() into @buf of @len bytes: 0, or -ENAMETOOLONG when the
+ * text was cut.
+ */
+int st_bufprintf(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/*
+ * @s split at blanks (spaces, tabs) into a NULL-terminated vector of
+ * malloc'd words, as a shell splits an unquoted $CC: empty for a blank @s,
+ * NULL when out of memory. Freed by st_free_words().
+ */
+char **st_split_words(const char *s);
+void st_free_words(char **v);
 
 /*
  * Write @s to @f escaped for HTML and XML text and attribute values (SVG

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "common/array.h"
 #include "common/str.h"
 #include "footprint/footprint.h"
 #include "st_config.h"
@@ -485,13 +486,13 @@ static const char *variant_colour(const char *variant)
 	unsigned int h = 2166136261u;
 	size_t i;
 
-	for (i = 0; i < sizeof(variant_colours) / sizeof(variant_colours[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(variant_colours); i++) {
 		if (!strcmp(variant_colours[i].variant, variant))
 			return variant_colours[i].colour;
 	}
 	for (; *variant; variant++)
 		h = (h ^ (unsigned char)*variant) * 16777619u;
-	return other_colours[h % (sizeof(other_colours) / sizeof(other_colours[0]))];
+	return other_colours[h % (ARRAY_SIZE(other_colours))];
 }
 
 /* One panel: pages over the trace, a line per variant. */

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/array.h"
 #include "common/error.h"
 #include "common/spawn.h"
 #include "footprint/footprint.h"
@@ -164,7 +165,7 @@ static void parse_blocks(const cJSON *arr, struct st_fp_run *run)
 	const cJSON *x;
 
 	cJSON_ArrayForEach(x, arr) {
-		if (run->nr_orders == sizeof(run->blocks) / sizeof(run->blocks[0]))
+		if (run->nr_orders == ARRAY_SIZE(run->blocks))
 			break;
 		run->blocks[run->nr_orders++] = cJSON_IsNumber(x) ? x->valuedouble : 0;
 	}
@@ -239,7 +240,7 @@ int st_fp_set_kernel(struct st_fp_report *r, const char *variant, double slab_kb
 		if (!strcmp(r->kernel[i].variant, variant))
 			k = &r->kernel[i];
 	if (!k) {
-		if (r->nr_kernel == sizeof(r->kernel) / sizeof(r->kernel[0]))
+		if (r->nr_kernel == ARRAY_SIZE(r->kernel))
 			return -E2BIG;
 		k = &r->kernel[r->nr_kernel];
 		k->variant = strdup(variant);
@@ -600,7 +601,7 @@ static int measure_one(struct st_fp_report *r, const char *dir, char *const *var
 		return err;
 	/* the same trace on one thread, for the SLUBs against SLUB_TINY */
 	snprintf(one, sizeof(one), "%s" ST_FP_ONE_THREAD, name);
-	for (k = 0; k < sizeof(speed) / sizeof(speed[0]) && !err; k++) {
+	for (k = 0; k < ARRAY_SIZE(speed) && !err; k++) {
 		for (v = variants; *v && strcmp(*v, speed[k]); v++)
 			;
 		if (!*v)

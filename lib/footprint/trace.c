@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/array.h"
 #include "common/error.h"
 #include "common/fs.h"
 #include "footprint/trace.h"
@@ -340,7 +341,7 @@ static void write_flags(uint32_t flags, FILE *f)
 		fputc('0', f);
 		return;
 	}
-	for (i = 0; i < sizeof(flag_names) / sizeof(flag_names[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(flag_names); i++) {
 		if (flags & flag_names[i].bit) {
 			fprintf(f, "%s%s", sep, flag_names[i].name);
 			sep = "|";
@@ -510,12 +511,12 @@ static int parse_flags(char *s, uint32_t *flags)
 	if (!strcmp(s, "0"))
 		return 0;
 	for (tok = strtok_r(s, "|", &save); tok; tok = strtok_r(NULL, "|", &save)) {
-		for (i = 0; i < sizeof(flag_names) / sizeof(flag_names[0]); i++) {
+		for (i = 0; i < ARRAY_SIZE(flag_names); i++) {
 			if (!strcmp(tok, flag_names[i].name) ||
 			    (!strncmp(tok, "SLAB_", 5) && !strcmp(tok + 5, flag_names[i].name)))
 				break;
 		}
-		if (i == sizeof(flag_names) / sizeof(flag_names[0]))
+		if (i == ARRAY_SIZE(flag_names))
 			return -EINVAL;
 		*flags |= flag_names[i].bit;
 	}

@@ -18,6 +18,7 @@
 #include <cjson/cJSON.h>
 
 #include "st_config.h"
+#include "common/array.h"
 #include "common/error.h"
 #include "common/spawn.h"
 #include "kconfig/kconfig_priv.h"
@@ -343,7 +344,7 @@ const char *st_arch_from_name(enum st_arch_from from)
 		[ST_ARCH_FROM_HOST] = "host",
 	};
 
-	return (unsigned int)from < sizeof(names) / sizeof(names[0]) ? names[from] : "host";
+	return (unsigned int)from < ARRAY_SIZE(names) ? names[from] : "host";
 }
 
 bool st_arch_known(const char *arch)
@@ -385,7 +386,7 @@ static void host_arch_init(void)
 	snprintf(host_arch, sizeof(host_arch), "%s", u.machine);
 	if (u.machine[0] == 'i' && u.machine[1] && !strcmp(u.machine + 2, "86"))
 		snprintf(host_arch, sizeof(host_arch), "x86");
-	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(map); i++)
 		if (!strncmp(u.machine, map[i].prefix, strlen(map[i].prefix)))
 			snprintf(host_arch, sizeof(host_arch), "%s", map[i].arch);
 }

@@ -10,6 +10,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "common/array.h"
 #include "common/error.h"
 #include "kconfig/kconfig_priv.h"
 
@@ -33,14 +34,14 @@ static const char *const cause_names[] = {
 
 const char *st_kc_kind_name(enum st_kc_kind kind)
 {
-	if ((unsigned int)kind >= sizeof(kind_names) / sizeof(kind_names[0]))
+	if ((unsigned int)kind >= ARRAY_SIZE(kind_names))
 		return "?";
 	return kind_names[kind];
 }
 
 const char *st_kc_cause_name(enum st_kc_cause cause)
 {
-	if ((unsigned int)cause >= sizeof(cause_names) / sizeof(cause_names[0]))
+	if ((unsigned int)cause >= ARRAY_SIZE(cause_names))
 		return "?";
 	return cause_names[cause];
 }
@@ -112,7 +113,7 @@ static int parse_finding(const cJSON *o, struct st_kc_finding *f)
 	err = dup_str(o, "kind", true, &s);
 	if (err)
 		return err;
-	k = lookup(kind_names, sizeof(kind_names) / sizeof(kind_names[0]), s);
+	k = lookup(kind_names, ARRAY_SIZE(kind_names), s);
 	free(s);
 	if (k < 0)
 		return -EPROTO;
@@ -120,7 +121,7 @@ static int parse_finding(const cJSON *o, struct st_kc_finding *f)
 	err = dup_str(o, "cause", true, &s);
 	if (err)
 		return err;
-	k = lookup(cause_names, sizeof(cause_names) / sizeof(cause_names[0]), s);
+	k = lookup(cause_names, ARRAY_SIZE(cause_names), s);
 	free(s);
 	/* A cause this client does not know yet is still a finding. */
 	f->cause = k < 0 ? ST_KC_CAUSE_OTHER : k;

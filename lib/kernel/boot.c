@@ -21,7 +21,9 @@
 #include <unistd.h>
 
 #include "build/build.h"
+#include "common/array.h"
 #include "common/error.h"
+#include "common/fs.h"
 #include "common/spawn.h"
 #include "common/str.h"
 #include "defconfig/defconfig.h"
@@ -122,7 +124,7 @@ static const struct boot_arch *boot_arch(const char *arch)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(boot_arches) / sizeof(boot_arches[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(boot_arches); i++)
 		if (!strcmp(boot_arches[i].arch, arch))
 			return &boot_arches[i];
 	return NULL;
@@ -137,10 +139,10 @@ const char *const *st_boot_config(const char *arch)
 
 const char *const *st_boot_arches(void)
 {
-	static const char *names[sizeof(boot_arches) / sizeof(boot_arches[0]) + 1];
+	static const char *names[ARRAY_SIZE(boot_arches) + 1];
 	size_t i;
 
-	for (i = 0; i + 1 < sizeof(names) / sizeof(names[0]); i++)
+	for (i = 0; i + 1 < ARRAY_SIZE(names); i++)
 		names[i] = boot_arches[i].arch;
 	return names;
 }
@@ -153,76 +155,11 @@ static double now_s(void)
 	return t.tv_sec + t.tv_nsec / 1e9;
 }
 
-/* Write @len bytes to @path through a temporary file and rename(). */
-static int write_atomic(const char *path, const void *data, size_t len, mode_t mode)
-{
-	char tmp[PATH_MAX];
-	const char *p = data;
-	ssize_t w;
-	int fd, ret = 0;
-
-	if (st_pathf(tmp, "%s.tmp.%ld", path, (long)getpid()))
-		return -ENAMETOOLONG;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
-	if (fd < 0)
-		return -errno;
-	while (len) {
-		w = write(fd, p, len);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			ret = w < 0 ? -errno : -EIO;
-			break;
-		}
-		p += w;
-		len -= w;
-	}
-	if (!ret && fsync(fd))
-		ret = -errno;
-	if (close(fd) && !ret)
-		ret = -errno;
-	if (!ret && rename(tmp, path))
-		ret = -errno;
-	if (ret)
-		unlink(tmp);
-	return ret;
-}
-
-static char *read_file(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "re");
-	char *buf = NULL, *nb;
-	size_t n = 0, cap = 0, got;
-
-	if (!f)
-		return NULL;
-	do {
-		if (n + 4096 + 1 > cap) {
-			cap = cap ? cap * 2 : 8192;
-			nb = realloc(buf, cap);
-			if (!nb) {
-				free(buf);
-				fclose(f);
-				errno = ENOMEM;
-				return NULL;
-			}
-			buf = nb;
-		}
-		got = fread(buf + n, 1, 4096, f);
-		n += got;
-	} while (got == 4096);
-	fclose(f);
-	buf[n] = 0;
-	if (len)
-		*len = n;
-	return buf;
-}
-
 static const struct boot_profile *boot_profile(const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(boot_profiles) / sizeof(boot_profiles[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(boot_profiles); i++)
 		if (!strcmp(boot_profiles[i].name, name ? name : "minimal"))
 			return &boot_profiles[i];
 	return NULL;
@@ -237,7 +174,7 @@ static bool kconfig_defines(const char *srctree, const char *file, const char *s
 
 	if (st_pathf(path, "%s/%s", srctree, file))
 		return false;
-	text = read_file(path, NULL);
+	text = st_read_text(path, NULL);
 	if (!text)
 		return false;
 	wl = snprintf(want, sizeof(want), "config %s", sym);
@@ -319,7 +256,7 @@ static void meminfo_line(struct st_boot_figures *f, const char *l, size_t n, uns
 	size_t i, kl;
 	double v;
 
-	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(keys); i++) {
 		kl = strlen(keys[i].key);
 		if (n > kl && !memcmp(l, keys[i].key, kl) && number(l + kl, n - kl, &v, NULL)) {
 			*(double *)((char *)f + keys[i].off) = v;
@@ -496,7 +433,7 @@ static int write_flat_script(const char *path, unsigned long base)
 		     "\t.bss (NOLOAD) : { *(.sbss .sbss.*) *(.bss .bss.*) *(COMMON) }\n"
 		     "\t/DISCARD/ : { *(.comment) *(.note .note.*) *(.eh_frame*) "
 		     "*(.riscv.attributes) }\n}\n", base);
-	return write_atomic(path, text, (size_t)n, 0644);
+	return st_write_file(path, text, (size_t)n, 0644);
 }
 
 /* Run @argv (a compiler or objcopy); its output into @e on failure. */
@@ -572,7 +509,7 @@ static int flat_bytes(const char *objcopy, const char *elf, char **bin, size_t *
 	ret = run_tool(argv, elf, "copy the boot init's bytes", e);
 	if (ret)
 		return ret;
-	*bin = read_file(out, len);
+	*bin = st_read_text(out, len);
 	unlink(out);
 	if (!*bin)
 		return st_err(e, errno, out, "%s", strerror(errno));
@@ -679,7 +616,7 @@ static int compile_init(const struct st_boot_opts *o, const char *cross, const c
 	ret = cc_init(cc, src, out, 0, e);
 	if (ret)
 		goto out;
-	*bin = read_file(out, len);
+	*bin = st_read_text(out, len);
 	if (!*bin)
 		ret = st_err(e, errno, out, "%s", strerror(errno));
 out:
@@ -748,7 +685,7 @@ static int make_initramfs(const char *init, size_t init_len, const char *busybox
 	if (busybox) {
 		char *argv[] = { (char *)busybox, "--list-full", NULL };
 
-		bb = read_file(busybox, &len);
+		bb = st_read_text(busybox, &len);
 		if (!bb) {
 			ret = st_err(e, errno, busybox, "%s", strerror(errno));
 			goto out;
@@ -759,13 +696,13 @@ static int make_initramfs(const char *init, size_t init_len, const char *busybox
 				     "'--list-full' failed: not a busybox of this machine's arch");
 			goto out;
 		}
-		for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
+		for (i = 0; i < ARRAY_SIZE(dirs); i++)
 			ents[n++] = (struct st_cpio_entry){ .name = dirs[i],
 							    .mode = S_IFDIR | 0755 };
 		ents[n++] = (struct st_cpio_entry){
 			.name = "bin/busybox", .mode = S_IFREG | 0755, .data = bb, .size = len,
 			.links = links,
-			.nr_links = applet_links(list, dirs, sizeof(dirs) / sizeof(dirs[0]),
+			.nr_links = applet_links(list, dirs, ARRAY_SIZE(dirs),
 						 links, MAX_ENTS),
 		};
 	}
@@ -774,7 +711,7 @@ static int make_initramfs(const char *init, size_t init_len, const char *busybox
 		ret = st_err(e, -ret, path, "cannot make the initramfs: %s", strerror(-ret));
 		goto out;
 	}
-	ret = write_atomic(path, cpio, len, 0644);
+	ret = st_write_file(path, cpio, len, 0644);
 	free(cpio);
 	if (ret)
 		ret = st_err(e, -ret, path, "%s", strerror(-ret));
@@ -824,7 +761,7 @@ static char *oom_reason(const char *log)
 	const char *hit = NULL, *p;
 	size_t i;
 
-	for (i = 0; i < sizeof(marks) / sizeof(marks[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(marks); i++) {
 		p = strstr(log, marks[i]);
 		if (p && (!hit || p < hit))
 			hit = p;
@@ -980,7 +917,7 @@ static int boot_one(const struct boot_arch *a, struct st_boot_item *it, const ch
 		st_pathf(path, "%s/slubtiny-console-%uM.log", it->dir, it->mem_mb);
 	else
 		st_pathf(path, "%s/" CONSOLE_LOG, it->dir);
-	write_atomic(path, log, len, 0644);
+	st_write_file(path, log, len, 0644);
 	ret = seen_end ? st_boot_parse(log, len, &it->fig) : -ENOENT;
 	if (ret && !seen_end && (it->stopped = stop_reason(r, it, log, seen_panic))) {
 		it->boot_s = now_s() - t0;
@@ -1147,7 +1084,7 @@ static int save_result(const struct st_boot_opts *o, const struct st_boot_result
 	s = cJSON_Print(j);
 	if (s) {
 		st_pathf(path, "%s/" RESULT_NAME, it->dir);
-		ret = write_atomic(path, s, strlen(s), 0644);
+		ret = st_write_file(path, s, strlen(s), 0644);
 		cJSON_free(s);
 	}
 	if (ret) {
@@ -1156,7 +1093,7 @@ static int save_result(const struct st_boot_opts *o, const struct st_boot_result
 	}
 	/* boot-latest.json: { "variants": { "slub": {...}, ... } } */
 	st_pathf(path, "%s/" LATEST_NAME, builddir);
-	text = read_file(path, NULL);
+	text = st_read_text(path, NULL);
 	root = text ? cJSON_Parse(text) : NULL;
 	free(text);
 	if (!cJSON_IsObject(root) || !cJSON_IsObject(cJSON_GetObjectItem(root, "variants"))) {
@@ -1173,7 +1110,7 @@ static int save_result(const struct st_boot_opts *o, const struct st_boot_result
 	cJSON_DeleteItemFromObject(j, "caches");
 	cJSON_AddItemToObject(v, it->variant, j);
 	s = cJSON_Print(root);
-	ret = s ? write_atomic(path, s, strlen(s), 0644) : -ENOMEM;
+	ret = s ? st_write_file(path, s, strlen(s), 0644) : -ENOMEM;
 	cJSON_free(s);
 	cJSON_Delete(root);
 	return ret;
@@ -1274,7 +1211,7 @@ int st_boot_latest_load(const char *builddir, struct st_boot_latest **out, size_
 	else if (st_kernel_default_dir(dir, sizeof(dir)))
 		return 0;
 	st_pathf(path, "%s/" LATEST_NAME, dir);
-	text = read_file(path, NULL);
+	text = st_read_text(path, NULL);
 	if (!text)
 		return errno == ENOENT ? 0 : st_err(e, errno, path, "%s", strerror(errno));
 	ret = st_boot_latest_parse(text, out, n);
@@ -1415,7 +1352,7 @@ int st_boot_run(const struct st_boot_opts *o, struct st_boot_result **out, struc
 	ko.narches = 1;
 	ko.image_target = a->target;
 	ko.image_file = a->file;
-	for (i = 0; config[i] && i < sizeof(extra) / sizeof(extra[0]) - 1; i++) {
+	for (i = 0; config[i] && i < ARRAY_SIZE(extra) - 1; i++) {
 		extra[i] = config[i];
 		/* riscv's virt board was SOC_VIRT before 6.5 */
 		if (!strcmp(a->arch, "riscv") && !strcmp(extra[i], "CONFIG_ARCH_VIRT=y") &&
@@ -1609,7 +1546,7 @@ void st_boot_ratios(struct st_boot_result *r, const char *const *variants,
 	size_t i, k;
 
 	r->nratios = 0;
-	for (i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(pairs); i++) {
 		struct st_boot_ratio *q = &r->ratios[r->nratios];
 		unsigned long pa = 0, pb = 0;
 

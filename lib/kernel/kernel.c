@@ -21,8 +21,11 @@
 
 #include "build/build.h"
 #include "build/pool.h"
+#include "common/array.h"
 #include "common/error.h"
+#include "common/fs.h"
 #include "common/spawn.h"
+#include "common/stamp.h"
 #include "common/str.h"
 #include "defconfig/defconfig.h"
 #include "kconfig/kconfig.h"
@@ -59,7 +62,7 @@ static const struct kvariant {
 	{ "slab", { "SLAB_DEPRECATED", "SLAB" }, "slab", false, false },
 	{ "slob", { "SLOB_DEPRECATED", "SLOB" }, "slob", false, true },
 };
-#define NKVARIANTS (sizeof(kvariants) / sizeof(kvariants[0]))
+#define NKVARIANTS (ARRAY_SIZE(kvariants))
 
 const char *const *st_kernel_variants(void)
 {
@@ -71,78 +74,13 @@ const char *const *st_kernel_variants(void)
 	return names;
 }
 
-/* A 128-bit FNV-1a pair: cache identity, not security. */
-struct hash {
-	uint64_t a, b;
-};
-
-static void hash_init(struct hash *h)
-{
-	h->a = 0xcbf29ce484222325ULL;
-	h->b = 0x84222325cbf29ce4ULL;
-}
-
-static void hash_bytes(struct hash *h, const void *p, size_t n)
-{
-	const unsigned char *s = p;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		h->a = (h->a ^ s[i]) * 0x100000001b3ULL;
-		h->b = (h->b ^ s[i] ^ 0x5a) * 0x100000001b3ULL;
-	}
-}
-
-/* A string and its terminator, so "ab","c" and "a","bc" differ. */
-static void hash_str(struct hash *h, const char *s)
-{
-	s = s ? s : "\x01(null)";
-	hash_bytes(h, s, strlen(s) + 1);
-}
-
-static void hash_hex(const struct hash *h, char out[33])
-{
-	snprintf(out, 33, "%016llx%016llx", (unsigned long long)h->a,
-		 (unsigned long long)h->b);
-}
-
-static int hash_file(struct hash *h, const char *path)
-{
-	char buf[65536];
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return -errno;
-	while ((n = read(fd, buf, sizeof(buf))) > 0)
-		hash_bytes(h, buf, n);
-	close(fd);
-	return n < 0 ? -EIO : 0;
-}
-
-/* Name, size and mtime of @path: enough to notice an edited source. */
-static void hash_stat(struct hash *h, const char *path)
-{
-	struct stat st;
-	char buf[128];
-
-	hash_str(h, path);
-	if (stat(path, &st)) {
-		hash_str(h, "-");
-		return;
-	}
-	snprintf(buf, sizeof(buf), "%lld %lld.%09ld", (long long)st.st_size,
-		 (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
-	hash_str(h, buf);
-}
-
 static int skip_dot(const struct dirent *d)
 {
 	return d->d_name[0] != '.';
 }
 
 /* Every entry of @dir (not recursive), in name order. */
-static void hash_dir(struct hash *h, const char *dir)
+static void hash_dir(struct st_hash *h, const char *dir)
 {
 	struct dirent **ents;
 	char path[PATH_MAX];
@@ -150,12 +88,12 @@ static void hash_dir(struct hash *h, const char *dir)
 
 	n = scandir(dir, &ents, skip_dot, alphasort);
 	if (n < 0) {
-		hash_str(h, dir);
+		st_hash_str(h, dir);
 		return;
 	}
 	for (i = 0; i < n; i++) {
 		st_pathf(path, "%s/%s", dir, ents[i]->d_name);
-		hash_stat(h, path);
+		st_hash_stat(h, path);
 		free(ents[i]);
 	}
 	free(ents);
@@ -182,7 +120,7 @@ static const char *srcarch(const char *arch)
  * checkout's HEAD and index. An edit elsewhere is noticed by make once the
  * stamp does not match for another reason.
  */
-static void hash_tree(struct hash *h, const char *src, const char *arch)
+static void hash_tree(struct st_hash *h, const char *src, const char *arch)
 {
 	static const char *const files[] = {
 		"Makefile", "init/Kconfig", "include/linux/slab.h", "include/linux/slub_def.h",
@@ -193,10 +131,10 @@ static void hash_tree(struct hash *h, const char *src, const char *arch)
 	char path[PATH_MAX];
 	size_t i;
 
-	hash_str(h, src);
+	st_hash_str(h, src);
 	for (i = 0; files[i]; i++) {
 		st_pathf(path, "%s/%s", src, files[i]);
-		hash_stat(h, path);
+		st_hash_stat(h, path);
 	}
 	for (i = 0; dirs[i]; i++) {
 		st_pathf(path, "%s/%s", src, dirs[i]);
@@ -205,12 +143,11 @@ static void hash_tree(struct hash *h, const char *src, const char *arch)
 	st_pathf(path, "%s/arch/%s/configs", src, srcarch(arch));
 	hash_dir(h, path);
 	st_pathf(path, "%s/arch/%s/Kconfig", src, srcarch(arch));
-	hash_stat(h, path);
+	st_hash_stat(h, path);
 	st_pathf(path, "%s/arch/%s/include/asm", src, srcarch(arch));
 	hash_dir(h, path);
 }
 
-static int mkdir_p(const char *path);
 
 /*
  * The cache holds objects later runs report without rebuilding: another
@@ -263,7 +200,7 @@ int st_kernel_default_dir(char *buf, size_t len)
 	}
 	snprintf(buf, len, "%s/kernel", top);
 	*strrchr(top, '/') = 0;
-	ret = mkdir_p(top);
+	ret = st_mkdir_p(top);
 	top[strlen(top)] = '/';
 	if (ret) {
 		snprintf(buf, len, "%s", top);
@@ -275,80 +212,12 @@ int st_kernel_default_dir(char *buf, size_t len)
 	return ret;
 }
 
-static int mkdir_p(const char *path)
+/* @len bytes of @text to @path, never half of them (st_write_file). */
+static int write_text(const char *path, const char *text, size_t len, struct st_error *e)
 {
-	char tmp[PATH_MAX], *p;
+	int ret = st_write_file(path, text, len, 0666);
 
-	if (snprintf(tmp, sizeof(tmp), "%s", path) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	for (p = tmp + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = 0;
-		if (mkdir(tmp, 0777) && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	if (mkdir(tmp, 0777) && errno != EEXIST)
-		return -errno;
-	return 0;
-}
-
-/*
- * lib/defconfig's atomic writer replaces an existing file: create an empty
- * one first (an empty stamp or .config is never taken for a built one).
- */
-static int write_model(const char *path, const struct st_defconfig *dc, struct st_error *e)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
-
-	if (fd < 0)
-		return st_err(e, errno, path, "cannot create: %s", strerror(errno));
-	close(fd);
-	return st_defconfig_write_atomic(path, dc, e);
-}
-
-/* Write @text to @path atomically, through lib/defconfig's writer. */
-static int write_text(const char *path, const char *text, struct st_error *e)
-{
-	struct st_defconfig *dc;
-	int ret = st_defconfig_parse(&dc, text, strlen(text), path, e);
-
-	if (ret)
-		return ret;
-	ret = write_model(path, dc, e);
-	st_defconfig_free(dc);
-	return ret;
-}
-
-/* The whole of a small file, or NULL. */
-static char *read_text(const char *path)
-{
-	FILE *f = fopen(path, "re");
-	char *buf = NULL, *nb;
-	size_t n = 0, len = 0, got;
-
-	if (!f)
-		return NULL;
-	for (;;) {
-		if (len + 4096 + 1 > n) {
-			n = n ? 2 * n : 8192;
-			nb = realloc(buf, n);
-			if (!nb) {
-				free(buf);
-				fclose(f);
-				return NULL;
-			}
-			buf = nb;
-		}
-		got = fread(buf + len, 1, 4096, f);
-		len += got;
-		if (got < 4096)
-			break;
-	}
-	fclose(f);
-	buf[len] = 0;
-	return buf;
+	return ret ? st_err(e, -ret, path, "cannot write: %s", strerror(-ret)) : 0;
 }
 
 /* The value of "# KEY value" in a stamp, malloc'd, or NULL. */
@@ -391,7 +260,7 @@ struct run {
 	char *cc_cross;
 	/* The tree identity of the last arch asked for (items come arch by arch). */
 	char tree_arch[64];
-	char tree_hex[33];
+	char tree_hex[ST_HASH_HEX];
 	struct st_kernel_result *res;
 };
 
@@ -405,7 +274,7 @@ struct item {
 	struct st_kernel_cc cc;	/* CC of its make, and the compiler behind a wrapper */
 	char *cc_version;	/* first line of the compiler's --version, or NULL */
 	unsigned int index;
-	char key[33];
+	char key[ST_HASH_HEX];
 	char objects[3][32];	/* relative to O */
 	size_t nobjects;
 	char *config_text;	/* the configuration given to olddefconfig */
@@ -415,12 +284,12 @@ struct item {
 /* hash_tree() of @arch as hex, computed once per arch in a row. */
 static const char *tree_id(struct run *r, const char *arch)
 {
-	struct hash h;
+	struct st_hash h;
 
 	if (strcmp(r->tree_arch, arch)) {
-		hash_init(&h);
+		st_hash_init(&h);
 		hash_tree(&h, r->src, arch);
-		hash_hex(&h, r->tree_hex);
+		st_hash_hex(&h, r->tree_hex);
 		snprintf(r->tree_arch, sizeof(r->tree_arch), "%s", arch);
 	}
 	return r->tree_hex;
@@ -546,7 +415,7 @@ static char *log_tail(const struct item *it)
 	int lines = 0, n;
 
 	st_pathf(path, "%s/" LOG_NAME, it->out->dir);
-	text = read_text(path);
+	text = st_read_text(path, NULL);
 	p = text ? text + strlen(text) : NULL;
 	while (p && p > text && p[-1] == '\n')
 		*--p = 0;
@@ -618,13 +487,13 @@ static void stamp_cc(struct item *it, const char *text)
 static bool item_cached(struct item *it)
 {
 	char path[PATH_MAX], *text, *key, *cfg, *res;
-	struct hash h;
-	char hex[33];
+	struct st_hash h;
+	char hex[ST_HASH_HEX];
 	size_t i;
 	bool ok = false;
 
 	st_pathf(path, "%s/" STAMP_NAME, it->out->dir);
-	text = read_text(path);
+	text = st_read_text(path, NULL);
 	if (!text)
 		return false;
 	key = stamp_field(text, "key");
@@ -633,11 +502,11 @@ static bool item_cached(struct item *it)
 	if (!key || !cfg || !res || strcmp(key, it->key))
 		goto out;
 	/* The resolved .config is still the one that was built. */
-	hash_init(&h);
+	st_hash_init(&h);
 	st_pathf(path, "%s/.config", it->out->dir);
-	if (hash_file(&h, path))
+	if (st_hash_file(&h, path))
 		goto out;
-	hash_hex(&h, hex);
+	st_hash_hex(&h, hex);
 	if (strcmp(hex, cfg))
 		goto out;
 	for (i = 0; i < it->nobjects; i++) {
@@ -675,7 +544,7 @@ static int cfg_prepare(struct st_job *j)
 	st_pathf(path, "%s/" STAMP_NAME, it->out->dir);
 	if (unlink(path) && errno != ENOENT)
 		return -errno;
-	ret = mkdir_p(it->out->dir);
+	ret = st_mkdir_p(it->out->dir);
 	if (ret)
 		return ret;
 	st_pathf(path, "%s/" LOG_NAME, it->out->dir);
@@ -827,7 +696,7 @@ static int old_prepare(struct st_job *j)
 		ret = st_defconfig_render(dc, &it->config_text, &len);
 		st_pathf(path, "%s/.config", it->out->dir);
 		if (!ret)
-			ret = write_model(path, dc, &e);
+			ret = write_text(path, it->config_text, len, &e);
 		st_defconfig_free(dc);
 	}
 	if (ret) {
@@ -1017,8 +886,8 @@ static int build_finish(struct st_job *j, int status)
 {
 	struct item *it = j->data;
 	struct st_error e = { 0 };
-	char path[PATH_MAX], hex[33], *stamp;
-	struct hash h;
+	char path[PATH_MAX], hex[ST_HASH_HEX], *stamp;
+	struct st_hash h;
 	size_t i;
 	int ret;
 
@@ -1039,12 +908,12 @@ static int build_finish(struct st_job *j, int status)
 			    it->out->dir);
 		return -EIO;
 	}
-	hash_init(&h);
+	st_hash_init(&h);
 	st_pathf(path, "%s/.config", it->out->dir);
-	ret = hash_file(&h, path);
+	ret = st_hash_file(&h, path);
 	if (ret)
 		return ret;
-	hash_hex(&h, hex);
+	st_hash_hex(&h, hex);
 	stamp = st_asprintf("# " STAMP_FORMAT "\n# key %s\n# config %s\n# resolved %s\n"
 			    "# cc %s\n# wrapper %s\n", it->key, hex,
 			    it->out->resolved ? it->out->resolved : "", it->cc.cc,
@@ -1052,7 +921,7 @@ static int build_finish(struct st_job *j, int status)
 	if (!stamp)
 		return -ENOMEM;
 	st_pathf(path, "%s/" STAMP_NAME, it->out->dir);
-	ret = write_text(path, stamp, &e);
+	ret = write_text(path, stamp, strlen(stamp), &e);
 	free(stamp);
 	if (ret) {
 		st_job_fail(j, "%s: %s%s%s", it->out->name, e.file, e.file[0] ? ": " : "", e.msg);
@@ -1068,14 +937,14 @@ static int build_finish(struct st_job *j, int status)
  * CROSS_COMPILE in a row (items come arch by arch); a missing one hashes
  * as nothing, and make then reports it.
  */
-static void hash_cc_version(struct item *it, struct hash *h)
+static void hash_cc_version(struct item *it, struct st_hash *h)
 {
 	struct run *r = it->run;
 	char *cmd, *out = NULL, *nl;
 	char *argv[] = { "sh", "-c", "LC_ALL=C $1 --version", "sh", NULL, NULL };
 
 	if (r->cc_ver && !strcmp(r->cc_cross ? r->cc_cross : "", it->cross ? it->cross : "")) {
-		hash_str(h, r->cc_ver);
+		st_hash_str(h, r->cc_ver);
 		it->cc_version = strdup(r->cc_ver);
 		return;
 	}
@@ -1101,7 +970,7 @@ static void hash_cc_version(struct item *it, struct hash *h)
 	free(r->cc_cross);
 	r->cc_ver = out;
 	r->cc_cross = strdup(it->cross ? it->cross : "");
-	hash_str(h, r->cc_ver);
+	st_hash_str(h, r->cc_ver);
 	it->cc_version = strdup(r->cc_ver);
 }
 
@@ -1111,41 +980,41 @@ static void item_key(struct item *it)
 	const struct st_kernel_opts *o = it->run->o;
 	static const char *const env[] = { "LLVM", "KCFLAGS", "KCPPFLAGS", "KBUILD_BUILD_USER",
 					   "KBUILD_BUILD_HOST", "KBUILD_BUILD_TIMESTAMP", NULL };
-	struct hash h;
+	struct st_hash h;
 	size_t i;
 
-	hash_init(&h);
-	hash_str(&h, STAMP_FORMAT);
-	hash_str(&h, tree_id(it->run, it->out->arch));
-	hash_str(&h, it->out->arch);
-	hash_str(&h, it->cross);
+	st_hash_init(&h);
+	st_hash_str(&h, STAMP_FORMAT);
+	st_hash_str(&h, tree_id(it->run, it->out->arch));
+	st_hash_str(&h, it->out->arch);
+	st_hash_str(&h, it->cross);
 	/*
 	 * The compiler, not the wrapper that runs it: a distcc build and a
 	 * local one are the same objects. kbuild's default compiler hashes as
 	 * no CC at all, as before wrappers were told apart.
 	 */
-	hash_str(&h, it->cc.is_default ? NULL : it->cc.compiler);
-	hash_str(&h, o->hostcc);
+	st_hash_str(&h, it->cc.is_default ? NULL : it->cc.compiler);
+	st_hash_str(&h, o->hostcc);
 	hash_cc_version(it, &h);
 	for (i = 0; env[i]; i++)
-		hash_str(&h, getenv(env[i]));
-	hash_str(&h, it->run->is_file ? "file" : "target");
-	hash_str(&h, it->run->is_file ? it->run->defconfig_text : o->defconfig);
-	hash_str(&h, it->kv->name);
-	hash_str(&h, it->choice);
-	hash_str(&h, o->vmlinux ? "vmlinux" : "objects");
+		st_hash_str(&h, getenv(env[i]));
+	st_hash_str(&h, it->run->is_file ? "file" : "target");
+	st_hash_str(&h, it->run->is_file ? it->run->defconfig_text : o->defconfig);
+	st_hash_str(&h, it->kv->name);
+	st_hash_str(&h, it->choice);
+	st_hash_str(&h, o->vmlinux ? "vmlinux" : "objects");
 	/* Only when set: the keys of plain builds stay what they were. */
 	if (o->image_target)
-		hash_str(&h, o->image_target);
+		st_hash_str(&h, o->image_target);
 	if (o->flavour)
-		hash_str(&h, o->flavour);
+		st_hash_str(&h, o->flavour);
 	for (i = 0; o->extra && o->extra[i]; i++)
-		hash_str(&h, o->extra[i]);
+		st_hash_str(&h, o->extra[i]);
 	for (i = 0; i < o->nfragments; i++)
-		hash_str(&h, it->run->frag_texts[i]);
+		st_hash_str(&h, it->run->frag_texts[i]);
 	for (i = 0; i < it->nobjects; i++)
-		hash_str(&h, it->objects[i]);
-	hash_hex(&h, it->key);
+		st_hash_str(&h, it->objects[i]);
+	st_hash_hex(&h, it->key);
 }
 
 /*
@@ -1163,29 +1032,29 @@ static int offered(struct run *r, const char *arch, const char *cross,
 	struct st_kc_opts ko = {
 		.srctree = r->src, .arch = arch, .cross_compile = cross, .python = r->o->python,
 	};
-	struct st_kc_assign as[sizeof(probe) / sizeof(probe[0])] = { { 0 } };
-	bool usable[sizeof(probe) / sizeof(probe[0])];
+	struct st_kc_assign as[ARRAY_SIZE(probe)] = { { 0 } };
+	bool usable[ARRAY_SIZE(probe)];
 	struct st_kc_result *res = NULL;
 	struct st_kconfig *kc = NULL;
-	char path[PATH_MAX], hex[33], *text, *key, *list = NULL;
-	struct hash h;
+	char path[PATH_MAX], hex[ST_HASH_HEX], *text, *key, *list = NULL;
+	struct st_hash h;
 	size_t i, k, v;
 	int ret;
 
-	hash_init(&h);
-	hash_str(&h, STAMP_FORMAT);
-	hash_str(&h, tree_id(r, arch));
-	hash_str(&h, cross);
-	hash_hex(&h, hex);
+	st_hash_init(&h);
+	st_hash_str(&h, STAMP_FORMAT);
+	st_hash_str(&h, tree_id(r, arch));
+	st_hash_str(&h, cross);
+	st_hash_hex(&h, hex);
 	st_pathf(path, "%s/%s/%s/.slubtiny-variants", r->builddir, r->treedir, arch);
-	text = read_text(path);
+	text = st_read_text(path, NULL);
 	key = text ? stamp_field(text, "key") : NULL;
 	if (key && !strcmp(key, hex))
 		list = stamp_field(text, "symbols");
 	free(key);
 	free(text);
 	if (!list) {
-		for (i = 0; i < sizeof(probe) / sizeof(probe[0]); i++) {
+		for (i = 0; i < ARRAY_SIZE(probe); i++) {
 			as[i].sym = probe[i];
 			as[i].val = "y";
 			as[i].line = i + 1;
@@ -1202,7 +1071,7 @@ static int offered(struct run *r, const char *arch, const char *cross,
 
 			if (f->kind != ST_KC_UNKNOWN && f->cause != ST_KC_CAUSE_NO_PROMPT)
 				continue;
-			for (i = 0; i < sizeof(probe) / sizeof(probe[0]); i++)
+			for (i = 0; i < ARRAY_SIZE(probe); i++)
 				if (!strcmp(probe[i], f->sym))
 					usable[i] = false;
 		}
@@ -1210,16 +1079,16 @@ static int offered(struct run *r, const char *arch, const char *cross,
 		list = calloc(1, 128);
 		if (!list)
 			return st_err(e, ENOMEM, NULL, "out of memory");
-		for (i = 1; i < sizeof(probe) / sizeof(probe[0]); i++)
+		for (i = 1; i < ARRAY_SIZE(probe); i++)
 			if (usable[i])
 				sprintf(list + strlen(list), "%s%s", *list ? "," : "", probe[i]);
 		text = st_asprintf("# " STAMP_FORMAT "\n# key %s\n# symbols %s\n", hex, list);
 		st_pathf(path, "%s/%s/%s", r->builddir, r->treedir, arch);
-		ret = text ? mkdir_p(path) : -ENOMEM;
+		ret = text ? st_mkdir_p(path) : -ENOMEM;
 		st_pathf(path, "%s/%s/%s/.slubtiny-variants", r->builddir,
 			    r->treedir, arch);
 		if (!ret)
-			ret = write_text(path, text, e);
+			ret = write_text(path, text, strlen(text), e);
 		free(text);
 		if (ret) {
 			free(list);
@@ -1352,8 +1221,8 @@ static int setup_tree(struct run *r, struct st_error *e)
 	char mk[PATH_MAX], line[256];
 	int sub = 0, ret;
 	const char *base;
-	struct hash h;
-	char hex[33];
+	struct st_hash h;
+	char hex[ST_HASH_HEX];
 	FILE *f;
 
 	if (!o->srctree || !realpath(o->srctree, r->src))
@@ -1374,15 +1243,15 @@ static int setup_tree(struct run *r, struct st_error *e)
 		return st_err(e, ENOMEM, NULL, "out of memory");
 	base = strrchr(r->src, '/');
 	base = base && base[1] ? base + 1 : "linux";
-	hash_init(&h);
-	hash_str(&h, r->src);
-	hash_hex(&h, hex);
+	st_hash_init(&h);
+	st_hash_str(&h, r->src);
+	st_hash_hex(&h, hex);
 	snprintf(r->treedir, sizeof(r->treedir), "%.40s-%.8s", base, hex);
 	if (o->builddir)
 		snprintf(r->builddir, sizeof(r->builddir), "%s", o->builddir);
 	else if ((ret = st_kernel_default_dir(r->builddir, sizeof(r->builddir))))
 		return default_dir_err(r->builddir, ret, e);
-	ret = mkdir_p(r->builddir);
+	ret = st_mkdir_p(r->builddir);
 	if (ret)
 		return st_err(e, -ret, r->builddir, "cannot create: %s", strerror(-ret));
 	if (!realpath(r->builddir, mk))
@@ -1400,7 +1269,7 @@ static int setup_tree(struct run *r, struct st_error *e)
 	r->is_file = strchr(o->defconfig, '/') || o->defconfig[0] == '.' ||
 		     !access(o->defconfig, F_OK);
 	if (r->is_file) {
-		r->defconfig_text = read_text(o->defconfig);
+		r->defconfig_text = st_read_text(o->defconfig, NULL);
 		if (!r->defconfig_text)
 			return st_err(e, errno ? errno : EIO, o->defconfig, "cannot read: %s",
 				      strerror(errno ? errno : EIO));
@@ -1419,7 +1288,7 @@ static int setup_tree(struct run *r, struct st_error *e)
 		struct st_defconfig *dc;
 
 		errno = 0;
-		r->frag_texts[i] = read_text(frag);
+		r->frag_texts[i] = st_read_text(frag, NULL);
 		if (!r->frag_texts[i])
 			return st_err(e, errno ? errno : EIO, frag, "cannot read: %s",
 				      strerror(errno ? errno : EIO));

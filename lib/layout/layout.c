@@ -11,6 +11,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "common/array.h"
 #include "common/error.h"
 #include "common/fs.h"
 #include "defconfig/defconfig.h"
@@ -63,7 +64,7 @@ int st_layout_of(const char *path, struct st_layout *l, struct st_error *err)
 	int ret;
 
 	memset(l, 0, sizeof(*l));
-	for (i = 0; i < sizeof(readers) / sizeof(readers[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(readers); i++) {
 		ret = readers[i](path, l, err);
 		if (ret > 0)
 			return 0;
@@ -172,7 +173,7 @@ const char *st_layout_kernel_arch(const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(arch_map) / sizeof(arch_map[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(arch_map); i++)
 		if (!strcmp(arch_map[i].name, name))
 			return arch_map[i].arch;
 	return NULL;

@@ -24,6 +24,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/array.h"
 #include "common/error.h"
 #include "common/fs.h"
 #include "layout_priv.h"
@@ -119,12 +120,12 @@ static int statement_cond(const char *line, const char *var, char **cond, bool *
 		const char *e = memchr(p, sep, (size_t)(end - p));
 
 		k = (size_t)((e ? e : end) - p);
-		for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
+		for (i = 0; i < ARRAY_SIZE(ops); i++)
 			if (k == strlen(ops[i]) && !strncmp(p, ops[i], k))
 				break;
 		if (i == 2)
 			*drop = true;
-		if (i < sizeof(ops) / sizeof(ops[0]) || !k)
+		if (i < ARRAY_SIZE(ops) || !k)
 			continue;
 		free(*cond);
 		if (!(*cond = strndup(p, k)))

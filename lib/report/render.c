@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/json.h"
 #include "report/report.h"
 #include "sizes/size_diff.h"
 #include "st_config.h"
@@ -643,16 +644,5 @@ fail:
 
 int st_report_print_json(FILE *f, const struct st_report *r, bool pretty)
 {
-	cJSON *root = json_report(r);
-	char *s;
-
-	if (!root)
-		return -ENOMEM;
-	s = pretty ? cJSON_Print(root) : cJSON_PrintUnformatted(root);
-	cJSON_Delete(root);
-	if (!s)
-		return -ENOMEM;
-	fprintf(f, "%s\n", s);
-	cJSON_free(s);
-	return ferror(f) ? -EIO : 0;
+	return st_json_print(f, json_report(r), pretty);
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "common/json.h"
 #include "elf/elf.h"
 #include "sizes/sections.h"
 #include "st_config.h"
@@ -308,9 +309,7 @@ static cJSON *obj_json(const struct st_size_obj *so)
 int st_size_print_json(FILE *f, const struct st_size_result *res, bool pretty)
 {
 	cJSON *root = cJSON_CreateObject(), *objs, *tot;
-	char *s;
 	size_t i;
-	int ret = 0;
 
 	if (!root)
 		return -ENOMEM;
@@ -332,12 +331,9 @@ int st_size_print_json(FILE *f, const struct st_size_result *res, bool pretty)
 		cJSON_AddNumberToObject(tot, "bss", (double)res->bss);
 		cJSON_AddNumberToObject(tot, "total", (double)(res->text + res->data + res->bss));
 	}
-	s = (objs && tot) ? (pretty ? cJSON_Print(root) : cJSON_PrintUnformatted(root)) : NULL;
-	cJSON_Delete(root);
-	if (!s)
+	if (!objs || !tot) {
+		cJSON_Delete(root);
 		return -ENOMEM;
-	if (fputs(s, f) == EOF || putc('\n', f) == EOF)
-		ret = -EIO;
-	cJSON_free(s);
-	return ret;
+	}
+	return st_json_print(f, root, pretty);
 }

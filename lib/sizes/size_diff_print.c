@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/json.h"
 #include "sizes/size_diff.h"
 #include "st_config.h"
 
@@ -187,9 +188,7 @@ int st_size_diff_print_json(FILE *f, const struct st_size_diff *res,
 			    const char *oldname, const char *newname, bool pretty)
 {
 	cJSON *root = cJSON_CreateObject(), *tabs;
-	char *s;
 	size_t i;
-	int ret = 0;
 
 	if (!root)
 		return -ENOMEM;
@@ -208,12 +207,9 @@ int st_size_diff_print_json(FILE *f, const struct st_size_diff *res,
 		}
 		cJSON_AddItemToArray(tabs, t);
 	}
-	s = tabs ? (pretty ? cJSON_Print(root) : cJSON_PrintUnformatted(root)) : NULL;
-	cJSON_Delete(root);
-	if (!s)
+	if (!tabs) {
+		cJSON_Delete(root);
 		return -ENOMEM;
-	if (fputs(s, f) == EOF || putc('\n', f) == EOF)
-		ret = -EIO;
-	cJSON_free(s);
-	return ret;
+	}
+	return st_json_print(f, root, pretty);
 }

@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef ST_JSON_H
+#define ST_JSON_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include <cjson/cJSON.h>
+
+/*
+ * Print @root to @f, on one line or indented (@pretty), with a newline, and
+ * delete it. NULL @root stands for a tree that could not be built. Returns
+ * 0, -ENOMEM, or -EIO when @f reports a write error: every --json output
+ * goes through here.
+ */
+int st_json_print(FILE *f, cJSON *root, bool pretty);
+
+#endif
