@@ -30,7 +30,11 @@ SRC = os.environ["ST_SRCDIR"]
 BUILD = os.environ["ST_BUILDDIR"]
 SLUBTINY = os.environ["SLUBTINY"]
 TARBALL = "/usr/src/linux-source-6.12.tar.xz"
+# ST_README_DUMP=DIR: also keep each command's output there, with the
+# scratch directory's name replaced, for tests/same-output.sh.
+DUMP = os.environ.get("ST_README_DUMP")
 failures = []
+scratch = None
 
 
 def fail(msg):
@@ -120,6 +124,14 @@ def setup(tmp, tree):
     return work, env
 
 
+def dump(what, text):
+    if not DUMP:
+        return
+    name = re.sub(r"[^A-Za-z0-9.-]+", "_", what)[:100]
+    with open(os.path.join(DUMP, name), "w") as f:
+        f.write(text.replace(scratch, "$SCRATCH") if scratch else text)
+
+
 def matches(want, got):
     """Do the lines @got match @want, where "..." in @want skips lines?"""
     if "..." not in want:
@@ -164,7 +176,8 @@ def run_console(lines, work, env, n):
     if len(outs) != len(cmds):
         fail("console block %d: ran %d of %d commands:\n%s" % (n, len(outs), len(cmds), r.stdout))
         return
-    for (cmd, want), got in zip(cmds, outs):
+    for i, ((cmd, want), got) in enumerate(zip(cmds, outs)):
+        dump("console-%d-%d %s" % (n, i, cmd), got)
         got = got.split("\n")[:-1]
         if not matches(want, got):
             fail("console block %d: '%s' printed:\n%s\n--- README shows:\n%s"
@@ -177,6 +190,7 @@ def run_sh(lines, work, env, what, want_status=0):
             continue
         r = subprocess.run(["sh", "-c", cmd], cwd=work, env=env, stdout=subprocess.PIPE,
                            stderr=subprocess.PIPE, text=True)
+        dump("%s %s" % (what, cmd), "%s[stderr]\n%s[exit %d]\n" % (r.stdout, r.stderr, r.returncode))
         if r.returncode != want_status:
             fail("%s: '%s' exits %d, want %d:\n%s" % (what, cmd, r.returncode, want_status, r.stderr))
         elif r.stderr and want_status == 0:
@@ -237,7 +251,9 @@ def main():
     tree = kernel_tree()
     found = blocks(text)
     ran = 0
+    global scratch
     with tempfile.TemporaryDirectory() as tmp:
+        scratch = tmp
         work, env = setup(tmp, tree)
         quickstart([b for b in found if b[0] == "quickstart"])
         for marker, info, lines in found:
