@@ -19,22 +19,7 @@
 #include "build/pool.h"
 #include "common/error.h"
 
-static int ntest, nfail;
-
-static void ok(int cond, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void ok(int cond, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%sok %d - ", cond ? "" : "not ", ++ntest);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	if (!cond)
-		nfail++;
-}
+#include "../../tap.h"
 
 /* snprintf through a function: paths here are short, truncation is not a concern. */
 static void pathf(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -338,9 +323,9 @@ int main(void)
 	test_arch_of_make();
 	test_pool(tmp);
 	test_build(src, tmp);
-	printf("1..%d\n", ntest);
+	printf("1..%d\n", nr_test);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmp);
-	if (!nfail && system(cmd))
+	if (!nr_fail && system(cmd))
 		return 1;
-	return nfail ? 1 : 0;
+	return nr_fail ? 1 : 0;
 }

@@ -18,21 +18,7 @@
 #include "layout/discover.h"
 #include "migrate/migrate.h"
 
-static int nr_test, nr_fail;
-
-static void ok(int cond, const char *fmt, ...)
-{
-	va_list ap;
-
-	nr_test++;
-	if (!cond)
-		nr_fail++;
-	printf("%sok %d - ", cond ? "" : "not ", nr_test);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-}
+#include "../../tap.h"
 
 /* The kernel expect_for() judges for ("" none: the newest). */
 static const char *judge = "";

@@ -21,20 +21,7 @@
 #include "common/error.h"
 #include "defconfig/defconfig.h"
 
-static int nr_tests, nr_failed;
-
-static void __attribute__((format(printf, 2, 3))) ok(int cond, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%sok %d - ", cond ? "" : "not ", ++nr_tests);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	if (!cond)
-		nr_failed++;
-}
+#include "../../tap.h"
 
 static struct st_defconfig *parse(const char *s, size_t len)
 {
@@ -278,7 +265,7 @@ static void test_unwritable(const char *sub, const char *f)
 	}
 	waitpid(pid, &status, 0);
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 77) {
-		printf("ok %d # SKIP cannot drop root\n", ++nr_tests);
+		printf("ok %d # SKIP cannot drop root\n", ++nr_test);
 		return;
 	}
 	ok(WIFEXITED(status) && WEXITSTATUS(status) == 0 && has(f, "CONFIG_OLD=y\n") &&
@@ -341,7 +328,7 @@ static void test_write(void)
 
 	/* Extended attributes are kept (skipped where there are none). */
 	if (setxattr(f, "user.slubtiny", "keep", 4, 0) < 0) {
-		printf("ok %d # SKIP no user xattrs: %s\n", ++nr_tests, strerror(errno));
+		printf("ok %d # SKIP no user xattrs: %s\n", ++nr_test, strerror(errno));
 	} else {
 		char v[8] = "";
 
@@ -393,9 +380,9 @@ int main(void)
 	test_diags();
 	test_edits();
 	test_write();
-	printf("1..%d\n", nr_tests);
+	printf("1..%d\n", nr_test);
 	if (fork() == 0)
 		execlp("rm", "rm", "-rf", tmpdir, (char *)NULL);
 	wait(NULL);
-	return nr_failed ? 1 : 0;
+	return nr_fail ? 1 : 0;
 }

@@ -15,15 +15,7 @@
 #include "common/error.h"
 #include "elf/elf.h"
 
-static int ntest, nfail;
-
-static void ok(int cond, const char *what)
-{
-	ntest++;
-	if (!cond)
-		nfail++;
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ntest, what);
-}
+#include "../../tap.h"
 
 /* ---- a minimal ELF writer ---- */
 
@@ -266,7 +258,7 @@ static void check_letters(int is64, int be)
 	build_letters(&m, is64, be, 0);
 	ret = st_elf_open_mem(&f, m.buf, m.len, "mem", &e);
 	snprintf(what, sizeof(what), "%s-bit %s image opens", is64 ? "64" : "32", be ? "BE" : "LE");
-	ok(!ret, what);
+	ok(!ret, "%s", what);
 	if (ret) {
 		printf("# %s\n", e.msg);
 		return;
@@ -280,7 +272,7 @@ static void check_letters(int is64, int be)
 		snprintf(what, sizeof(what), "%s: '%c' nm=%d sized=%d (got '%c' %d %d)", cases[i].s.name,
 			 cases[i].letter, cases[i].nm, cases[i].sized, s->type,
 			 !!(s->flags & ST_SYM_NM), !!(s->flags & ST_SYM_SIZED));
-		ok(good && !strcmp(s->name, cases[i].s.name), what);
+		ok(good && !strcmp(s->name, cases[i].s.name), "%s", what);
 	}
 	ok(!(f->objs[0].secs[9].flags & ST_SEC_BFD), ".rela.text folded into .text");
 	ok(!(f->objs[0].secs[11].flags & ST_SEC_BFD), ".symtab is not a section");
@@ -332,9 +324,9 @@ static void check_archive(void)
 	}
 	ok(f->archive && f->nobjs == 3, "three members");
 	if (f->nobjs == 3) {
-		ok(!strcmp(f->objs[0].name, "a_rather_long_member_name.o"), f->objs[0].name);
-		ok(!strcmp(f->objs[1].name, "short.o"), f->objs[1].name);
-		ok(!strcmp(f->objs[2].name, "bsd.o"), f->objs[2].name);
+		ok(!strcmp(f->objs[0].name, "a_rather_long_member_name.o"), "%s", f->objs[0].name);
+		ok(!strcmp(f->objs[1].name, "short.o"), "%s", f->objs[1].name);
+		ok(!strcmp(f->objs[2].name, "bsd.o"), "%s", f->objs[2].name);
 	}
 	st_elf_close(f);
 
@@ -471,6 +463,6 @@ int main(int argc, char **argv)
 	check_archive();
 	check_error_kinds();
 	check_refusals();
-	printf("1..%d\n", ntest);
-	return nfail != 0;
+	printf("1..%d\n", nr_test);
+	return nr_fail != 0;
 }

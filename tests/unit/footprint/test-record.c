@@ -14,15 +14,7 @@
 #include "common/spawn.h"
 #include "footprint/trace.h"
 
-static int tests, failures;
-
-static void ok(int cond, const char *what)
-{
-	tests++;
-	if (!cond)
-		failures++;
-	printf("%sok %d - %s\n", cond ? "" : "not ", tests, what);
-}
+#include "../../tap.h"
 
 int main(int argc, char **argv)
 {
@@ -48,7 +40,7 @@ int main(int argc, char **argv)
 	ok(status == 0, "the target runs under the recorder");
 	ok(st_trace_load(out, &t, &e) == 0, "the recording parses");
 	if (!t) {
-		printf("# %s: %s\n1..%d\n", e.file, e.msg, tests);
+		printf("# %s: %s\n1..%d\n", e.file, e.msg, nr_test);
 		return 1;
 	}
 	size_of = calloc(t->nr_ids + 1, sizeof(*size_of));
@@ -88,8 +80,8 @@ int main(int argc, char **argv)
 	ok(n_big == 50 && n_big_freed == 50, "the second thread's calls are there");
 	ok(main_thread >= 0 && big_thread >= 0 && main_thread != big_thread &&
 	   t->nr_threads >= 2, "threads are told apart");
-	printf("1..%d\n", tests);
+	printf("1..%d\n", nr_test);
 	free(size_of);
 	st_trace_delete(t);
-	return failures ? 1 : 0;
+	return nr_fail ? 1 : 0;
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Unit tests of the footprint result model (TAP): replay JSON in, runs,
+ * Unit nr_test of the footprint result model (TAP): replay JSON in, runs,
  * every variant against SLUB_TINY, the page expectations (the only ones:
  * speed is measured, never expected), the kernel's ratios, and the three
  * renderers over the same report.
@@ -15,15 +15,7 @@
 #include "footprint/footprint.h"
 #include "st_config.h"
 
-static int tests, failures;
-
-static void ok(int cond, const char *what)
-{
-	tests++;
-	if (!cond)
-		failures++;
-	printf("%sok %d - %s\n", cond ? "" : "not ", tests, what);
-}
+#include "../../tap.h"
 
 static void add(struct st_fp_report *r, const char *trace, const char *variant,
 		int threads, int peak, int final, double ops)
@@ -218,6 +210,6 @@ int main(void)
 		ok(st_fp_peak_pages("nosuch", "boot", &tiny, &e) < 0 && e.code,
 		   "st_fp_peak_pages: unknown variant is an error");
 	}
-	printf("1..%d\n", tests);
-	return failures ? 1 : 0;
+	printf("1..%d\n", nr_test);
+	return nr_fail ? 1 : 0;
 }

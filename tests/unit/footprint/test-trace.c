@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Unit tests of the trace format (TAP): parsing, errors with FILE:LINE,
+ * Unit nr_test of the trace format (TAP): parsing, errors with FILE:LINE,
  * text <-> binary round trips, generators.
  */
 #include <stdio.h>
@@ -10,15 +10,7 @@
 #include "common/error.h"
 #include "footprint/trace.h"
 
-static int tests, failures;
-
-static void ok(int cond, const char *what)
-{
-	tests++;
-	if (!cond)
-		failures++;
-	printf("%sok %d - %s\n", cond ? "" : "not ", tests, what);
-}
+#include "../../tap.h"
 
 static struct st_trace *parse(const char *text, struct st_error *e)
 {
@@ -136,7 +128,7 @@ static void test_errors(void)
 		len = bad[i].len ? bad[i].len : strlen(bad[i].text);
 		snprintf(what, sizeof(what), "error %zu: %s: ...%s...", i, bad[i].where, bad[i].msg);
 		ok(st_trace_parse(bad[i].text, len, "in.trace", &t, &e) < 0 && !t &&
-		   !strcmp(e.file, bad[i].where) && strstr(e.msg, bad[i].msg), what);
+		   !strcmp(e.file, bad[i].where) && strstr(e.msg, bad[i].msg), "%s", what);
 		if (t || strcmp(e.file, bad[i].where) || !strstr(e.msg, bad[i].msg))
 			printf("# got %s: %s\n", e.file, e.msg);
 		st_trace_delete(t);
@@ -153,7 +145,7 @@ static void test_round_trip(const char *shape, unsigned int scale)
 
 	snprintf(what, sizeof(what), "%s: text -> binary -> text is exact", shape);
 	if (st_trace_generate(shape, 42, scale, &t, &e)) {
-		ok(0, what);
+		ok(0, "%s", what);
 		return;
 	}
 	text = to_text(t, &tlen);
@@ -162,9 +154,9 @@ static void test_round_trip(const char *shape, unsigned int scale)
 		if (!st_trace_parse(bin, blen, "b", &t3, &e))
 			text2 = to_text(t3, &t2len);
 	}
-	ok(text2 && tlen == t2len && !memcmp(text, text2, tlen), what);
+	ok(text2 && tlen == t2len && !memcmp(text, text2, tlen), "%s", what);
 	snprintf(what, sizeof(what), "%s: binary is at most a quarter of the text", shape);
-	ok(bin && blen * 4 <= tlen, what);
+	ok(bin && blen * 4 <= tlen, "%s", what);
 	if (e.code)
 		printf("# %s: %s\n", e.file, e.msg);
 	free(text);
@@ -215,6 +207,6 @@ int main(void)
 	test_round_trip("net", 1);
 	test_round_trip("fs", 1);
 	test_generators();
-	printf("1..%d\n", tests);
-	return failures ? 1 : 0;
+	printf("1..%d\n", nr_test);
+	return nr_fail ? 1 : 0;
 }

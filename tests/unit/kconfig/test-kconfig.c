@@ -19,20 +19,7 @@
 #include "kconfig/kconfig.h"
 #include "kconfig/kconfig_priv.h"
 
-static int nr_tests, nr_failed;
-
-static void __attribute__((format(printf, 2, 3))) ok(int cond, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%sok %d - ", cond ? "" : "not ", ++nr_tests);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	if (!cond)
-		nr_failed++;
-}
+#include "../../tap.h"
 
 static int parse(const char *s, struct st_kc_result **r, struct st_error *e)
 {
@@ -378,6 +365,6 @@ int main(void)
 	rm_fake_tree();
 	test_model();
 	test_choice_61();
-	printf("1..%d\n", nr_tests);
-	return nr_failed ? 1 : 0;
+	printf("1..%d\n", nr_test);
+	return nr_fail ? 1 : 0;
 }

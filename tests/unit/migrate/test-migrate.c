@@ -11,20 +11,7 @@
 #include "defconfig/defconfig.h"
 #include "migrate/migrate.h"
 
-static int nr_tests, nr_failed;
-
-static void __attribute__((format(printf, 2, 3))) ok(int cond, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%sok %d - ", cond ? "" : "not ", ++nr_tests);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	if (!cond)
-		nr_failed++;
-}
+#include "../../tap.h"
 
 static struct st_kver kv(const char *s)
 {
@@ -302,6 +289,6 @@ int main(void)
 	test_findings();
 	test_kver();
 	test_collateral();
-	printf("1..%d\n", nr_tests);
-	return nr_failed ? 1 : 0;
+	printf("1..%d\n", nr_test);
+	return nr_fail ? 1 : 0;
 }

@@ -16,21 +16,7 @@
 #include "common/spawn.h"
 #include "report/report.h"
 
-static int ntest, nfail;
-
-static void ok(int cond, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void ok(int cond, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%sok %d - ", cond ? "" : "not ", ++ntest);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	if (!cond)
-		nfail++;
-}
+#include "../../tap.h"
 
 /* Whether @name is an executable file in a directory of $PATH. */
 static int on_path(const char *name)
@@ -79,7 +65,7 @@ static void test_objects(const char *dir)
 	snprintf(pn, sizeof(pn), "%s/new.o", dir);
 	/* The precondition: a compiler. Once it is there, a failure fails. */
 	if (!on_path("cc")) {
-		printf("ok %d # SKIP no cc on PATH\n", ++ntest);
+		printf("ok %d # SKIP no cc on PATH\n", ++nr_test);
 		return;
 	}
 	ret = compile(dir, "old", "int a[10];\nint f(int i) { return a[i]; }\n") ||
@@ -254,9 +240,9 @@ int main(void)
 	test_objects(dir);
 	test_top();
 	test_render();
-	printf("1..%d\n", ntest);
+	printf("1..%d\n", nr_test);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	if (system(cmd))
 		return 1;
-	return nfail ? 1 : 0;
+	return nr_fail ? 1 : 0;
 }

@@ -14,15 +14,7 @@
 #include "sizes/sections.h"
 #include "sizes/size_diff.h"
 
-static int ntest, nfail;
-
-static void ok(int cond, const char *what)
-{
-	ntest++;
-	if (!cond)
-		nfail++;
-	printf("%s %d - %s\n", cond ? "ok" : "not ok", ntest, what);
-}
+#include "../../tap.h"
 
 #define SYM(n, t, s) { .name = (n), .type = (t), .size = (s), .flags = ST_SYM_NM | ST_SYM_SIZED }
 
@@ -206,6 +198,6 @@ int main(void)
 	check_default(&a, &b);
 	check_text();
 	check_berkeley();
-	printf("1..%d\n", ntest);
-	return nfail != 0;
+	printf("1..%d\n", nr_test);
+	return nr_fail != 0;
 }
