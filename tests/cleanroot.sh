@@ -58,6 +58,12 @@ mkdir "$root/dev/pts" "$root/dev/shm"
 mount -t devpts -o newinstance,ptmxmode=666 devpts "$root/dev/pts"
 ln -s pts/ptmx "$root/dev/ptmx"
 ln -s /proc/self/fd "$root/dev/fd"
+# What udev, systemd and container runtimes put there on every machine (a
+# test redirects through /dev/stdin): without them the root lacks what no
+# real one does.
+ln -s /proc/self/fd/0 "$root/dev/stdin"
+ln -s /proc/self/fd/1 "$root/dev/stdout"
+ln -s /proc/self/fd/2 "$root/dev/stderr"
 mount -t sysfs sys "$root/sys"
 cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
 
