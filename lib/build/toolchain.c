@@ -331,7 +331,7 @@ static int probe_libc(struct st_toolchain *t)
 	if (!t->prefix || !*t->prefix)
 		return 0;
 	/* The arch's own flags say where its C library is (newlib for or1k). */
-	flags = cc_argv(t->cflags ? t->cflags : "");
+	flags = st_split_words(t->cflags ? t->cflags : "");
 	for (n = 0; t->cc[n]; n++)
 		;
 	for (m = 0; flags && flags[m]; m++)
