@@ -12,11 +12,46 @@
 
 #include "common/spawn.h"
 
-static void child_exec(char *const argv[], char *const env_add[], const char *cwd,
+extern char **environ;
+
+/*
+ * The child's environment, built before the fork: the parent may have other
+ * threads (a progress ticker, check's workers), and one of them may hold a
+ * lock of malloc at the fork, so the child must not allocate, and putenv()
+ * does. An entry of @env_add replaces the inherited one of the same name.
+ * NULL on no memory; the strings stay the caller's and environ's.
+ */
+static char **child_env(char *const env_add[])
+{
+	size_t n = 0, add = 0, i, j, len;
+	char **env;
+
+	while (environ[n])
+		n++;
+	while (env_add[add])
+		add++;
+	env = malloc((n + add + 1) * sizeof(*env));
+	if (!env)
+		return NULL;
+	memcpy(env, environ, n * sizeof(*env));
+	for (i = 0; i < add; i++) {
+		len = strcspn(env_add[i], "=") + 1;
+		for (j = 0; j < n; j++) {
+			if (!strncmp(env[j], env_add[i], len))
+				break;
+		}
+		env[j] = env_add[i];
+		if (j == n)
+			n++;
+	}
+	env[n] = NULL;
+	return env;
+}
+
+/* Only async-signal-safe calls here: see child_env(). */
+static void child_exec(char *const argv[], char **env, const char *cwd,
 		       int in[2], int out[2], unsigned int flags, pid_t parent)
 {
-	int i;
-
 	/*
 	 * A make left running after slubtiny is killed rewrites objects a
 	 * rerun has already stamped. The signal survives exec; the parent may
@@ -47,24 +82,20 @@ static void child_exec(char *const argv[], char *const env_add[], const char *cw
 	}
 	if (flags & ST_SPAWN_PGRP)
 		setpgid(0, 0);
-	for (i = 0; env_add && env_add[i]; i++)
-		putenv(env_add[i]);
 	if (cwd && chdir(cwd) < 0)
 		_exit(127);
 	signal(SIGPIPE, SIG_DFL);
-	execvp(argv[0], argv);
+	execvpe(argv[0], argv, env);
 	_exit(127);
 }
 
-int st_spawn(struct st_child *c, char *const argv[], char *const env_add[],
-	     const char *cwd, unsigned int flags)
+static int spawn_env(struct st_child *c, char *const argv[], char **env, const char *cwd,
+		     unsigned int flags)
 {
 	int in[2] = { -1, -1 }, out[2] = { -1, -1 };
 	pid_t parent = getpid();
 	int err;
 
-	c->pid = -1;
-	c->in_fd = c->out_fd = -1;
 	if ((flags & ST_SPAWN_STDIN) && pipe2(in, O_CLOEXEC) < 0)
 		return -errno;
 	if ((flags & ST_SPAWN_STDOUT) && pipe2(out, O_CLOEXEC) < 0) {
@@ -77,7 +108,7 @@ int st_spawn(struct st_child *c, char *const argv[], char *const env_add[],
 		goto close_out;
 	}
 	if (c->pid == 0)
-		child_exec(argv, env_add, cwd, in, out, flags, parent);
+		child_exec(argv, env, cwd, in, out, flags, parent);
 	/* Also here: a kill(-pid) right after the fork must find the group. */
 	if (flags & ST_SPAWN_PGRP)
 		setpgid(c->pid, c->pid);
@@ -101,6 +132,22 @@ close_in:
 		close(in[0]);
 		close(in[1]);
 	}
+	return err;
+}
+
+int st_spawn(struct st_child *c, char *const argv[], char *const env_add[],
+	     const char *cwd, unsigned int flags)
+{
+	char **env = environ;
+	int err;
+
+	c->pid = -1;
+	c->in_fd = c->out_fd = -1;
+	if (env_add && !(env = child_env(env_add)))
+		return -ENOMEM;
+	err = spawn_env(c, argv, env, cwd, flags);
+	if (env != environ)
+		free(env);
 	return err;
 }
 

@@ -8,9 +8,10 @@
 
 /*
  * The one process spawner of the project. A child gets pipes on the ends the
- * caller asks for; everything else is inherited. @envp NULL means the current
- * environment; @env_add (may be NULL) is a NULL-terminated list of
- * "NAME=value" strings set on top of it.
+ * caller asks for; everything else is inherited. @env_add (may be NULL) is a
+ * NULL-terminated list of "NAME=value" strings set on top of the current
+ * environment, in the child only. Safe beside other threads: the child
+ * allocates nothing between fork and exec.
  */
 struct st_child {
 	pid_t pid;
