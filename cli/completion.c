@@ -21,7 +21,7 @@
 #include "common/array.h"
 #include "common/error.h"
 #include "footprint/trace.h"
-#include "kernel/boot.h"
+#include "boot/boot.h"
 #include "kernel/kernel.h"
 
 enum arg_kind { ARG_NONE, ARG_DIR, ARG_FILE, ARG_WORDS, ARG_RULES, ARG_LIST, ARG_TREE_ARCH,

@@ -22,7 +22,7 @@
 #include "common/error.h"
 #include "common/json.h"
 #include "footprint/footprint.h"
-#include "kernel/boot.h"
+#include "boot/boot.h"
 
 /* Parse a decimal number in [min, max]; false (said, naming the option) if it is not one. */
 static bool parse_uint(const char *s, unsigned long min, unsigned long max, unsigned long *v)

@@ -1338,8 +1338,8 @@ static int add_item(struct run *r, const char *arch, const char *cross, size_t v
 		return st_err(e, ENOMEM, NULL, "out of memory");
 	ret = st_kernel_cc(r->o, cross, &it->cc);
 	if (ret == -EINVAL)
-		return st_err(e, EINVAL, NULL, "CC='%s' already runs through another compiler "
-			      "wrapper than --cc-wrapper %s", r->o->cc ? r->o->cc : "",
+		return st_err(e, EINVAL, NULL, "CC='%s' already runs through a compiler wrapper "
+			      "other than %s", r->o->cc ? r->o->cc : "",
 			      r->o->cc_wrapper);
 	if (ret)
 		return st_err(e, -ret, NULL, "%s", strerror(-ret));

@@ -221,7 +221,7 @@ for w in gcc icecc; do
 		bad "--cc-wrapper $w: exit $st: $(cat "$t/wrapper-$w.err")"
 done
 CC="ccache gcc" kernel two-wrappers --defconfig tinyconfig --cc-wrapper distcc
-[ $st = 2 ] && [ "$(cat "$t/two-wrappers.err")" = "slubtiny: kernel: CC='ccache gcc' already runs through another compiler wrapper than --cc-wrapper distcc" ] ||
+[ $st = 2 ] && [ "$(cat "$t/two-wrappers.err")" = "slubtiny: kernel: CC='ccache gcc' already runs through a compiler wrapper other than distcc" ] ||
 	bad "two wrappers: exit $st: $(cat "$t/two-wrappers.err")"
 [ ! -s "$t/two-wrappers.out" ] || bad "two wrappers: output on stdout"
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/boot.h"
+#include "boot/boot.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

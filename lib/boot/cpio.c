@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/boot.h"
+#include "boot/boot.h"
 
 #define CPIO_FIRST_INO 721
 

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/flat.h"
+#include "boot/flat.h"
 #include "../../tap.h"
 
 static uint32_t word(const char *f, int i)

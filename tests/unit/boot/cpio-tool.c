@@ -9,7 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "kernel/boot.h"
+#include "boot/boot.h"
 
 static char *slurp(const char *path, size_t *len)
 {

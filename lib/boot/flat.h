@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-#ifndef ST_KERNEL_FLAT_H
-#define ST_KERNEL_FLAT_H
+#ifndef ST_BOOT_FLAT_H
+#define ST_BOOT_FLAT_H
 
 #include <stddef.h>
 

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/flat.h"
+#include "boot/flat.h"
 
 #define FLAT_VERSION	4
 #define FLAG_RAM	0x1	/* load the whole file into RAM (no XIP) */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * footprint --boot renderers: a text table and an SVG bar chart of what
- * the booted kernels said (the JSON is made in boot.c, where the cache
+ * the booted kernels said (the JSON is made in results.c, where the cache
  * files are written from the same tree).
  */
 #include <errno.h>
@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "common/str.h"
-#include "kernel/boot.h"
+#include "boot/boot.h"
 
 #define TOP_CACHES 5
 

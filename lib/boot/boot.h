@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-#ifndef ST_KERNEL_BOOT_H
-#define ST_KERNEL_BOOT_H
+#ifndef ST_BOOT_BOOT_H
+#define ST_BOOT_BOOT_H
 
 /*
  * `slubtiny footprint --boot`: each allocator variant of a user's kernel
@@ -83,7 +83,7 @@ struct st_boot_opts {
 	 * KVM shows no kernel banner within 20 s (then for the rest of the run).
 	 */
 	const char *accel;
-	const char *datadir;		/* has lib/kernel/boot-init.c; NULL: st_build_datadir() */
+	const char *datadir;		/* has lib/boot/boot-init.c; NULL: st_build_datadir() */
 	/*
 	 * A static busybox of the target packed beside the init with a link
 	 * per applet (busybox --list-full, run on the host: the host's arch
