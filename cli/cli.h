@@ -31,6 +31,11 @@ struct cmd {
 	const struct st_opt *opts;		/* its options (cli/opt.h) */
 	const struct st_example *examples;	/* ends with { NULL } */
 	void (*more_help)(FILE *f);		/* extra help text, or NULL */
+	/*
+	 * Its own commands ("footprint gen"), each with its options, or
+	 * NULL. The first is what runs when no command word follows.
+	 */
+	const struct cmd *subs;
 };
 
 extern const struct cmd st_commands[];
@@ -163,7 +168,8 @@ const struct cmd *st_find_cmd(const char *name);
 /* Each command's option rows and examples (in cli/<command>.c). */
 extern const struct st_opt st_migrate_opts[], st_check_opts[], st_size_diff_opts[],
 	st_size_opts[], st_build_opts[], st_report_opts[], st_footprint_opts[],
-	st_footprint_gen_opts[], st_kernel_opts[];
+	st_footprint_gen_opts[], st_footprint_boot_opts[], st_kernel_opts[];
+extern const struct cmd st_footprint_cmds[];
 extern const struct st_example st_migrate_examples[], st_check_examples[],
 	st_size_diff_examples[], st_size_examples[], st_build_examples[],
 	st_report_examples[], st_footprint_examples[], st_kernel_examples[];

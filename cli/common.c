@@ -230,10 +230,63 @@ const struct cmd *st_find_cmd(const char *name)
 	return NULL;
 }
 
-void st_usage(FILE *f, const char *name)
+/* "Usage: slubtiny CMD [OPTIONS] OPERANDS"; @lead "Usage:" or "   or:". */
+static void usage_line(FILE *f, const char *lead, const char *cmd, const struct cmd *c)
+{
+	fprintf(f, "%s slubtiny %s%s%s%s\n", lead, cmd, c->opts ? " [OPTIONS]" : "",
+		c->usage[0] ? " " : "", c->usage);
+}
+
+/* @help as a sentence: capital first letter, full stop. */
+static void sentence(FILE *f, const char *help)
+{
+	fprintf(f, "\n%c%s.\n", help[0] >= 'a' && help[0] <= 'z' ? help[0] - 'a' + 'A' : help[0],
+		help + 1);
+}
+
+/* The examples of @c whose command line starts with "slubtiny @prefix" (NULL: all). */
+static void examples(FILE *f, const struct cmd *c, const char *prefix)
 {
 	const struct st_example *ex;
-	const struct cmd *c;
+	char want[64];
+	size_t n = 0, wl;
+	bool said = false;
+
+	wl = (size_t)snprintf(want, sizeof(want), "slubtiny %s", prefix ? prefix : "");
+	for (ex = c->examples; ex && ex->cmd; ex++, n++) {
+		if (prefix && (strncmp(ex->cmd, want, wl) || (ex->cmd[wl] && ex->cmd[wl] != ' ')))
+			continue;
+		if (!said)
+			fputs("\nExamples:\n", f);
+		said = true;
+		fprintf(f, "  %s\n      %s\n", ex->cmd, ex->what);
+	}
+}
+
+/* A command with commands of its own: each one's usage and options. */
+static void usage_subs(FILE *f, const struct cmd *c)
+{
+	const struct cmd *s;
+	char cmd[64], title[80];
+
+	for (s = c->subs; s->name; s++) {
+		snprintf(cmd, sizeof(cmd), s == c->subs ? "%s [%s]" : "%s %s", c->name, s->name);
+		usage_line(f, s == c->subs ? "Usage:" : "   or:", cmd, s);
+	}
+	sentence(f, c->help);
+	fputs("\nCommands:\n", f);
+	for (s = c->subs; s->name; s++)
+		fprintf(f, "  %-8s %s\n", s->name, s->help);
+	for (s = c->subs; s->name; s++) {
+		snprintf(title, sizeof(title), s == c->subs ? "\nOptions of %s [%s]" :
+			 "\nOptions of %s %s", c->name, s->name);
+		st_opt_print_help(f, title, s->opts);
+	}
+}
+
+void st_usage(FILE *f, const char *name)
+{
+	const struct cmd *c, *s = NULL;
 	const char *sp = strchr(name, ' ');
 	char base[32];
 
@@ -241,28 +294,32 @@ void st_usage(FILE *f, const char *name)
 	c = st_find_cmd(base);
 	if (!c)
 		return;
-	fprintf(f, "Usage: slubtiny %s%s%s%s\n\n%c%s.\n", c->name, c->opts ? " [OPTIONS]" : "",
-		c->usage[0] ? " " : "", c->usage,
-		c->help[0] >= 'a' && c->help[0] <= 'z' ? c->help[0] - 'a' + 'A' : c->help[0],
-		c->help + 1);
-	if (c->opts) {
+	for (s = sp ? c->subs : NULL; s && s->name && strcmp(s->name, sp + 1); s++)
+		;
+	if (s && s->name) {
+		/* one command of @c's: its own usage, options and examples */
+		usage_line(f, "Usage:", name, s);
+		sentence(f, s->help);
 		fputc('\n', f);
-		st_opt_print_help(f, c->opts);
+		st_opt_print_help(f, NULL, s->opts);
+		examples(f, c, name);
+		return;
 	}
-	if (!strcmp(c->name, "footprint")) {
-		fputs("\nUsage: slubtiny footprint gen [OPTIONS] SHAPE (boot, net or fs)\n\n"
-		      "Write a generated trace on stdout.\n\n", f);
-		st_opt_print_help(f, st_footprint_gen_opts);
+	if (c->subs) {
+		usage_subs(f, c);
+	} else {
+		usage_line(f, "Usage:", c->name, c);
+		sentence(f, c->help);
+		if (c->opts) {
+			fputc('\n', f);
+			st_opt_print_help(f, NULL, c->opts);
+		}
 	}
 	if (c->more_help) {
 		fputc('\n', f);
 		c->more_help(f);
 	}
-	if (c->examples && c->examples[0].cmd) {
-		fputs("\nExamples:\n", f);
-		for (ex = c->examples; ex->cmd; ex++)
-			fprintf(f, "  %s\n      %s\n", ex->cmd, ex->what);
-	}
+	examples(f, c, NULL);
 }
 
 struct st_progress {

@@ -29,11 +29,11 @@ const struct cmd st_commands[] = {
 	{ "kernel", cmd_kernel, "build and measure each slab allocator on your own kernel tree",
 	  "", st_kernel_opts, st_kernel_examples, NULL },
 	{ "footprint", cmd_footprint, "replay allocation traces on each variant: pages held and speed",
-	  "", st_footprint_opts, st_footprint_examples, NULL },
+	  "", st_footprint_opts, st_footprint_examples, NULL, st_footprint_cmds },
 	{ "help", NULL, "show help for a command", "[COMMAND]", NULL, NULL, NULL },
 	{ "completion", cmd_completion, "print a shell completion script generated from this table",
 	  "{bash|zsh}", NULL, NULL, NULL },
-	{ NULL, NULL, NULL, NULL, NULL, NULL, NULL },
+	{ NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL },
 };
 
 static void usage(FILE *f)

@@ -106,14 +106,21 @@ const char *st_opt_suggest(const struct st_opt *opts, const char *word)
 	return bestd <= 2 && bestd * 2 < wl ? best : NULL;
 }
 
-static const char *arg_of(const struct st_opt *opts, int id)
+static const struct st_opt *row_of(const struct st_opt *opts, int id)
 {
 	const struct st_opt *o;
 
 	for (o = opts; o->name || o->shrt; o++)
 		if (o->id == id)
-			return o->arg;
+			return o;
 	return NULL;
+}
+
+static const char *arg_of(const struct st_opt *opts, int id)
+{
+	const struct st_opt *o = row_of(opts, id);
+
+	return o ? o->arg : NULL;
 }
 
 static void bad_option(const char *cmd, const struct st_opt *opts, const char *text, int missing)
@@ -142,6 +149,59 @@ static void bad_option(const char *cmd, const struct st_opt *opts, const char *t
 
 /* The option being handled, as typed ("--threads", "-j"), for st_opt_number(). */
 static char cur_opt[64];
+
+unsigned long st_optnum;
+
+static int number(const char *s, unsigned long min, unsigned long max, unsigned long *out,
+		  const char *what);
+
+/*
+ * @arg is one of the words of @choices ("kvm|tcg"); else say so:
+ * "--accel is kvm or tcg, not 'x'", "--f is a, b or c, not 'x'".
+ */
+static int choice(const char *choices, const char *arg)
+{
+	char msg[256];
+	const char *p, *bar;
+	size_t n = 0, len = 0, al = strlen(arg);
+	int k = 0;
+
+	for (p = choices; ; p = bar + 1) {
+		bar = strchr(p, '|');
+		len = bar ? (size_t)(bar - p) : strlen(p);
+		if (len == al && !strncmp(p, arg, al))
+			return 0;
+		if (!bar)
+			break;
+		k++;
+	}
+	n = snprintf(msg, sizeof(msg), "%s is ", cur_opt);
+	for (p = choices; n < sizeof(msg); p = bar + 1, k--) {
+		bar = strchr(p, '|');
+		len = bar ? (size_t)(bar - p) : strlen(p);
+		n += snprintf(msg + n, sizeof(msg) - n, "%.*s%s", (int)len, p,
+			      k > 1 ? ", " : k == 1 ? " or " : "");
+		if (!bar)
+			break;
+	}
+	p_err("%s, not '%s'", msg, arg);
+	return -1;
+}
+
+/* The argument of typed row @o checked: -1 (said) when it is not what the row takes. */
+static int check_typed(const struct st_opt *o, const char *arg)
+{
+	if (!o || !o->arg || !arg)
+		return 0;
+	switch (o->type) {
+	case ST_OPT_NUM:
+		return number(arg, o->min, o->max, &st_optnum, "");
+	case ST_OPT_CHOICE:
+		return choice(o->arg, arg);
+	default:
+		return 0;
+	}
+}
 
 /*
  * True when long option @name was given in full in @text ("--name" or
@@ -207,7 +267,7 @@ int st_getopt(int argc, char **argv, const char *cmd, const struct st_opt *opts)
 			}
 			return ST_OPT_FAIL;
 		default:
-			return c;
+			return check_typed(row_of(opts, c), optarg) ? ST_OPT_FAIL : c;
 		}
 	}
 }
@@ -240,13 +300,13 @@ static void print_wrapped(FILE *f, const char *text, int col)
 }
 
 /* "  -j, --jobs N" padded to the help column, wrapped help after it. */
-void st_opt_print_help(FILE *f, const struct st_opt *opts)
+void st_opt_print_help(FILE *f, const char *title, const struct st_opt *opts)
 {
 	const struct st_opt *o;
 	char lhs[64];
 	int n;
 
-	fputs("Options:\n", f);
+	fprintf(f, "%s:\n", title ? title : "Options");
 	for (o = opts; o->name || o->shrt; o++) {
 		n = snprintf(lhs, sizeof(lhs), "  %s%c%s%s%s%s%s", o->shrt ? "-" : " ",
 			     o->shrt ? o->shrt : ' ', o->shrt && o->name ? "," : " ",

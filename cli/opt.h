@@ -3,13 +3,22 @@
 #define ST_CLI_OPT_H
 
 /*
- * One table row per option: {long, short, id, ARG, help}. From the rows come
- * the getopt_long tables, the "Options:" part of --help, the unknown-option
- * error with its "did you mean", shell completion and the man page test.
- * Adding an option to a command is adding a row and a case for its id.
+ * One table row per option: {long, short, id, ARG, help} and, for an
+ * argument st_getopt() checks itself, its type. From the rows come the
+ * getopt_long tables, the "Options:" part of --help, the unknown-option
+ * error with its "did you mean", the errors of a bad number or choice,
+ * shell completion and the man page test. Adding an option to a command is
+ * adding a row and a case for its id.
  */
 #include <stdbool.h>
 #include <stdio.h>
+
+/* What st_getopt() checks an option's argument to be before returning its id. */
+enum st_opt_type {
+	ST_OPT_TEXT,	/* anything (the command checks it, if at all) */
+	ST_OPT_NUM,	/* a decimal number in [min, max], in st_optnum */
+	ST_OPT_CHOICE,	/* one of the words of its "a|b|c" placeholder */
+};
 
 struct st_opt {
 	const char *name;	/* long name without "--", or NULL */
@@ -17,7 +26,12 @@ struct st_opt {
 	int id;			/* what st_getopt() returns for it */
 	const char *arg;	/* placeholder of its argument ("DIR"), or NULL */
 	const char *help;	/* one line, lowercase, no full stop */
+	enum st_opt_type type;
+	unsigned long min, max;	/* ST_OPT_NUM */
 };
+
+/* The value of the ST_OPT_NUM option st_getopt() has just returned. */
+extern unsigned long st_optnum;
 
 /* Ids for options without a letter start here (above any character). */
 #define ST_OPT_ID 0x100
@@ -49,13 +63,16 @@ enum {
  * ("--srctre") is an unknown option, as a typo is. Errors are printed in one
  * style:
  *   slubtiny: CMD: unknown option '--x' (did you mean '--y'?); see 'slubtiny CMD --help'
+ * A typed row's argument is checked before its id is returned, the error
+ * naming the option ("--threads '0': not a number from 1 to 64", "--accel
+ * is kvm or tcg, not 'x'"): ST_OPT_FAIL.
  * optarg and optind as with getopt_long(). Start each parse with optind = 0
  * (done for you on the first call for a new @opts). Sets st_out.cmd to @cmd.
  */
 int st_getopt(int argc, char **argv, const char *cmd, const struct st_opt *opts);
 
-/* Print "Options:" lines for @opts (wrapped to 80 columns). */
-void st_opt_print_help(FILE *f, const struct st_opt *opts);
+/* Print "@title:" ("Options" for NULL) and a line per option of @opts (wrapped to 80 columns). */
+void st_opt_print_help(FILE *f, const char *title, const struct st_opt *opts);
 
 /* The long option of @opts closest to @word (for "did you mean"), or NULL. */
 const char *st_opt_suggest(const struct st_opt *opts, const char *word);

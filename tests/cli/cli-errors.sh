@@ -133,7 +133,45 @@ item_read() {
 		"$S" report --merge "$t"
 }
 
-items=${*:-numbers help suggest prefix abbrev variant read}
+# footprint's own commands (replay, gen, boot): each parses its own table,
+# names itself in its errors, and the old spelling `footprint --boot` is
+# boot; a choice names its words; a --boot that is another option's
+# argument is not the old spelling.
+item_subcommands() {
+	err 2 "footprint boot --mem" "^slubtiny: footprint boot: --mem '2': not a number from 4 to 65536\$" \
+		"$S" footprint boot --mem 2
+	err 2 "footprint replay --threads" "^slubtiny: footprint replay: --threads '0': not a number from 1 to 64\$" \
+		"$S" footprint replay --threads 0
+	err 2 "footprint boot, no tree" "^slubtiny: footprint boot: --srctree DIR is required\$" \
+		"$S" footprint boot
+	err 2 "footprint --boot, no tree" "^slubtiny: footprint: --srctree DIR is required\$" \
+		"$S" footprint --boot
+	err 2 "footprint boot --accel" "^slubtiny: footprint boot: --accel is kvm or tcg, not 'x'\$" \
+		"$S" footprint boot --accel x
+	err 2 "footprint --boot --boot-config" \
+		"^slubtiny: footprint: --boot-config is minimal or kvm-guest, not 'big'\$" \
+		"$S" footprint --srctree "$t" --boot-config big --boot
+	err 2 "footprint boot two arches" "^slubtiny: footprint boot: --arch: a boot takes one ARCH at a time\$" \
+		"$S" footprint boot --srctree "$t" --arch arm --arch riscv
+	err 2 "footprint boot arm with kvm" \
+		"^slubtiny: footprint boot: --accel kvm: no KVM for ARCH=arm on this machine; use --accel tcg\$" \
+		"$S" footprint boot --srctree "$t" --arch arm --accel kvm
+	err 2 "footprint boot -j" "^slubtiny: footprint boot: -j 'x': not a number from 0 to 1024 (0: all CPUs)\$" \
+		"$S" footprint boot -j x
+	err 2 "replay options are not boot's" "^slubtiny: footprint boot: unknown option '--trace'" \
+		"$S" footprint boot --trace x
+	err 2 "boot options are not the replay's" "^slubtiny: footprint: unknown option '--accel'" \
+		"$S" footprint --accel kvm
+	err 2 "--boot as --trace's argument" "^slubtiny: footprint: --boot: " \
+		"$S" footprint --variant slub --trace --boot
+	"$S" footprint boot --help >"$t/out" 2>"$t/err"; got=$?
+	[ $got = 0 ] && [ ! -s "$t/err" ] && grep -q '^Usage: slubtiny footprint boot \[OPTIONS\]$' "$t/out" ||
+		bad "footprint boot --help: exit $got: $(head -3 "$t/out" "$t/err")"
+	"$S" footprint gen -h 2>&1 | grep -q '^Usage: slubtiny footprint gen \[OPTIONS\] SHAPE' ||
+		bad "footprint gen -h: not gen's usage"
+}
+
+items=${*:-numbers help suggest prefix abbrev variant read subcommands}
 for i in $items; do
 	item_$i
 done

@@ -79,7 +79,7 @@ want "footprint gen" gen slubtiny footprint g
 mkdir -p "$tmp/tree/arch/arm/configs" "$tmp/tree/arch/x86" "$tmp/tree/kernel/configs"
 : >"$tmp/tree/arch/arm/Kconfig"; : >"$tmp/tree/arch/x86/Kconfig"
 : >"$tmp/tree/arch/arm/configs/board_defconfig"; : >"$tmp/tree/kernel/configs/tiny.config"
-for c in kernel "footprint --boot"; do
+for c in kernel "footprint --boot" "footprint boot"; do
 	wants "$c --defconfig" "defconfig board_defconfig tiny.config tinyconfig" \
 		slubtiny $c --srctree "$tmp/tree" --defconfig ""
 	wants "$c --defconfig (=)" "defconfig board_defconfig" \

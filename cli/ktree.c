@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The kernel-tree options shared by `kernel` and `footprint boot` (ktree.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "ktree.h"
+
+static const char *env_or_null(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v && *v ? v : NULL;
+}
+
+void st_ktree_init(struct st_ktree_args *k)
+{
+	const char *mf = getenv("MAKEFLAGS");
+
+	memset(k, 0, sizeof(*k));
+	k->o.arches = k->arches;
+	k->o.cross = k->cross;
+	k->o.variants = k->variants;
+	k->o.fragments = k->fragments;
+	/* MAKEFLAGS of a make -jN that runs us: its jobserver is ours to join. */
+	k->o.jobserver = mf && (strstr(mf, "--jobserver-auth=") || strstr(mf, "--jobserver-fds="));
+	k->o.cc = env_or_null("CC");
+	k->o.hostcc = env_or_null("HOSTCC");
+	k->o.python = env_or_null("SLUBTINY_PYTHON");
+}
+
+static int add_arg(const char **v, size_t *n, const char *arg, const char *opt)
+{
+	if (*n == ST_KTREE_MAX) {
+		p_err("too many %s options (at most %d)", opt, ST_KTREE_MAX);
+		return -1;
+	}
+	v[(*n)++] = arg;
+	return 0;
+}
+
+int st_ktree_opt(struct st_ktree_args *k, int id, const char *arg)
+{
+	struct st_kernel_opts *o = &k->o;
+
+	switch (id) {
+	case ST_KTREE_SRCTREE:
+		o->srctree = arg;
+		return 0;
+	case ST_KTREE_DEFCONFIG:
+		o->defconfig = arg;
+		return 0;
+	case ST_KTREE_CONFIG:
+		return add_arg(k->fragments, &o->nfragments, arg, "--config");
+	case ST_KTREE_ARCH:
+		return add_arg(k->arches, &o->narches, arg, "--arch");
+	case ST_KTREE_CROSS:
+		return add_arg(k->cross, &o->ncross, arg, "--cross-compile");
+	case ST_KTREE_VARIANT:
+		return add_arg(k->variants, &o->nvariants, arg, "--variant");
+	case ST_KTREE_BUILDDIR:
+		o->builddir = arg;
+		return 0;
+	case ST_KTREE_JOBS:
+		return st_parse_jobs(arg, &o->jobs);
+	case ST_KTREE_CC_WRAPPER:
+		return st_parse_cc_wrapper(arg, &o->cc_wrapper);
+	}
+	return 1;
+}
+
+int st_ktree_finish(struct st_ktree_args *k)
+{
+	struct st_kernel_opts *o = &k->o;
+	enum st_arch_from from;
+	const char *arch, *cc;
+
+	if (!o->srctree) {
+		p_err("--srctree DIR is required");
+		return -1;
+	}
+	/* as make: $ARCH and $CROSS_COMPILE unless the options say otherwise */
+	if (!o->narches) {
+		if (st_cli_arch(NULL, NULL, &arch, &from))
+			return -1;
+		if (arch) {
+			k->arches[o->narches++] = arch;
+			if (st_out.verbosity >= 0)
+				p_err("ARCH=%s (from %s)", arch, st_arch_from_name(from));
+		}
+	}
+	cc = getenv("CROSS_COMPILE");
+	if (!o->ncross && cc && *cc)
+		k->cross[o->ncross++] = cc;
+	return 0;
+}
