@@ -235,6 +235,39 @@ static int load_config(struct st_check_config *cfg, const struct args *a)
 	return ret;
 }
 
+/* What the run has to say after the findings, on stderr: one line each. */
+static void say_after(const struct st_check_result *r, enum st_check_format fmt, bool files,
+		      const char *baseline)
+{
+	/* each file that could not be checked: one line, after the findings */
+	for (size_t i = 0; i < r->nr_errors; i++)
+		p_err("%s: %s", r->errors[i].file, r->errors[i].msg);
+	/* (budgets alone check no file: nothing to say) */
+	if (fmt == ST_FMT_TEXT && files) {
+		struct st_arch_tally t = { .ng = 0 };
+
+		for (size_t i = 0; i < r->nr_archs; i++)
+			st_arch_tally_add(&t, r->archs[i].file, r->archs[i].arch, r->archs[i].from,
+					  r->archs[i].why);
+		st_say_found(r->nr_archs, r->nr_looked, r->nr_skipped, &t);
+	}
+	for (size_t i = 0; i < r->nr_fixed_msgs; i++)
+		fprintf(stderr, "%s\n", r->fixed[i]);
+	if (r->nr_fixed_lines)
+		p_err("--fix: fixed %zu line%s in %zu file%s", r->nr_fixed_lines,
+		      r->nr_fixed_lines == 1 ? "" : "s", r->nr_fixed, r->nr_fixed == 1 ? "" : "s");
+	for (size_t i = 0; fmt == ST_FMT_TEXT && !r->quiet && i < r->nr_stacks; i++)
+		stack_note(&r->stacks[i], st_out.verbosity > 0);
+	if (r->nr_baseline && fmt == ST_FMT_TEXT)
+		p_err("%zu finding%s not shown: the files had %s at %s "
+		      "(--baseline none shows all)", r->nr_baseline,
+		      r->nr_baseline == 1 ? "" : "s", r->nr_baseline == 1 ? "it" : "them",
+		      baseline);
+	if (r->nr_fix_refused)
+		p_err("--fix: %zu file(s) not rewritten: the migrated allocator would not take effect (see 'slubtiny migrate')",
+		      r->nr_fix_refused);
+}
+
 int cmd_check(int argc, char **argv)
 {
 	struct st_check_run_opts o = { 0 };
@@ -331,33 +364,7 @@ int cmd_check(int argc, char **argv)
 		status = ST_EXIT_ERROR;
 		goto out;
 	}
-	/* each file that could not be checked: one line, after the findings */
-	for (size_t i = 0; i < r.nr_errors; i++)
-		p_err("%s: %s", r.errors[i].file, r.errors[i].msg);
-	/* (budgets alone check no file: nothing to say) */
-	if (fmt == ST_FMT_TEXT && optind < argc) {
-		struct st_arch_tally t = { .ng = 0 };
-
-		for (size_t i = 0; i < r.nr_archs; i++)
-			st_arch_tally_add(&t, r.archs[i].file, r.archs[i].arch, r.archs[i].from,
-					  r.archs[i].why);
-		st_say_found(r.nr_archs, r.nr_looked, r.nr_skipped, &t);
-	}
-	for (size_t i = 0; i < r.nr_fixed_msgs; i++)
-		fprintf(stderr, "%s\n", r.fixed[i]);
-	if (r.nr_fixed_lines)
-		p_err("--fix: fixed %zu line%s in %zu file%s", r.nr_fixed_lines,
-		      r.nr_fixed_lines == 1 ? "" : "s", r.nr_fixed, r.nr_fixed == 1 ? "" : "s");
-	for (size_t i = 0; fmt == ST_FMT_TEXT && !r.quiet && i < r.nr_stacks; i++)
-		stack_note(&r.stacks[i], st_out.verbosity > 0);
-	if (r.nr_baseline && fmt == ST_FMT_TEXT)
-		p_err("%zu finding%s not shown: the files had %s at %s "
-		      "(--baseline none shows all)", r.nr_baseline,
-		      r.nr_baseline == 1 ? "" : "s", r.nr_baseline == 1 ? "it" : "them",
-		      o.baseline);
-	if (r.nr_fix_refused)
-		p_err("--fix: %zu file(s) not rewritten: the migrated allocator would not take effect (see 'slubtiny migrate')",
-		      r.nr_fix_refused);
+	say_after(&r, fmt, optind < argc, o.baseline);
 	status = r.nr_errors || r.nr_not_kernel ? ST_EXIT_ERROR :
 		 st_check_nr_failing(&r) ? ST_EXIT_FINDINGS : ST_EXIT_OK;
 out:

@@ -98,56 +98,50 @@ static bool elf_target(const char *target)
 	return !target || !strncmp(target, "elf32-", 6) || !strncmp(target, "elf64-", 6);
 }
 
-int cmd_size(int argc, char **argv)
+/* The options into @so; ST_EXIT_* to return at once (help, version, a bad option), else -1. */
+static int size_parse(int argc, char **argv, struct st_size_opts *so, const char **target)
 {
-	static char *aout[] = { "a.out" };
-	struct st_size_opts so = { .format = ST_SIZE_BERKELEY, .radix = 10 };
-	struct st_elf_file **files;
-	struct st_size_result res;
-	struct st_error e = { 0 };
-	char **paths;
-	const char *target = NULL;
 	bool version = false;
-	int c, i, n, good, status = ST_EXIT_OK, ret = 0;
+	int c;
 
 	while ((c = st_getopt(argc, argv, "size", st_size_opts)) >= 0) {
 		switch (c) {
 		case 'A':
-			so.format = ST_SIZE_SYSV;
+			so->format = ST_SIZE_SYSV;
 			break;
 		case 'B':
-			so.format = ST_SIZE_BERKELEY;
+			so->format = ST_SIZE_BERKELEY;
 			break;
 		case 'G':
-			so.format = ST_SIZE_GNU;
+			so->format = ST_SIZE_GNU;
 			break;
 		case OPT_FORMAT:
-			if (parse_format(optarg, &so.format))
+			if (parse_format(optarg, &so->format))
 				return ST_EXIT_ERROR;
 			break;
 		case 'd':
-			so.radix = 10;
+			so->radix = 10;
 			break;
 		case 'o':
-			so.radix = 8;
+			so->radix = 8;
 			break;
 		case 'x':
-			so.radix = 16;
+			so->radix = 16;
 			break;
 		case OPT_RADIX:
-			if (parse_radix(optarg, &so.radix))
+			if (parse_radix(optarg, &so->radix))
 				return ST_EXIT_ERROR;
 			break;
 		case OPT_COMMON:
-			so.common = true;
+			so->common = true;
 			break;
 		case 't':
-			so.totals = true;
+			so->totals = true;
 			break;
 		case 'f':
 			break;	/* ignored, as by binutils */
 		case OPT_TARGET:
-			target = optarg;
+			*target = optarg;
 			break;
 		case 'V':
 			version = true;
@@ -162,8 +156,63 @@ int cmd_size(int argc, char **argv)
 		return ST_EXIT_OK;
 	}
 	/* -t is for the Berkeley and GNU layouts only */
-	if (so.format == ST_SIZE_SYSV)
-		so.totals = false;
+	if (so->format == ST_SIZE_SYSV)
+		so->totals = false;
+	return -1;
+}
+
+/*
+ * Open @n @paths into @files (*@good of them opened). As GNU size: a FILE
+ * that cannot be read is reported and the others are printed; *@status is
+ * that of the last bad FILE. 0, or -ENOMEM (in @e).
+ */
+static int size_open(char **paths, int n, const char *target, const struct st_size_opts *so,
+		     struct st_elf_file **files, int *good, int *status, struct st_error *e)
+{
+	int i, ret;
+
+	for (i = 0, *good = 0; i < n; i++) {
+		/*
+		 * BFD finds an ELF file's format whichever ELF target is named;
+		 * a target that is not ELF, slubtiny cannot read: as binutils
+		 * with a name it does not know, each FILE is an error (1).
+		 */
+		if (!elf_target(target)) {
+			p_err("%s: invalid bfd target '%s' (only ELF is read)", paths[i], target);
+			*status = 1;
+			continue;
+		}
+		ret = st_elf_open_flags(&files[*good], paths[i],
+					ST_ELF_KEEP_GOING | (so->common ? 0 : ST_ELF_NO_SYMBOLS), e);
+		if (ret == -ENOMEM)
+			return ret;
+		if (ret) {
+			p_lib_err(e, NULL, ret);
+			*status = bad_file_status(ret);
+			st_error_clear(e);
+		}
+		if (print_warnings(files[*good]))
+			*status = 3;
+		if (files[*good])
+			(*good)++;
+	}
+	return 0;
+}
+
+int cmd_size(int argc, char **argv)
+{
+	static char *aout[] = { "a.out" };
+	struct st_size_opts so = { .format = ST_SIZE_BERKELEY, .radix = 10 };
+	struct st_elf_file **files;
+	struct st_size_result res;
+	struct st_error e = { 0 };
+	char **paths;
+	const char *target = NULL;
+	int i, n, good = 0, status = ST_EXIT_OK, ret;
+
+	ret = size_parse(argc, argv, &so, &target);
+	if (ret >= 0)
+		return ret;
 	n = argc - optind;
 	paths = argv + optind;
 	if (n < 1) {
@@ -176,35 +225,9 @@ int cmd_size(int argc, char **argv)
 		p_err("out of memory");
 		return ST_EXIT_ERROR;
 	}
-	/*
-	 * As GNU size: a FILE that cannot be read is reported and the others
-	 * are printed; the exit status is that of the last bad FILE.
-	 */
-	for (i = 0, good = 0; i < n; i++) {
-		/*
-		 * BFD finds an ELF file's format whichever ELF target is named;
-		 * a target that is not ELF, slubtiny cannot read: as binutils
-		 * with a name it does not know, each FILE is an error (1).
-		 */
-		if (!elf_target(target)) {
-			p_err("%s: invalid bfd target '%s' (only ELF is read)", paths[i], target);
-			status = 1;
-			continue;
-		}
-		ret = st_elf_open_flags(&files[good], paths[i],
-					ST_ELF_KEEP_GOING | (so.common ? 0 : ST_ELF_NO_SYMBOLS), &e);
-		if (ret == -ENOMEM)
-			goto out;
-		if (ret) {
-			p_lib_err(&e, NULL, ret);
-			status = bad_file_status(ret);
-			st_error_clear(&e);
-		}
-		if (print_warnings(files[good]))
-			status = 3;
-		if (files[good])
-			good++;
-	}
+	ret = size_open(paths, n, target, &so, files, &good, &status, &e);
+	if (ret)
+		goto out;
 	ret = st_size_compute_opts(files, good, &so, &res, &e);
 	if (ret)
 		goto out;

@@ -1030,6 +1030,158 @@ static int parse_lead_dec(const char *s, size_t n, uint64_t *v)
 	return 0;
 }
 
+/* One member header of an ar archive as it is read. */
+struct ar_member {
+	/* the header and the first bytes of its member, in one read */
+	unsigned char hb[60 + sizeof(Elf64_Ehdr)];
+	char name[4096];
+	uint64_t off, data, size;
+	size_t prelen;		/* member bytes already in hb */
+	const char *nstart;	/* its name: nlen bytes at nstart */
+	size_t nlen;
+	bool member;		/* not an index or the name table */
+};
+
+/* The header at @m->off: its size, where its data starts. 1 at the archive's end (the walk stops). */
+static int ar_header(struct st_elf_file *f, const struct src *s, struct ar_member *m,
+		     struct st_error *e)
+{
+	char *h = (char *)m->hb;
+	size_t hlen;
+	int ret;
+
+	if (s->len - m->off == 1) {
+		char c;
+
+		if (!src_read(s, m->off, &c, 1) && c == '\n')
+			return 1;
+	}
+	hlen = s->len - m->off < sizeof(m->hb) ? (size_t)(s->len - m->off) : sizeof(m->hb);
+	ret = hlen < 60 ? -EINVAL : src_read(s, m->off, m->hb, hlen);
+	if (ret == -EINVAL || (!ret && memcmp(h + 58, "`\n", 2)))
+		return st_err(e, EBADMSG, f->path, "corrupt archive member header at offset %llu",
+			      (unsigned long long)m->off);
+	if (ret)
+		return st_err(e, -ret, f->path, "cannot read: %s", strerror(-ret));
+	if (parse_dec(h + 48, 10, &m->size))
+		return st_err(e, EBADMSG, f->path, "corrupt archive member size at offset %llu",
+			      (unsigned long long)m->off);
+	m->data = m->off + 60;
+	m->prelen = hlen - 60;
+	m->nstart = h;
+	m->nlen = 0;
+	m->member = true;
+	return 0;
+}
+
+/* The GNU name table ("//"), kept in *@names (*@len bytes) for the members after it. */
+static int ar_name_table(struct st_elf_file *f, const struct src *s, struct ar_member *m,
+			 char **names, uint64_t *len, struct st_error *e)
+{
+	struct priv *p = f->priv;
+	int ret;
+
+	if (!range_ok(m->data, m->size, s->len) || m->size >= SIZE_MAX || *names)
+		return st_err(e, EBADMSG, f->path, "bad archive name table");
+	*names = keep(p, malloc(m->size + 1));
+	if (!*names)
+		return st_err(e, ENOMEM, f->path, "out of memory");
+	ret = src_read(s, m->data, *names, m->size);
+	if (ret)
+		return st_err(e, -ret, f->path, "cannot read the name table: %s", strerror(-ret));
+	(*names)[m->size] = '\0';
+	*len = m->size;
+	m->member = false;
+	return 0;
+}
+
+/* A BSD "#1/len" name: the name's bytes start the member's data. */
+static int ar_bsd_name(struct st_elf_file *f, const struct src *s, struct ar_member *m,
+		       struct st_error *e)
+{
+	uint64_t bl;
+	int ret;
+
+	if (parse_dec((char *)m->hb + 3, 13, &bl) || bl > m->size || bl >= sizeof(m->name) ||
+	    !range_ok(m->data, bl, s->len)) {
+		ret = st_err(e, ENOEXEC, f->path, "bad BSD member name at offset %llu",
+			     (unsigned long long)m->off);
+		/* lost (a warning), and the walk cannot go past it */
+		ret = member_lost(f, ret, e);
+		return ret ? ret : 1;
+	}
+	ret = src_read(s, m->data, m->name, bl);
+	if (ret)
+		return st_err(e, -ret, f->path, "cannot read: %s", strerror(-ret));
+	m->nstart = m->name;
+	m->nlen = strnlen(m->name, bl);
+	m->data += bl;
+	m->size -= bl;
+	m->prelen = 0;	/* the member starts after its name */
+	return 0;
+}
+
+/*
+ * The member's name, whichever way the archive spells it; the indexes are
+ * not members. 1: a member lost whose end cannot be known (the walk stops).
+ */
+static int ar_name(struct st_elf_file *f, const struct src *s, struct ar_member *m,
+		   char **names, uint64_t *len, struct st_error *e)
+{
+	const char *h = (const char *)m->hb, *end;
+	uint64_t lo;
+
+	if (h[0] == '/' && (h[1] == ' ' || !memcmp(h, "/SYM64/ ", 8))) {
+		m->member = false;	/* symbol index */
+		return 0;
+	}
+	if (h[0] == '/' && h[1] == '/' && h[2] == ' ')
+		return ar_name_table(f, s, m, names, len, e);
+	if (h[0] == '/' && h[1] >= '0' && h[1] <= '9') {
+		/*
+		 * Only the digits count, as binutils reads them: GNU ar
+		 * leaves a '/' in the last byte of a thin archive's
+		 * field when the member path is 15 characters long.
+		 */
+		if (parse_lead_dec(h + 1, 15, &lo) || !*names || lo >= *len)
+			return st_err(e, EBADMSG, f->path, "bad long member name at offset %llu",
+				      (unsigned long long)m->off);
+		m->nstart = *names + lo;
+		while (lo + m->nlen < *len && m->nstart[m->nlen] != '\n' && m->nstart[m->nlen] != '\0')
+			m->nlen++;
+		if (m->nlen && m->nstart[m->nlen - 1] == '/')
+			m->nlen--;
+		return 0;
+	}
+	if (!memcmp(h, "#1/", 3))
+		return ar_bsd_name(f, s, m, e);
+	/* SysV names end at '/' (and may hold spaces), else at ' ' */
+	end = memchr(h, '\0', 16);
+	if (!end)
+		end = memchr(h, '/', 16);
+	if (!end)
+		end = memchr(h, ' ', 16);
+	m->nlen = end ? (size_t)(end - h) : 16;
+	return 0;
+}
+
+/* Open member @m under its name (a name ends at its first NUL, as in binutils). */
+static int ar_open(struct st_elf_file *f, const struct src *s, struct ar_member *m,
+		   struct st_error *e)
+{
+	char *copy;
+
+	if (m->nlen >= sizeof(m->name))
+		return st_err(e, EBADMSG, f->path, "member name too long at offset %llu",
+			      (unsigned long long)m->off);
+	memmove(m->name, m->nstart, m->nlen);
+	m->name[m->nlen] = '\0';
+	copy = keep(f->priv, strdup(m->name));
+	if (!copy)
+		return st_err(e, ENOMEM, f->path, "out of memory");
+	return open_member(f, s, m->data, m->size, copy, m->hb + 60, m->prelen, e);
+}
+
 /*
  * Walk an ar archive: GNU/SysV names ("name/", "/123" into "//"), BSD
  * "#1/len" names, the "/" and "/SYM64/" indexes skipped. In a thin archive
@@ -1038,139 +1190,37 @@ static int parse_lead_dec(const char *s, size_t n, uint64_t *v)
  */
 static int read_archive(struct st_elf_file *f, const struct src *s, struct st_error *e)
 {
-	struct priv *p = f->priv;
 	char *longnames = NULL;
-	uint64_t longlen = 0, off = 8;
+	uint64_t longlen = 0, dlen;
+	struct ar_member *m = malloc(sizeof(*m));
 	int ret = 0;
 
-	while (off < s->len) {
-		/* a member header and the first bytes of its member, in one read */
-		unsigned char hb[60 + sizeof(Elf64_Ehdr)];
-		char *h = (char *)hb, name[4096];
-		size_t hlen, prelen = 0;
-		uint64_t size, dlen, data, lo, bl;
-		size_t nlen = 0;
-		const char *nstart = h;
-		bool member = true;
-		char *copy;
-
-		if (s->len - off == 1) {
-			char c;
-
-			if (!src_read(s, off, &c, 1) && c == '\n')
-				break;
-		}
-		hlen = s->len - off < sizeof(hb) ? (size_t)(s->len - off) : sizeof(hb);
-		ret = hlen < 60 ? -EINVAL : src_read(s, off, hb, hlen);
-		if (ret == -EINVAL || (!ret && memcmp(h + 58, "`\n", 2))) {
-			ret = st_err(e, EBADMSG, f->path, "corrupt archive member header at offset %llu",
-				     (unsigned long long)off);
+	if (!m)
+		return st_err(e, ENOMEM, f->path, "out of memory");
+	for (m->off = 8; m->off < s->len; ) {
+		ret = ar_header(f, s, m, e);
+		if (!ret)
+			ret = ar_name(f, s, m, &longnames, &longlen, e);
+		if (ret == 1) {
+			ret = 0;
 			break;
 		}
-		if (ret) {
-			ret = st_err(e, -ret, f->path, "cannot read: %s", strerror(-ret));
+		if (ret)
 			break;
-		}
-		if (parse_dec(h + 48, 10, &size)) {
-			ret = st_err(e, EBADMSG, f->path, "corrupt archive member size at offset %llu",
-				     (unsigned long long)off);
-			break;
-		}
-		data = off + 60;
-		prelen = hlen - 60;
-		if (h[0] == '/' && (h[1] == ' ' || !memcmp(h, "/SYM64/ ", 8))) {
-			member = false;	/* symbol index */
-		} else if (h[0] == '/' && h[1] == '/' && h[2] == ' ') {
-			if (!range_ok(data, size, s->len) || size >= SIZE_MAX || longnames) {
-				ret = st_err(e, EBADMSG, f->path, "bad archive name table");
-				break;
-			}
-			longnames = keep(p, malloc(size + 1));
-			if (!longnames) {
-				ret = st_err(e, ENOMEM, f->path, "out of memory");
-				break;
-			}
-			ret = src_read(s, data, longnames, size);
-			if (ret) {
-				ret = st_err(e, -ret, f->path, "cannot read the name table: %s", strerror(-ret));
-				break;
-			}
-			longnames[size] = '\0';
-			longlen = size;
-			member = false;
-		} else if (h[0] == '/' && h[1] >= '0' && h[1] <= '9') {
-			/*
-			 * Only the digits count, as binutils reads them: GNU ar
-			 * leaves a '/' in the last byte of a thin archive's
-			 * field when the member path is 15 characters long.
-			 */
-			if (parse_lead_dec(h + 1, 15, &lo) || !longnames || lo >= longlen) {
-				ret = st_err(e, EBADMSG, f->path, "bad long member name at offset %llu",
-					     (unsigned long long)off);
-				break;
-			}
-			nstart = longnames + lo;
-			while (lo + nlen < longlen && nstart[nlen] != '\n' && nstart[nlen] != '\0')
-				nlen++;
-			if (nlen && nstart[nlen - 1] == '/')
-				nlen--;
-		} else if (!memcmp(h, "#1/", 3)) {
-			if (parse_dec(h + 3, 13, &bl) || bl > size || bl >= sizeof(name) ||
-			    !range_ok(data, bl, s->len)) {
-				ret = st_err(e, ENOEXEC, f->path, "bad BSD member name at offset %llu",
-					     (unsigned long long)off);
-				ret = member_lost(f, ret, e);
-				break;
-			}
-			ret = src_read(s, data, name, bl);
-			if (ret) {
-				ret = st_err(e, -ret, f->path, "cannot read: %s", strerror(-ret));
-				break;
-			}
-			nstart = name;
-			nlen = strnlen(name, bl);
-			data += bl;
-			size -= bl;
-			prelen = 0;	/* the member starts after its name */
-		} else {
-			/* SysV names end at '/' (and may hold spaces), else at ' ' */
-			const char *end = memchr(h, '\0', 16);
-
-			if (!end)
-				end = memchr(h, '/', 16);
-			if (!end)
-				end = memchr(h, ' ', 16);
-			nlen = end ? (size_t)(end - h) : 16;
-		}
-		dlen = (f->thin && member) ? 0 : size;
-		if (!range_ok(data, dlen, s->len)) {
+		dlen = (f->thin && m->member) ? 0 : m->size;
+		if (!range_ok(m->data, dlen, s->len)) {
 			ret = st_err(e, ENOEXEC, f->path, "truncated archive member at offset %llu",
-				     (unsigned long long)off);
+				     (unsigned long long)m->off);
 			ret = member_lost(f, ret, e);
 			break;
 		}
-		if (member) {
-			if (nlen >= sizeof(name)) {
-				ret = st_err(e, EBADMSG, f->path, "member name too long at offset %llu",
-					     (unsigned long long)off);
-				break;
-			}
-			memmove(name, nstart, nlen);
-			name[nlen] = '\0';
-			/* a name ends at its first NUL, as in binutils (a zeroed name table) */
-			copy = keep(p, strdup(name));
-			if (!copy) {
-				ret = st_err(e, ENOMEM, f->path, "out of memory");
-				break;
-			}
-			ret = open_member(f, s, data, size, copy, hb + 60, prelen, e);
-			if (ret)
-				break;
-		}
-		off = data + dlen;
-		if (off & 1)
-			off++;
+		if (m->member && (ret = ar_open(f, s, m, e)))
+			break;
+		m->off = m->data + dlen;
+		if (m->off & 1)
+			m->off++;
 	}
+	free(m);
 	return ret;
 }
 
