@@ -236,14 +236,14 @@ static int load_config(struct st_check_config *cfg, const struct args *a)
 }
 
 /* What the run has to say after the findings, on stderr: one line each. */
-static void say_after(const struct st_check_result *r, enum st_check_format fmt, bool files,
+static void say_after(const struct st_check_result *r, enum st_format fmt, bool files,
 		      const char *baseline)
 {
 	/* each file that could not be checked: one line, after the findings */
 	for (size_t i = 0; i < r->nr_errors; i++)
 		p_err("%s: %s", r->errors[i].file, r->errors[i].msg);
 	/* (budgets alone check no file: nothing to say) */
-	if (fmt == ST_FMT_TEXT && files) {
+	if (fmt == ST_FORMAT_TEXT && files) {
 		struct st_arch_tally t = { .ng = 0 };
 
 		for (size_t i = 0; i < r->nr_archs; i++)
@@ -256,9 +256,9 @@ static void say_after(const struct st_check_result *r, enum st_check_format fmt,
 	if (r->nr_fixed_lines)
 		p_err("--fix: fixed %zu line%s in %zu file%s", r->nr_fixed_lines,
 		      r->nr_fixed_lines == 1 ? "" : "s", r->nr_fixed, r->nr_fixed == 1 ? "" : "s");
-	for (size_t i = 0; fmt == ST_FMT_TEXT && !r->quiet && i < r->nr_stacks; i++)
+	for (size_t i = 0; fmt == ST_FORMAT_TEXT && !r->quiet && i < r->nr_stacks; i++)
 		stack_note(&r->stacks[i], st_out.verbosity > 0);
-	if (r->nr_baseline && fmt == ST_FMT_TEXT)
+	if (r->nr_baseline && fmt == ST_FORMAT_TEXT)
 		p_err("%zu finding%s not shown: the files had %s at %s "
 		      "(--baseline none shows all)", r->nr_baseline,
 		      r->nr_baseline == 1 ? "" : "s", r->nr_baseline == 1 ? "it" : "them",
@@ -273,7 +273,8 @@ int cmd_check(int argc, char **argv)
 	struct st_check_run_opts o = { 0 };
 	struct st_check_result r;
 	struct st_check_config cfg;
-	enum st_check_format fmt = ST_FMT_TEXT;
+	enum st_format fmt = ST_FORMAT_TEXT;
+	struct st_render_opts ro;
 	struct st_error e = { 0 };
 	struct args a = { 0 };
 	enum st_arch_from arch_from;
@@ -356,8 +357,10 @@ int cmd_check(int argc, char **argv)
 	 * lines; the --format documents go to stdout.
 	 */
 	fflush(stdout);
-	ret = st_check_render(fmt == ST_FMT_TEXT ? stderr : stdout, &r, fmt, st_out.pretty,
-			      st_out.err_color && fmt == ST_FMT_TEXT);
+	ro = st_render_opts(fmt);
+	/* text goes to stderr: coloured when stderr is a terminal */
+	ro.color = st_out.err_color && fmt == ST_FORMAT_TEXT;
+	ret = st_check_render(fmt == ST_FORMAT_TEXT ? stderr : stdout, &r, &ro);
 	st_out.json_done = true;
 	if (ret) {
 		p_err("cannot write the result: %s", strerror(-ret));

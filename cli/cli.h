@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "common/render.h"
 #include "opt.h"
 #include "kconfig/kconfig.h"
 
@@ -185,6 +186,9 @@ int cmd_report(int argc, char **argv);
 int cmd_footprint(int argc, char **argv);
 int cmd_kernel(int argc, char **argv);
 int cmd_completion(int argc, char **argv);
+
+/* How the command's result is printed in @format: st_out's pretty, colour and verbosity. */
+struct st_render_opts st_render_opts(enum st_format format);
 
 struct st_report;
 /*

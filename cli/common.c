@@ -220,6 +220,16 @@ void p_lib_err(const struct st_error *e, const char *file, int err)
 	}
 }
 
+struct st_render_opts st_render_opts(enum st_format format)
+{
+	return (struct st_render_opts){
+		.format = format,
+		.pretty = st_out.pretty,
+		.color = st_out.color,
+		.verbose = st_out.verbosity > 0,
+	};
+}
+
 const struct cmd *st_find_cmd(const char *name)
 {
 	const struct cmd *c;
@@ -249,11 +259,11 @@ static void examples(FILE *f, const struct cmd *c, const char *prefix)
 {
 	const struct st_example *ex;
 	char want[64];
-	size_t n = 0, wl;
+	size_t wl;
 	bool said = false;
 
 	wl = (size_t)snprintf(want, sizeof(want), "slubtiny %s", prefix ? prefix : "");
-	for (ex = c->examples; ex && ex->cmd; ex++, n++) {
+	for (ex = c->examples; ex && ex->cmd; ex++) {
 		if (prefix && (strncmp(ex->cmd, want, wl) || (ex->cmd[wl] && ex->cmd[wl] != ' ')))
 			continue;
 		if (!said)

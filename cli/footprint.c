@@ -76,6 +76,7 @@ const struct st_opt st_footprint_boot_opts[] = {
 	{ "svg", 0, OPT_SVG, "FILE", "also write the Slab: bars as SVG" },
 	ST_OPT_ROW_JSON,
 	ST_OPT_ROW_QUIET,
+	ST_OPT_ROW_VERBOSE,
 	ST_OPT_END,
 };
 
@@ -207,23 +208,28 @@ static int replay_parse(int argc, char **argv, struct replay_args *a)
 
 static int write_svg(const struct st_fp_report *r, const char *path)
 {
+	struct st_render_opts o = st_render_opts(ST_FORMAT_SVG);
 	FILE *f = st_out_open(path);
 
-	return f && !st_out_close(f, path, st_fp_render_svg(r, f)) ? ST_EXIT_OK : ST_EXIT_ERROR;
+	return f && !st_out_close(f, path, st_fp_render(f, r, &o)) ? ST_EXIT_OK : ST_EXIT_ERROR;
 }
 
-static int print_json(const struct st_fp_report *r)
+/* The result on stdout: text or JSON. */
+static int print_result(const struct st_fp_report *r)
 {
-	int ret = st_json_print(stdout, st_fp_render_json(r), st_out.pretty);
+	struct st_render_opts o = st_render_opts(st_out.json ? ST_FORMAT_JSON : ST_FORMAT_TEXT);
+	int ret = st_fp_render(stdout, r, &o);
 
-	if (ret) {
+	st_out.json_done = st_out.json;
+	/* a closed pipe is said by no one (finish_stdout() in main.c) */
+	if (ret && ret != -EPIPE) {
 		p_err("%s", strerror(-ret));
 		return ST_EXIT_ERROR;
 	}
 	return ST_EXIT_OK;
 }
 
-/* The booted figures kept by footprint --boot, for the kernel column. */
+/* The booted figures kept by footprint boot, for the kernel column. */
 static int use_booted(struct st_fp_report *r, const char *builddir)
 {
 	struct st_boot_latest *l = NULL;
@@ -282,8 +288,7 @@ static int fp_replay(int argc, char **argv)
 		ret = ST_EXIT_ERROR;
 		goto out;
 	}
-	ret = st_out.json ? print_json(&r) : (st_fp_render_text(&r, st_out.verbosity > 0, stdout), ST_EXIT_OK);
-	st_out.json_done = st_out.json;
+	ret = print_result(&r);
 	if (ret == ST_EXIT_OK && a.svg)
 		ret = write_svg(&r, a.svg);
 	/* An expected page ratio that does not hold (the JSON's expectations_hold) is a finding. */
@@ -438,9 +443,10 @@ static void boot_progress(void *ctx, const struct st_kernel_progress *p)
 
 static int boot_svg(const struct st_boot_result *r, const char *path)
 {
+	struct st_render_opts o = st_render_opts(ST_FORMAT_SVG);
 	FILE *f = st_out_open(path);
 
-	return f && !st_out_close(f, path, st_boot_render_svg(r, f)) ? ST_EXIT_OK : ST_EXIT_ERROR;
+	return f && !st_out_close(f, path, st_boot_render(f, r, &o)) ? ST_EXIT_OK : ST_EXIT_ERROR;
 }
 
 /* Boot figures beside the trace replay's: the same ratios where the bundled allocator has the variant. */
@@ -465,21 +471,18 @@ static void boot_ratios(struct st_boot_result *r)
 
 static int boot_print(struct st_boot_result *r, const char *svg)
 {
+	struct st_render_opts o = st_render_opts(st_out.json ? ST_FORMAT_JSON : ST_FORMAT_TEXT);
 	size_t i;
 	int ret;
 
 	for (i = 0; i < r->nitems; i++)
 		if (r->items[i].error)
 			p_err("%s", r->items[i].error);
-	if (st_out.json) {
-		ret = st_json_print(stdout, st_boot_render_json(r), st_out.pretty);
-		if (ret) {
-			p_err("%s", strerror(-ret));
-			return ST_EXIT_ERROR;
-		}
-		st_out.json_done = true;
-	} else {
-		st_boot_render_text(r, stdout);
+	ret = st_boot_render(stdout, r, &o);
+	st_out.json_done = st_out.json;
+	if (ret && ret != -EPIPE) {
+		p_err("%s", strerror(-ret));
+		return ST_EXIT_ERROR;
 	}
 	ret = svg ? boot_svg(r, svg) : ST_EXIT_OK;
 	if (ret == ST_EXIT_OK && r->nfailed)

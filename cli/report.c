@@ -187,26 +187,25 @@ static int merge_report(struct st_report **r, int argc, char **argv, struct st_e
 
 static int write_html(const struct st_report *r, const char *path)
 {
+	struct st_render_opts o = st_render_opts(ST_FORMAT_HTML);
 	FILE *f = st_out_open(path);
 
-	return f && !st_out_close(f, path, st_report_print_html(f, r)) ? ST_EXIT_OK
+	return f && !st_out_close(f, path, st_report_render(f, r, &o)) ? ST_EXIT_OK
 								 : ST_EXIT_ERROR;
 }
 
 /* Print @r as asked; `slubtiny kernel` prints its report through here too. */
 int report_render(const struct st_report *r, bool markdown, const char *html)
 {
+	struct st_render_opts o;
 	int ret;
 
 	if (html && write_html(r, html))
 		return ST_EXIT_ERROR;
+	o = st_render_opts(st_out.json ? ST_FORMAT_JSON : markdown ? ST_FORMAT_MARKDOWN :
+			   ST_FORMAT_TEXT);
 	st_out.json_done = st_out.json;
-	if (st_out.json)
-		ret = st_report_print_json(stdout, r, st_out.pretty);
-	else if (markdown)
-		ret = st_report_print_markdown(stdout, r);
-	else
-		ret = st_report_print_text(stdout, r);
+	ret = st_report_render(stdout, r, &o);
 	if (ret == -ENOMEM) {
 		p_err("out of memory");
 		return ST_EXIT_ERROR;

@@ -203,6 +203,7 @@ int cmd_size(int argc, char **argv)
 {
 	static char *aout[] = { "a.out" };
 	struct st_size_opts so = { .format = ST_SIZE_BERKELEY, .radix = 10 };
+	struct st_render_opts ro;
 	struct st_elf_file **files;
 	struct st_size_result res;
 	struct st_error e = { 0 };
@@ -231,13 +232,12 @@ int cmd_size(int argc, char **argv)
 	ret = st_size_compute_opts(files, good, &so, &res, &e);
 	if (ret)
 		goto out;
+	ro = st_render_opts(st_out.json ? ST_FORMAT_JSON : ST_FORMAT_TEXT);
 	st_out.json_done = st_out.json;
 	if (st_out.json && !res.nobjs && status)
 		st_json_error_document();
-	else if (st_out.json)
-		ret = st_size_print_json(stdout, &res, st_out.pretty);
 	else
-		ret = st_size_print(stdout, &res, &so);
+		ret = st_size_render(stdout, &res, &ro);
 	st_size_free(&res);
 out:
 	if (ret == -ENOMEM)

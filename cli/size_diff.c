@@ -111,6 +111,7 @@ int cmd_size_diff(int argc, char **argv)
 	struct st_elf_file *oldf = NULL, *newf = NULL;
 	struct side old = { 0 }, new = { 0 };
 	struct st_size_diff res;
+	struct st_render_opts ro;
 	struct st_error e = { 0 };
 	bool exit_code = false;
 	int c, nmodes = 0, ret;
@@ -166,10 +167,10 @@ int cmd_size_diff(int argc, char **argv)
 	if (!isatty(STDOUT_FILENO))
 		setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
 	st_out.json_done = st_out.json;
-	if (st_out.json)
-		ret = st_size_diff_print_json(stdout, &res, argv[optind], argv[optind + 1], st_out.pretty);
-	else
-		ret = st_size_diff_print_text(stdout, &res);
+	res.oldname = argv[optind];
+	res.newname = argv[optind + 1];
+	ro = st_render_opts(st_out.json ? ST_FORMAT_JSON : ST_FORMAT_TEXT);
+	ret = st_size_diff_render(stdout, &res, &ro);
 	c = exit_code && st_size_diff_changed(&res) ? ST_EXIT_FINDINGS : ST_EXIT_OK;
 	st_size_diff_free(&res);
 	st_elf_close(oldf);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The machines footprint --boot boots: the QEMU board of each arch, what
+ * The machines footprint boot boots: the QEMU board of each arch, what
  * its configuration adds to the user's, and the profiles the configuration
  * starts from.
  */

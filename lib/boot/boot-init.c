@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The init of `slubtiny footprint --boot`: the only program of its
+ * The init of `slubtiny footprint boot`: the only program of its
  * initramfs. slubtiny compiles it at run time with the kernel's compiler,
  *
  *	${CROSS_COMPILE}gcc -static -nostdlib -ffreestanding -fno-pie -no-pie -Os

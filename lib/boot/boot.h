@@ -3,7 +3,7 @@
 #define ST_BOOT_BOOT_H
 
 /*
- * `slubtiny footprint --boot`: each allocator variant of a user's kernel
+ * `slubtiny footprint boot`: each allocator variant of a user's kernel
  * tree, built by lib/kernel with what a boot needs added to its
  * configuration (console on the serial port, initramfs, /proc), booted in
  * QEMU with a small init (boot-init.c, compiled at run time with the
@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "common/render.h"
 #include "kernel/kernel.h"
 
 struct cJSON;
@@ -153,7 +154,7 @@ struct st_boot_result {
 
 /* The configuration lines a boot adds for @arch (NULL-terminated), or NULL. */
 const char *const *st_boot_config(const char *arch);
-/* The ARCHes footprint --boot boots, NULL-terminated (for completion). */
+/* The ARCHes footprint boot boots, NULL-terminated (for completion). */
 const char *const *st_boot_arches(void);
 
 int st_boot_run(const struct st_boot_opts *o, struct st_boot_result **out, struct st_error *e);
@@ -187,9 +188,8 @@ int st_boot_latest_load(const char *builddir, struct st_boot_latest **out, size_
 int st_boot_latest_parse(const char *text, struct st_boot_latest **out, size_t *n);
 void st_boot_latest_free(struct st_boot_latest *l, size_t n);
 
-/* Renderers: they print what the result holds. */
-void st_boot_render_text(const struct st_boot_result *r, FILE *f);
-struct cJSON *st_boot_render_json(const struct st_boot_result *r);
-int st_boot_render_svg(const struct st_boot_result *r, FILE *f);
+/* Text, JSON and the SVG bar chart of what the result holds (common/render.h). */
+int st_boot_render(FILE *f, const struct st_boot_result *r, const struct st_render_opts *o);
+struct cJSON *st_boot_to_json(const struct st_boot_result *r);
 
 #endif

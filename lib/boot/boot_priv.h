@@ -22,7 +22,7 @@
 
 struct st_error;
 
-/* A QEMU machine footprint --boot knows. */
+/* A QEMU machine footprint boot knows. */
 struct boot_arch {
 	const char *arch, *qemu, *package, *machine, *target, *file, *console;
 	const char *cross;	/* Debian's cross compiler when none is named for the arch */

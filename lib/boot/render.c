@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * footprint --boot renderers: a text table and an SVG bar chart of what
+ * footprint boot's printers: a text table and an SVG bar chart of what
  * the booted kernels said (the JSON is made in results.c, where the cache
  * files are written from the same tree).
  */
@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/json.h"
 #include "common/str.h"
 #include "boot/boot.h"
 
@@ -52,7 +53,7 @@ static void render_wrapper(const struct st_boot_result *r, FILE *f)
 	fputc('\n', f);
 }
 
-void st_boot_render_text(const struct st_boot_result *r, FILE *f)
+static void render_text(const struct st_boot_result *r, FILE *f)
 {
 	const struct st_boot_item *it;
 	size_t i, k;
@@ -140,7 +141,7 @@ static bool charted(const struct st_boot_result *r, const struct st_boot_item *i
 	return !it->error && !it->stopped && it->mem_mb == r->mem_mb;
 }
 
-int st_boot_render_svg(const struct st_boot_result *r, FILE *f)
+static int render_svg(const struct st_boot_result *r, FILE *f)
 {
 	double max = 1;
 	size_t i, n = 0;
@@ -187,4 +188,21 @@ int st_boot_render_svg(const struct st_boot_result *r, FILE *f)
 	}
 	fprintf(f, "</svg>\n");
 	return ferror(f) ? -EIO : 0;
+}
+
+int st_boot_render(FILE *f, const struct st_boot_result *r, const struct st_render_opts *o)
+{
+	switch (o->format) {
+	case ST_FORMAT_TEXT:
+		render_text(r, f);
+		if (fflush(f) || ferror(f))
+			return -(errno ? errno : EIO);
+		return 0;
+	case ST_FORMAT_JSON:
+		return st_json_print(f, st_boot_to_json(r), o->pretty);
+	case ST_FORMAT_SVG:
+		return render_svg(r, f);
+	default:
+		return -ENOTSUP;
+	}
 }

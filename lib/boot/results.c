@@ -81,7 +81,7 @@ static cJSON *item_json(const struct st_boot_result *r, const struct st_boot_ite
 	return o;
 }
 
-cJSON *st_boot_render_json(const struct st_boot_result *r)
+cJSON *st_boot_to_json(const struct st_boot_result *r)
 {
 	cJSON *root = cJSON_CreateObject(), *res, *fail, *x;
 	size_t i;

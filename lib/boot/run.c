@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * footprint --boot: each variant's kernel image built by lib/kernel with
+ * footprint boot: each variant's kernel image built by lib/kernel with
  * what a boot needs added to its configuration, then booted in QEMU with a
  * one-program initramfs: validate -> plan the kernel build -> prepare the
  * init -> build -> boot each image (see boot.h).

@@ -17,8 +17,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "common/render.h"
 #include "kconfig/kconfig.h"
 #include "layout/layout.h"
+
+struct cJSON;
 
 struct st_error;
 struct st_defconfig;
@@ -418,23 +421,16 @@ struct st_check_run_opts {
 int st_check_run(const struct st_check_run_opts *o, char *const *paths, size_t n,
 		 struct st_check_result *r, struct st_error *err);
 
-/* Output formats. */
-enum st_check_format {
-	ST_FMT_TEXT,
-	ST_FMT_JSON,
-	ST_FMT_GITHUB,
-	ST_FMT_SARIF,
-};
-
-int st_check_format_parse(const char *name, enum st_check_format *fmt);
+/* --format: text, json, github or sarif (-EINVAL for another name). */
+int st_check_format_parse(const char *name, enum st_format *fmt);
 
 /*
- * Print @r to @f in @fmt. The JSON and SARIF documents are built with cJSON;
- * @pretty indents them. @color adds ANSI colour to text. Returns 0 or -errno
- * (-EIO when writing failed).
+ * Print @r to @f in text (o->color: ANSI colour), JSON, GitHub workflow
+ * commands or SARIF (o->pretty: indented), as common/render.h says. The
+ * JSON tree is st_check_to_json()'s.
  */
-int st_check_render(FILE *f, const struct st_check_result *r,
-		    enum st_check_format fmt, bool pretty, bool color);
+int st_check_render(FILE *f, const struct st_check_result *r, const struct st_render_opts *o);
+struct cJSON *st_check_to_json(const struct st_check_result *r);
 
 /*
  * After a failed run (exit 2): what the machine formats put on stdout so
@@ -443,7 +439,7 @@ int st_check_render(FILE *f, const struct st_check_result *r,
  * notification, github an ::error command; text prints nothing (the CLI's
  * stderr line is the message). @file may be NULL.
  */
-int st_check_render_error(FILE *f, enum st_check_format fmt, const char *file,
+int st_check_render_error(FILE *f, enum st_format fmt, const char *file,
 			  const char *msg, bool pretty);
 
 #endif

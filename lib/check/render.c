@@ -34,16 +34,16 @@ static const char *const level_sarif[] = {
 	[ST_LEVEL_NOTE] = "note", [ST_LEVEL_WARNING] = "warning", [ST_LEVEL_ERROR] = "error",
 };
 
-int st_check_format_parse(const char *name, enum st_check_format *fmt)
+int st_check_format_parse(const char *name, enum st_format *fmt)
 {
 	static const char *const names[] = {
-		[ST_FMT_TEXT] = "text", [ST_FMT_JSON] = "json",
-		[ST_FMT_GITHUB] = "github", [ST_FMT_SARIF] = "sarif",
+		[ST_FORMAT_TEXT] = "text", [ST_FORMAT_JSON] = "json",
+		[ST_FORMAT_GITHUB] = "github", [ST_FORMAT_SARIF] = "sarif",
 	};
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(names); i++) {
-		if (!strcmp(name, names[i])) {
+		if (names[i] && !strcmp(name, names[i])) {
 			*fmt = i;
 			return 0;
 		}
@@ -234,7 +234,7 @@ static int cmp_stack(const void *a, const void *b)
 		      ((const struct st_check_stack *)b)->file);
 }
 
-static int render_json(FILE *f, const struct st_check_result *r, bool pretty, bool color)
+cJSON *st_check_to_json(const struct st_check_result *r)
 {
 	cJSON *root = cJSON_CreateObject(), *arr, *by, *it;
 	size_t counts[ST_RULE_COUNT] = { 0 };
@@ -247,7 +247,7 @@ static int render_json(FILE *f, const struct st_check_result *r, bool pretty, bo
 	    !cJSON_AddStringToObject(it, "from", r->arch ? st_arch_from_name(r->arch_from)
 							 : st_arch_from_name(ST_ARCH_FROM_PATH))) {
 		cJSON_Delete(root);
-		return -ENOMEM;
+		return NULL;
 	}
 	if (!cJSON_AddItemToObject(root, "files", json_archs(r)))
 		goto oom;
@@ -296,10 +296,15 @@ static int render_json(FILE *f, const struct st_check_result *r, bool pretty, bo
 		if (!arr)
 			goto oom;
 	}
-	return st_json_print(f, root, pretty);
+	return root;
 oom:
 	cJSON_Delete(root);
-	return -ENOMEM;
+	return NULL;
+}
+
+static int render_json(FILE *f, const struct st_check_result *r, bool pretty, bool color)
+{
+	return st_json_print(f, st_check_to_json(r), pretty);
 }
 
 static cJSON *text_obj(const char *text)
@@ -479,20 +484,19 @@ oom:
 typedef int (*render_fn)(FILE *f, const struct st_check_result *r, bool pretty, bool color);
 
 static const render_fn renderers[] = {
-	[ST_FMT_TEXT] = render_text,
-	[ST_FMT_JSON] = render_json,
-	[ST_FMT_GITHUB] = render_github,
-	[ST_FMT_SARIF] = render_sarif,
+	[ST_FORMAT_TEXT] = render_text,
+	[ST_FORMAT_JSON] = render_json,
+	[ST_FORMAT_GITHUB] = render_github,
+	[ST_FORMAT_SARIF] = render_sarif,
 };
 
-int st_check_render(FILE *f, const struct st_check_result *r,
-		    enum st_check_format fmt, bool pretty, bool color)
+int st_check_render(FILE *f, const struct st_check_result *r, const struct st_render_opts *o)
 {
 	int ret;
 
-	if ((unsigned int)fmt >= ARRAY_SIZE(renderers))
-		return -EINVAL;
-	ret = renderers[fmt](f, r, pretty, color);
+	if ((unsigned int)o->format >= ARRAY_SIZE(renderers) || !renderers[o->format])
+		return -ENOTSUP;
+	ret = renderers[o->format](f, r, o->pretty, o->color);
 	if (!ret && ferror(f))
 		ret = -EIO;
 	return ret;
@@ -544,15 +548,15 @@ fail:
 	return NULL;
 }
 
-int st_check_render_error(FILE *f, enum st_check_format fmt, const char *file,
+int st_check_render_error(FILE *f, enum st_format fmt, const char *file,
 			  const char *msg, bool pretty)
 {
 	switch (fmt) {
-	case ST_FMT_JSON:
+	case ST_FORMAT_JSON:
 		return st_json_print(f, json_error(file, msg), pretty);
-	case ST_FMT_SARIF:
+	case ST_FORMAT_SARIF:
 		return st_json_print(f, sarif_error(file, msg), pretty);
-	case ST_FMT_GITHUB:
+	case ST_FORMAT_GITHUB:
 		fputs("::error ", f);
 		if (file) {
 			fputs("file=", f);

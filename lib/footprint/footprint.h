@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "common/render.h"
+
 struct st_error;
 struct cJSON;
 
@@ -73,7 +75,7 @@ struct st_fp_kernel {
 };
 
 struct st_fp_report {
-	/* Booted figures (footprint --boot's cache); a variant not here has none. */
+	/* Booted figures (footprint boot's cache); a variant not here has none. */
 	struct st_fp_kernel kernel[8];
 	size_t nr_kernel;
 	struct st_fp_run *runs;
@@ -151,8 +153,8 @@ void st_fp_report_free(struct st_fp_report *r);
  * Text: a short table, each variant's peak pages and ops/s against
  * SLUB_TINY's, and the expected ratios; with @verbose every figure.
  */
-void st_fp_render_text(const struct st_fp_report *r, bool verbose, FILE *f);
-struct cJSON *st_fp_render_json(const struct st_fp_report *r);
-int st_fp_render_svg(const struct st_fp_report *r, FILE *f);
+/* Text (verbose: every figure), JSON and the SVG chart (common/render.h). */
+int st_fp_render(FILE *f, const struct st_fp_report *r, const struct st_render_opts *o);
+struct cJSON *st_fp_to_json(const struct st_fp_report *r);
 
 #endif

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "common/array.h"
+#include "common/json.h"
 #include "common/str.h"
 #include "footprint/footprint.h"
 #include "st_config.h"
@@ -298,13 +299,13 @@ static void text_kernel(const struct st_fp_report *r, FILE *f)
 
 	if (!r->nr_kernel)
 		return;
-	fprintf(f, "\nbooted kernel's Slab: (footprint --boot):\n");
+	fprintf(f, "\nbooted kernel's Slab: (footprint boot):\n");
 	for (i = 0; i < r->nr_kernel; i++)
 		fprintf(f, "  %-16s %5.0f kB  %s\n", r->kernel[i].variant, r->kernel[i].slab_kb,
 			r->kernel[i].from ? r->kernel[i].from : "");
 }
 
-void st_fp_render_text(const struct st_fp_report *r, bool verbose, FILE *f)
+static void render_text(const struct st_fp_report *r, bool verbose, FILE *f)
 {
 	size_t first[64], n = traces(r, first, 64), i;
 	const struct st_fp_run *x;
@@ -425,7 +426,7 @@ static cJSON *ratio_json(const struct st_fp_ratio *x)
 	return o;
 }
 
-cJSON *st_fp_render_json(const struct st_fp_report *r)
+cJSON *st_fp_to_json(const struct st_fp_report *r)
 {
 	cJSON *root = cJSON_CreateObject(), *runs, *ratios, *k, *x, *from;
 	size_t i;
@@ -438,7 +439,7 @@ cJSON *st_fp_render_json(const struct st_fp_report *r)
 	if (!runs || !ratios || !k || !from ||
 	    !cJSON_AddBoolToObject(root, "expectations_hold", !r->failed))
 		goto fail;
-	/* only the booted figures: nothing without footprint --boot */
+	/* only the booted figures: nothing without footprint boot */
 	for (i = 0; i < r->nr_kernel; i++) {
 		if (!cJSON_AddNumberToObject(k, r->kernel[i].variant, r->kernel[i].slab_kb) ||
 		    !cJSON_AddStringToObject(from, r->kernel[i].variant,
@@ -538,7 +539,7 @@ static void svg_panel(const struct st_fp_report *r, size_t first, int y0, FILE *
 	}
 }
 
-int st_fp_render_svg(const struct st_fp_report *r, FILE *f)
+static int render_svg(const struct st_fp_report *r, FILE *f)
 {
 	size_t first[64], n = traces(r, first, 64), i;
 
@@ -551,4 +552,27 @@ int st_fp_render_svg(const struct st_fp_report *r, FILE *f)
 	if (fflush(f) || ferror(f))
 		return -(errno ? errno : EIO);
 	return 0;
+}
+
+/* The text has no error of its own to return: what the stream says. */
+static int stream_status(FILE *f)
+{
+	if (fflush(f) || ferror(f))
+		return -(errno ? errno : EIO);
+	return 0;
+}
+
+int st_fp_render(FILE *f, const struct st_fp_report *r, const struct st_render_opts *o)
+{
+	switch (o->format) {
+	case ST_FORMAT_TEXT:
+		render_text(r, o->verbose, f);
+		return stream_status(f);
+	case ST_FORMAT_JSON:
+		return st_json_print(f, st_fp_to_json(r), o->pretty);
+	case ST_FORMAT_SVG:
+		return render_svg(r, f);
+	default:
+		return -ENOTSUP;
+	}
 }

@@ -11,6 +11,7 @@
 
 #include "common/str.h"
 #include "report/report.h"
+#include "report_priv.h"
 #include "sizes/size_diff.h"
 
 /* Colours of the text / data / bss parts of a bar. */

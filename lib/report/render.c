@@ -12,6 +12,7 @@
 
 #include "common/json.h"
 #include "report/report.h"
+#include "report_priv.h"
 #include "sizes/size_diff.h"
 #include "st_config.h"
 
@@ -58,7 +59,7 @@ static int print_diff_top(FILE *f, const struct st_size_diff *d, unsigned int to
 		}
 		cut.tables[i].rows = rows[i];
 	}
-	ret = st_size_diff_print_text(f, &cut);
+	ret = st_size_diff_render(f, &cut, &(struct st_render_opts){ .format = ST_FORMAT_TEXT });
 out:
 	for (i = 0; i < 3; i++)
 		free(rows[i]);
@@ -288,7 +289,7 @@ static void text_attrs(FILE *f, const struct st_report *r)
 	}
 }
 
-int st_report_print_text(FILE *f, const struct st_report *r)
+static int print_text(FILE *f, const struct st_report *r)
 {
 	size_t a, v, i;
 
@@ -347,7 +348,7 @@ int st_report_print_text(FILE *f, const struct st_report *r)
 	return ferror(f) ? -EIO : 0;
 }
 
-int st_report_print_markdown(FILE *f, const struct st_report *r)
+static int print_markdown(FILE *f, const struct st_report *r)
 {
 	char p[32], d[32];
 	size_t a, v, i;
@@ -588,7 +589,7 @@ static int json_kernel(cJSON *root, const struct st_report *r)
 	return 0;
 }
 
-static cJSON *json_report(const struct st_report *r)
+cJSON *st_report_to_json(const struct st_report *r)
 {
 	cJSON *root = cJSON_CreateObject(), *res, *sk, *o, *at;
 	size_t i;
@@ -642,7 +643,18 @@ fail:
 	return NULL;
 }
 
-int st_report_print_json(FILE *f, const struct st_report *r, bool pretty)
+int st_report_render(FILE *f, const struct st_report *r, const struct st_render_opts *o)
 {
-	return st_json_print(f, json_report(r), pretty);
+	switch (o->format) {
+	case ST_FORMAT_TEXT:
+		return print_text(f, r);
+	case ST_FORMAT_MARKDOWN:
+		return print_markdown(f, r);
+	case ST_FORMAT_JSON:
+		return st_json_print(f, st_report_to_json(r), o->pretty);
+	case ST_FORMAT_HTML:
+		return st_report_print_html(f, r);
+	default:
+		return -ENOTSUP;
+	}
 }

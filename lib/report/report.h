@@ -15,7 +15,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "common/render.h"
 #include "sizes/size_diff.h"
+
+struct cJSON;
 
 struct st_error;
 struct st_build_opts;
@@ -161,10 +164,8 @@ void st_report_free(struct st_report *r);
  */
 struct st_sd_row *st_report_top(const struct st_sd_table *t, unsigned int top, size_t *n);
 
-/* Renderers. Return 0 or -errno (-EIO on a write error). */
-int st_report_print_text(FILE *f, const struct st_report *r);
-int st_report_print_markdown(FILE *f, const struct st_report *r);
-int st_report_print_json(FILE *f, const struct st_report *r, bool pretty);
-int st_report_print_html(FILE *f, const struct st_report *r);
+/* Text, Markdown, JSON and a self-contained HTML page (common/render.h). */
+int st_report_render(FILE *f, const struct st_report *r, const struct st_render_opts *o);
+struct cJSON *st_report_to_json(const struct st_report *r);
 
 #endif

@@ -69,6 +69,7 @@ int st_size_compute_opts(struct st_elf_file *const *files, size_t nfiles,
 	size_t i, j, n = 0;
 
 	memset(res, 0, sizeof(*res));
+	res->opts = *o;
 	for (i = 0; i < nfiles; i++)
 		n += files[i]->nobjs;
 	res->objs = calloc(n ? n : 1, sizeof(*res->objs));
@@ -238,8 +239,9 @@ static void sysv_one(FILE *f, const struct st_size_obj *so, const struct st_size
 	fputs("\n\n\n", f);
 }
 
-int st_size_print(FILE *f, const struct st_size_result *res, const struct st_size_opts *o)
+static int print_text(FILE *f, const struct st_size_result *res)
 {
+	const struct st_size_opts *o = &res->opts;
 	size_t i;
 
 	if (o->format == ST_SIZE_SYSV) {
@@ -249,20 +251,6 @@ int st_size_print(FILE *f, const struct st_size_result *res, const struct st_siz
 		print_bsd_gnu(f, res, o);
 	}
 	return ferror(f) ? -EIO : 0;
-}
-
-int st_size_print_berkeley(FILE *f, const struct st_size_result *res, bool totals)
-{
-	struct st_size_opts o = { .format = ST_SIZE_BERKELEY, .radix = 10, .totals = totals };
-
-	return st_size_print(f, res, &o);
-}
-
-int st_size_print_sysv(FILE *f, const struct st_size_result *res)
-{
-	static const struct st_size_opts o = { .format = ST_SIZE_SYSV, .radix = 10 };
-
-	return st_size_print(f, res, &o);
 }
 
 static cJSON *obj_json(const struct st_size_obj *so)
@@ -306,13 +294,13 @@ static cJSON *obj_json(const struct st_size_obj *so)
 	return j;
 }
 
-int st_size_print_json(FILE *f, const struct st_size_result *res, bool pretty)
+cJSON *st_size_to_json(const struct st_size_result *res)
 {
 	cJSON *root = cJSON_CreateObject(), *objs, *tot;
 	size_t i;
 
 	if (!root)
-		return -ENOMEM;
+		return NULL;
 	cJSON_AddStringToObject(root, "version", ST_VERSION);
 	objs = cJSON_AddArrayToObject(root, "objects");
 	tot = cJSON_AddObjectToObject(root, "totals");
@@ -333,7 +321,19 @@ int st_size_print_json(FILE *f, const struct st_size_result *res, bool pretty)
 	}
 	if (!objs || !tot) {
 		cJSON_Delete(root);
-		return -ENOMEM;
+		return NULL;
 	}
-	return st_json_print(f, root, pretty);
+	return root;
+}
+
+int st_size_render(FILE *f, const struct st_size_result *res, const struct st_render_opts *o)
+{
+	switch (o->format) {
+	case ST_FORMAT_TEXT:
+		return print_text(f, res);
+	case ST_FORMAT_JSON:
+		return st_json_print(f, st_size_to_json(res), o->pretty);
+	default:
+		return -ENOTSUP;
+	}
 }

@@ -6,6 +6,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "common/render.h"
+
+struct cJSON;
+
 struct st_elf_file;
 struct st_elf_obj;
 struct st_section;
@@ -43,6 +47,7 @@ struct st_size_result {
 	struct st_size_obj *objs;
 	size_t nobjs;
 	uint64_t text, data, bss;	/* totals over all objects */
+	struct st_size_opts opts;	/* computed with, and printed with */
 };
 
 /*
@@ -59,11 +64,12 @@ void st_size_free(struct st_size_result *res);
 /* Whether `size -A` lists the section. */
 bool st_size_sysv_listed(const struct st_section *s);
 
-/* Byte-identical to GNU size 2.40 with the options @o (computed with the same). */
-int st_size_print(FILE *f, const struct st_size_result *res, const struct st_size_opts *o);
-/* `size` (Berkeley, with -t the TOTALS line) and `size -A`, in decimal. */
-int st_size_print_berkeley(FILE *f, const struct st_size_result *res, bool totals);
-int st_size_print_sysv(FILE *f, const struct st_size_result *res);
-int st_size_print_json(FILE *f, const struct st_size_result *res, bool pretty);
+/*
+ * Text byte-identical to GNU size 2.40 with the options @res was computed
+ * with (res->opts), or the JSON of every object and the totals
+ * (common/render.h).
+ */
+int st_size_render(FILE *f, const struct st_size_result *res, const struct st_render_opts *o);
+struct cJSON *st_size_to_json(const struct st_size_result *res);
 
 #endif

@@ -6,6 +6,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "common/render.h"
+
+struct cJSON;
+
 struct st_elf_file;
 struct st_error;
 
@@ -57,6 +61,8 @@ struct st_size_diff {
 	struct st_sd_table tables[3];
 	size_t ntables;
 	void *priv;		/* name storage */
+	/* What the JSON calls the two inputs (the caller's to set; "" if not). */
+	const char *oldname, *newname;
 };
 
 /*
@@ -92,11 +98,12 @@ int st_size_diff_end(struct st_size_diff *res, struct st_error *e);
 /* True when some table's totals differ (for --exit-code). */
 bool st_size_diff_changed(const struct st_size_diff *res);
 
-/* Byte-identical to bloat-o-meter's stdout. Returns 0 or -EIO. */
-int st_size_diff_print_text(FILE *f, const struct st_size_diff *res);
-/* One JSON object (schema in README.md "size-diff and size"). */
-int st_size_diff_print_json(FILE *f, const struct st_size_diff *res,
-			    const char *oldname, const char *newname, bool pretty);
+/*
+ * Text byte-identical to bloat-o-meter's stdout, or one JSON object
+ * (schema in README.md "size-diff and size"; common/render.h).
+ */
+int st_size_diff_render(FILE *f, const struct st_size_diff *res, const struct st_render_opts *o);
+struct cJSON *st_size_diff_to_json(const struct st_size_diff *res);
 
 /* Decimal rendering of an st_sd_int into @buf (>= 42 bytes); returns buf. */
 char *st_sd_int_str(char *buf, st_sd_int v);

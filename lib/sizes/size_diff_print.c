@@ -111,7 +111,7 @@ static void print_table(FILE *f, const struct st_sd_table *t)
 		st_sd_int_str(a, t->old_total), st_sd_int_str(b, t->new_total), pct);
 }
 
-int st_size_diff_print_text(FILE *f, const struct st_size_diff *res)
+static int print_text(FILE *f, const struct st_size_diff *res)
 {
 	size_t i;
 
@@ -184,17 +184,16 @@ static cJSON *table_json(const struct st_sd_table *t)
 	return o;
 }
 
-int st_size_diff_print_json(FILE *f, const struct st_size_diff *res,
-			    const char *oldname, const char *newname, bool pretty)
+cJSON *st_size_diff_to_json(const struct st_size_diff *res)
 {
 	cJSON *root = cJSON_CreateObject(), *tabs;
 	size_t i;
 
 	if (!root)
-		return -ENOMEM;
+		return NULL;
 	cJSON_AddStringToObject(root, "version", ST_VERSION);
-	cJSON_AddStringToObject(root, "old", oldname);
-	cJSON_AddStringToObject(root, "new", newname);
+	cJSON_AddStringToObject(root, "old", res->oldname ? res->oldname : "");
+	cJSON_AddStringToObject(root, "new", res->newname ? res->newname : "");
 	cJSON_AddStringToObject(root, "mode", mode_name(res->mode));
 	cJSON_AddBoolToObject(root, "changed", st_size_diff_changed(res));
 	tabs = cJSON_AddArrayToObject(root, "tables");
@@ -209,7 +208,19 @@ int st_size_diff_print_json(FILE *f, const struct st_size_diff *res,
 	}
 	if (!tabs) {
 		cJSON_Delete(root);
-		return -ENOMEM;
+		return NULL;
 	}
-	return st_json_print(f, root, pretty);
+	return root;
+}
+
+int st_size_diff_render(FILE *f, const struct st_size_diff *res, const struct st_render_opts *o)
+{
+	switch (o->format) {
+	case ST_FORMAT_TEXT:
+		return print_text(f, res);
+	case ST_FORMAT_JSON:
+		return st_json_print(f, st_size_diff_to_json(res), o->pretty);
+	default:
+		return -ENOTSUP;
+	}
 }

@@ -19,6 +19,9 @@
 #include "sizes/sections.h"
 #include "sizes/size_diff.h"
 
+static const struct st_render_opts text_opts = { .format = ST_FORMAT_TEXT };
+static const struct st_render_opts json_opts = { .format = ST_FORMAT_JSON };
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static FILE *null_out(void)
@@ -77,7 +80,7 @@ static int scan_diff(const char *buf, size_t size, int m, char **text, size_t *l
 	mf = open_memstream(text, len);
 	if (!mf)
 		abort();
-	st_size_diff_print_text(mf, &a);
+	st_size_diff_render(mf, &a, &text_opts);
 	fclose(mf);
 	st_size_diff_free(&a);
 	return 0;
@@ -112,7 +115,7 @@ static void check_scan(const char *buf, size_t size, const struct st_elf_file *f
 		mf = open_memstream(&want, &wlen);
 		if (!mf)
 			abort();
-		st_size_diff_print_text(mf, &sd);
+		st_size_diff_render(mf, &sd, &text_opts);
 		fclose(mf);
 		st_size_diff_free(&sd);
 		if (wlen != glen || memcmp(want, got, wlen))
@@ -148,9 +151,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	check_scan(buf, size, f);
 	if (!st_size_compute(&f, 1, &sr, &e)) {
-		st_size_print_berkeley(out, &sr, true);
-		st_size_print_sysv(out, &sr);
-		st_size_print_json(out, &sr, false);
+		sr.opts.totals = true;
+		st_size_render(out, &sr, &text_opts);
+		sr.opts.format = ST_SIZE_SYSV;
+		sr.opts.totals = false;
+		st_size_render(out, &sr, &text_opts);
+		st_size_render(out, &sr, &json_opts);
 		st_size_free(&sr);
 	}
 	for (m = ST_SD_DEFAULT; m <= ST_SD_TEXT; m++) {
@@ -158,8 +164,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			continue;
 		if (st_size_diff_changed(&sd))
 			abort();	/* a file never differs from itself */
-		st_size_diff_print_text(out, &sd);
-		st_size_diff_print_json(out, &sd, "a", "b", false);
+		sd.oldname = "a";
+		sd.newname = "b";
+		st_size_diff_render(out, &sd, &text_opts);
+		st_size_diff_render(out, &sd, &json_opts);
 		st_size_diff_free(&sd);
 	}
 	/* the steps size-diff takes on files: two results, names copied, joined */
@@ -192,7 +200,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			continue;	/* end frees on failure */
 		if (st_size_diff_changed(&a))
 			abort();
-		st_size_diff_print_text(out, &a);
+		st_size_diff_render(out, &a, &text_opts);
 		st_size_diff_free(&a);
 	}
 	st_elf_close(f);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/array.h"
 #include "common/error.h"
 #include "report/report.h"
 
@@ -20,6 +21,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const char *const names[MAX_SHARDS] = { "a.json", "b.json", "c.json", "d.json" };
+	static const enum st_format formats[] = { ST_FORMAT_TEXT, ST_FORMAT_MARKDOWN,
+						  ST_FORMAT_JSON, ST_FORMAT_HTML };
 	char *texts[MAX_SHARDS] = { NULL };
 	struct st_error e = { 0 };
 	struct st_report *r = NULL;
@@ -41,13 +44,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (st_report_merge(&r, (const char *const *)texts, names, n, &e))
 		goto out;
 	null = fopen("/dev/null", "w");
-	if (null) {
-		st_report_print_text(null, r);
-		st_report_print_markdown(null, r);
-		st_report_print_json(null, r, true);
-		st_report_print_html(null, r);
-		fclose(null);
+	for (i = 0; null && i < ARRAY_SIZE(formats); i++) {
+		struct st_render_opts o = { .format = formats[i], .pretty = true };
+
+		st_report_render(null, r, &o);
 	}
+	if (null)
+		fclose(null);
 	st_report_free(r);
 out:
 	for (i = 0; i < n; i++)

@@ -401,13 +401,13 @@ static void test_budget(void)
 	}
 }
 
-static char *render(const struct st_check_result *r, enum st_check_format fmt)
+static char *render(const struct st_check_result *r, enum st_format fmt)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
-	if (!f || st_check_render(f, r, fmt, false, false))
+	if (!f || st_check_render(f, r, &(struct st_render_opts){ .format = fmt }))
 		abort();
 	fclose(f);
 	return buf;
@@ -420,7 +420,7 @@ static void test_render(void)
 	cJSON *j;
 	char *s;
 
-	s = render(&r, ST_FMT_TEXT);
+	s = render(&r, ST_FORMAT_TEXT);
 	ok(strstr(s, "dir, x/a%b_defconfig:3:1: warning: CONFIG_SLAB=y: SLAB was removed in Linux 6.8") &&
 	   strstr(s, " [removed-allocator]\n") &&
 	   strstr(s, "dir, x/a%b_defconfig:3:1: note: fix: delete the line (SLUB needs no line since Linux 6.8);") &&
@@ -429,21 +429,21 @@ static void test_render(void)
 	if (nr_fail)
 		fputs(s, stderr);
 	free(s);
-	s = render(&r, ST_FMT_GITHUB);
+	s = render(&r, ST_FORMAT_GITHUB);
 	ok(strstr(s, "::warning file=dir%2C x/a%25b_defconfig,line=3,col=1,title=removed-allocator::CONFIG_SLAB=y: SLAB") &&
 	   strstr(s, "::notice file=") && strstr(s, "%0Afix: "),
 	   "github format");
 	if (nr_fail)
 		fputs(s, stderr);
 	free(s);
-	s = render(&r, ST_FMT_JSON);
+	s = render(&r, ST_FORMAT_JSON);
 	j = cJSON_Parse(s);
 	ok(j && cJSON_GetArraySize(cJSON_GetObjectItem(j, "findings")) == 2 &&
 	   cJSON_GetObjectItem(cJSON_GetObjectItem(j, "summary"), "failing")->valueint == 1,
 	   "json format");
 	cJSON_Delete(j);
 	free(s);
-	s = render(&r, ST_FMT_SARIF);
+	s = render(&r, ST_FORMAT_SARIF);
 	j = cJSON_Parse(s);
 	ok(j && !strcmp(cJSON_GetObjectItem(j, "version")->valuestring, "2.1.0") &&
 	   strstr(s, "\"uri\":\"dir%2C%20x/a%25b_defconfig\""), "sarif format");

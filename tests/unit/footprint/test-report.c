@@ -63,11 +63,12 @@ static char *render(const struct st_fp_report *r, int svg)
 	char *buf = NULL;
 	size_t len;
 	FILE *f = open_memstream(&buf, &len);
+	struct st_render_opts o = {
+		.format = svg == 1 ? ST_FORMAT_SVG : ST_FORMAT_TEXT,
+		.verbose = svg == 2,
+	};
 
-	if (svg == 1)
-		st_fp_render_svg(r, f);
-	else
-		st_fp_render_text(r, svg == 2, f);
+	ok(st_fp_render(f, r, &o) == 0, "rendered as %s", svg == 1 ? "svg" : "text");
 	fclose(f);
 	return buf;
 }
@@ -178,7 +179,7 @@ int main(void)
 	ok(svg && count(svg, "<polyline") == 9 && strstr(svg, "trace boot"),
 	   "svg: a line per run, a panel per trace");
 	free(svg);
-	root = st_fp_render_json(&r);
+	root = st_fp_to_json(&r);
 	js = root ? cJSON_PrintUnformatted(root) : NULL;
 	ok(js && strstr(js, "{\"version\":\"" ST_VERSION "\",\"runs\":[{\"trace\":\"boot\",\"variant\":\"slob\",\"threads\":1,"
 			"\"peak_pages\":90,\"final_pages\":80,\"requested_bytes\":100,"

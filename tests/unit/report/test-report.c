@@ -18,6 +18,14 @@
 
 #include "../../tap.h"
 
+/* @r printed in @format by the one renderer. */
+static int render(FILE *f, const struct st_report *r, enum st_format format)
+{
+	struct st_render_opts o = { .format = format };
+
+	return st_report_render(f, r, &o);
+}
+
 /* Whether @name is an executable file in a directory of $PATH. */
 static int on_path(const char *name)
 {
@@ -158,7 +166,7 @@ static void test_render(void)
 		.rows = rows, .nrows = 2 };
 
 	f = open_memstream(&buf, &len);
-	ok(!st_report_print_json(f, &r, false), "JSON renders");
+	ok(!render(f, &r, ST_FORMAT_JSON), "JSON renders");
 	fclose(f);
 	root = cJSON_Parse(buf);
 	res = cJSON_GetObjectItem(root, "results");
@@ -185,7 +193,7 @@ static void test_render(void)
 
 	buf = NULL;
 	f = open_memstream(&buf, &len);
-	ok(!st_report_print_html(f, &r), "HTML renders");
+	ok(!render(f, &r, ST_FORMAT_HTML), "HTML renders");
 	fclose(f);
 	ok(!strstr(buf, "<script") && strstr(buf, "&lt;script&gt;alert(1)&lt;/script&gt;") &&
 	   strstr(buf, "b&amp;c"), "HTML escapes symbol names");
@@ -199,7 +207,7 @@ static void test_render(void)
 
 	buf = NULL;
 	f = open_memstream(&buf, &len);
-	ok(!st_report_print_text(f, &r), "text renders");
+	ok(!render(f, &r, ST_FORMAT_TEXT), "text renders");
 	fclose(f);
 	for (char *p = buf; (p = strchr(p, '\n')); p++)
 		if (p > buf && p[-1] == ' ')
@@ -221,7 +229,7 @@ static void test_render(void)
 
 	buf = NULL;
 	f = open_memstream(&buf, &len);
-	ret = st_report_print_markdown(f, &r);
+	ret = render(f, &r, ST_FORMAT_MARKDOWN);
 	fclose(f);
 	ok(!ret && strstr(buf, "| x86_64 | slub_tiny | 132 | 10 | 5 | 147 | +32 | +27.8% |"),
 	   "markdown row with the percentage");

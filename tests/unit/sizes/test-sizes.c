@@ -154,7 +154,7 @@ static void check_text(void)
 	FILE *f = fmemopen(out, sizeof(out) - 1, "w");
 
 	ok(f && !st_size_diff(&a, &b, ST_SD_DEFAULT, &d, &e), "utf-8 diff computes");
-	st_size_diff_print_text(f, &d);
+	st_size_diff_render(f, &d, &(struct st_render_opts){ .format = ST_FORMAT_TEXT });
 	fclose(f);
 	/* Python pads by code points: "é" + 39 blanks, then " %7s" */
 	ok(strstr(out, "\nÃ©") == NULL && strstr(out, "\né                                       "
