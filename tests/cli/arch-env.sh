@@ -8,13 +8,11 @@
 # one-line error naming it, exit 2. Against the Kconfig of Debian's
 # linux-source-6.12 (check-tree's extraction).
 set -u
+. "$(dirname "$0")/../lib.sh"
 command -v jq >/dev/null || { echo "skip: jq missing"; exit 77; }
 . "$(dirname "$0")/kernel-tree.sh"
 unset ARCH CROSS_COMPILE
-t=$(mktemp -d) || exit 2
-trap 'rm -rf "$t"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
+st_tmpdir t
 cd "$t" || exit 2
 # An at91 board as README's, but not below arch/arm/configs/: on x86 the
 # ARM symbols are unknown (findings the arm verdict does not have).

@@ -5,11 +5,10 @@
 # SUPERH is not defined there; the cause must say it is n, not SUPERH=SUPERH.
 # Against the Kconfig of Debian's linux-source-6.12 (check-tree's extraction).
 set -u
+. "$(dirname "$0")/../lib.sh"
 command -v jq >/dev/null || { echo "skip: jq missing"; exit 77; }
 . "$(dirname "$0")/kernel-tree.sh"
-t=$(mktemp -d) || exit 2
-trap 'rm -rf "$t"' EXIT
-fail=0
+st_tmpdir t
 mkdir -p "$t/arch/arm/configs"
 printf 'CONFIG_SERIAL_SH_SCI=y\n' >"$t/arch/arm/configs/sci_defconfig"
 cd "$t" || exit 2

@@ -4,11 +4,9 @@
 # stdout, exit 2, saying what was wrong and what would be right.
 #	sh cli-errors.sh [ITEM...]	(default: all; SLUBTINY names the binary)
 set -u
+. "$(dirname "$0")/../lib.sh"
 S=${SLUBTINY:?SLUBTINY not set}
-t=$(mktemp -d) || exit 1
-trap 'rm -rf "$t"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
+st_tmpdir t
 
 # err STATUS WHAT REGEX COMMAND...: exit STATUS, stdout empty, stderr one
 # line matching REGEX.

@@ -6,13 +6,11 @@
 # (the formats of bloat-o-meter and GNU size), and so do the diagnostics of
 # check and migrate (gcc's form, never wrapped: diag.sh tests them).
 set -u
+. "$(dirname "$0")/../lib.sh"
 for p in script cc; do
 	command -v $p >/dev/null || { echo "skip: $p missing"; exit 77; }
 done
-t=$(mktemp -d) || exit 2
-trap 'rm -rf "$t"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
+st_tmpdir t
 cd "$t" || exit 2
 long=this_function_has_a_name_long_enough_to_push_a_bloat_o_meter_row_past_eighty_columns
 printf 'int %s(int x) { return x + 1; }\n' "$long" >a.c

@@ -3,9 +3,8 @@
 # the scripts, complete commands, options and option arguments, and the
 # scripts meson built (and installs) are the ones the tool prints.
 set -u
-fail=0
-tmp=$(mktemp -d) || exit 2
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/../lib.sh"
+st_tmpdir tmp
 command -v bash >/dev/null || { echo "no bash"; exit 77; }
 
 for sh in bash zsh; do

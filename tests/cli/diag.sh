@@ -8,15 +8,13 @@
 #
 #   diag.sh   (SLUBTINY: the binary under test)
 set -u
+. "$(dirname "$0")/../lib.sh"
 for p in script gcc; do
 	command -v $p >/dev/null || { echo "skip: $p missing"; exit 77; }
 done
 S=$SLUBTINY
 case $S in /*) ;; *) S=$PWD/$S ;; esac
-t=$(mktemp -d) || exit 2
-trap 'rm -rf "$t"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
+st_tmpdir t
 cd "$t" || exit 2
 f=arch/arm/configs/bad_defconfig
 mkdir -p arch/arm/configs

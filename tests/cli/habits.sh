@@ -5,11 +5,9 @@
 # exit 2, a "version" in every JSON document, an error as a JSON document
 # on stdout under --json, -j 0 for all CPUs, short causes by default.
 set -u
+. "$(dirname "$0")/../lib.sh"
 command -v jq >/dev/null || { echo "skip: jq missing"; exit 77; }
-t=$(mktemp -d) || exit 2
-trap 'rm -rf "$t"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
+st_tmpdir t
 S=$SLUBTINY
 mkdir -p "$t/arch/arm/configs"
 cfg=$t/arch/arm/configs/board_defconfig

@@ -3,12 +3,11 @@
 # owner and group, POSIX ACLs (the mask does not become the group bits) and
 # other extended attributes; a user who cannot keep the owner is refused.
 set -u
+. "$(dirname "$0")/../lib.sh"
 for t in setfacl getfacl setfattr getfattr; do
 	command -v $t >/dev/null || { echo "SKIP: $t missing (Debian acl, attr)"; exit 77; }
 done
-w=$(mktemp -d) || exit 1
-trap 'rm -rf "$w"' EXIT
-fail=0
+st_tmpdir w
 cd "$w" || exit 1
 printf 'CONFIG_A=y\nCONFIG_SLOB=y\n' >a_defconfig
 setfattr -n user.slubtiny -v keep a_defconfig 2>err ||

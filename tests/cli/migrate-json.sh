@@ -2,11 +2,10 @@
 # slubtiny migrate --json: one document for many files, with the schema the
 # README documents. Needs jq.
 set -u
+. "$(dirname "$0")/../lib.sh"
 command -v jq >/dev/null || { echo "skip: jq missing"; exit 77; }
-w=$(mktemp -d) || exit 1
-trap 'rm -rf "$w"' EXIT
+st_tmpdir w
 cd "$w" || exit 1
-fail=0
 mkdir -p arch/sh/configs
 printf 'CONFIG_A=y\nCONFIG_SLOB=y\nCONFIG_A=n\n' >arch/sh/configs/a_defconfig
 printf 'CONFIG_SLUB=y\n' >arch/sh/configs/b_defconfig

@@ -4,14 +4,12 @@
 # is reported, with the right lines, by migrate (text and JSON) and check. (tests/bench/findings-scale.sh
 # measures how the time grows with the size.)
 set -u
+. "$(dirname "$0")/../lib.sh"
 : "${SLUBTINY:?}"
-fail=0
-t=$(mktemp -d "${TMPDIR:-/tmp}/st-large.XXXXXX")
-trap 'rm -rf "$t"' EXIT
+st_tmpdir t
 cd "$t" || exit 1
 n=10000
 awk -v n=$n 'BEGIN { for (i = 0; i < n; i++) printf "CONFIG_SLOB=%s\n", i % 2 ? "y" : "n" }' >big_defconfig
-bad() { echo "FAIL: $*"; fail=1; }
 
 "$SLUBTINY" migrate --arch x86 big_defconfig >out 2>err
 st=$?

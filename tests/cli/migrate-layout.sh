@@ -7,14 +7,13 @@
 # generic config has CONFIG_EXPERT=y), changes only the owned file, and the
 # collateral it reports is exactly what conf's two merged configs differ in.
 set -u
+. "$(dirname "$0")/../lib.sh"
 for p in make flex bison gcc python3 jq; do
 	command -v $p >/dev/null || { echo "skip: $p missing"; exit 77; }
 done
 . "$ST_SRCDIR/tests/diff/kconfig/common.sh"
 tree=$(st_shared_tree 6.12) || { echo "skip: linux-source-6.12 missing"; exit 77; }
-w=$(mktemp -d "${TMPDIR:-/tmp}/st-migrate-layout.XXXXXX")
-trap 'rm -rf "$w"' EXIT
-fail=0
+st_tmpdir w
 
 migrate() { # tree-dir owned-file arch
 	rm -rf "$w/t" && cp -r "$ST_SRCDIR/fixtures/layout/$1" "$w/t" || exit 2

@@ -3,13 +3,12 @@
 # (no kernel tree): findings with causes, --in-place refusing an ineffective
 # result unless --force, --fix-deps, collateral changes, helper errors.
 set -u
+. "$(dirname "$0")/../lib.sh"
 command -v jq >/dev/null || { echo "skip: jq missing"; exit 77; }
 [ -x "${ST_PYTHON:-/usr/bin/python3}" ] || { echo "skip: no python"; exit 77; }
 "${ST_PYTHON:-/usr/bin/python3}" -c 'import kconfiglib' 2>/dev/null || { echo "skip: no kconfiglib"; exit 77; }
-w=$(mktemp -d) || exit 1
-trap 'rm -rf "$w"' EXIT
+st_tmpdir w
 cd "$w" || exit 1
-fail=0
 run() { # expected-status description command...
 	want=$1; shift; what=$1; shift
 	"$@" >out 2>err; got=$?

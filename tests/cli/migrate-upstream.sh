@@ -9,12 +9,11 @@
 # run must change nothing. Then, at scale: every defconfig of both Debian
 # trees, migrated for the default target, must be stable under a second run.
 set -u
+. "$(dirname "$0")/../lib.sh"
 command -v git >/dev/null || { echo "skip: git missing"; exit 77; }
 extract=$ST_SRCDIR/tests/unit/defconfig/extract-configs.sh
 k61=$(sh "$extract" 6.1) || exit $?
-w=$(mktemp -d) || exit 1
-trap 'rm -rf "$w"' EXIT
-fail=0
+st_tmpdir w
 index=$ST_SRCDIR/tests/cli/slob-rename-6.2.index
 
 files=$(sed -n 's/^\([a-z][^ ]*\) .*/\1/p' "$index")

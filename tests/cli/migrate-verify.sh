@@ -6,6 +6,7 @@
 # `make O=... ARCH=... NAME_defconfig` (tinyconfig for tiny.config) in a
 # scratch extraction of the tarball.
 set -u
+. "$(dirname "$0")/../lib.sh"
 . "$ST_SRCDIR/tests/diff/kconfig/common.sh"
 command -v jq >/dev/null || { echo "skip: jq missing"; exit 77; }
 extract=$ST_SRCDIR/tests/unit/defconfig/extract-configs.sh
@@ -14,9 +15,7 @@ work=$ST_BUILDDIR/migrate-verify
 mkdir -p "$work"
 tree=$(st_tree 6.12 "$work"); st=$?
 [ $st = 0 ] || { echo "skip/fail: cannot extract the 6.12 tree ($st)"; exit $st; }
-w=$(mktemp -d) || exit 1
-trap 'rm -rf "$w"' EXIT
-fail=0
+st_tmpdir w
 # the files of the upstream commit (path, then its index line)
 files=$(sed -n 's/^\([a-z][^ ]*\) .*/\1/p' "$ST_SRCDIR/tests/cli/slob-rename-6.2.index")
 for f in $files; do

@@ -7,12 +7,10 @@
 # every SLUBTINY_PROGRESS_INTERVAL seconds when stderr is a file (a CI log),
 # none with -q, and their stdout (and --json) is the same either way.
 set -u
+. "$(dirname "$0")/../lib.sh"
 command -v script >/dev/null || { echo "skip: script missing"; exit 77; }
 . "$(dirname "$0")/kernel-tree.sh"
-t=$(mktemp -d) || exit 2
-trap 'rm -rf "$t"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
+st_tmpdir t
 cd "$tree" || exit 2
 files="arch/sh/configs/se7206_defconfig arch/sh/configs/rsk7201_defconfig arch/sh/configs/rsk7203_defconfig arch/sh/configs/shmin_defconfig"
 cr=$(printf '\r')

@@ -4,13 +4,11 @@
 # as readelf -h shows it) and refuses to compare different machines unless
 # --mixed-arch says so.
 set -u
+. "$(dirname "$0")/../lib.sh"
 for p in cc arm-linux-gnueabi-gcc readelf jq; do
 	command -v $p >/dev/null || { echo "skip: $p missing"; exit 77; }
 done
-t=$(mktemp -d) || exit 2
-trap 'rm -rf "$t"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
+st_tmpdir t
 printf 'int a[10]; int f(int i) { return a[i]; }\n' >"$t/a.c"
 printf 'int a[20]; int f(int i) { return a[i] * 2; }\n' >"$t/b.c"
 cc -Os -c "$t/a.c" -o "$t/host-a.o" && cc -Os -c "$t/b.c" -o "$t/host-b.o" &&

@@ -7,12 +7,10 @@
 # up by .ci/deps test) and a non-zero `meson test` status with every test OK
 # each end non-zero with the "N passed, N failed, N skipped" line saying so.
 set -u
+. "$(dirname "$0")/../lib.sh"
 : "${ST_SRCDIR:?}"
 command -v python3 >/dev/null || { echo "skip: python3 missing"; exit 77; }
-w=$(mktemp -d "${TMPDIR:-/tmp}/st-run-tally.XXXXXX") || exit 1
-trap 'rm -rf "$w"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
+st_tmpdir w
 
 # Three registered tests, two of them with the same name in two suites.
 cat >"$w/tests.json" <<'EOF'

@@ -6,11 +6,10 @@
 # by at most one; the partition does not depend on the order of the
 # operands; bad K/N values are one error line and exit 2.
 set -u
+. "$(dirname "$0")/../lib.sh"
 command -v jq >/dev/null || { echo "skip: jq missing"; exit 77; }
 k61=$(sh "$ST_SRCDIR/tests/unit/defconfig/extract-configs.sh" 6.1) || exit $?
-t=$(mktemp -d "${TMPDIR:-/tmp}/st-shard.XXXXXX") || exit 1
-trap 'rm -rf "$t"' EXIT
-fail=0
+st_tmpdir t
 cd "$k61" || exit 1
 
 # run NAME WANT-STATUSES command...: stdout to $t/NAME, stderr must be empty

@@ -11,10 +11,10 @@
 # is one line on stderr naming it. Its stdout and exit status are compared
 # with GNU size's (binutils) in the same run.
 set -u
+. "$(dirname "$0")/../lib.sh"
 : "${SLUBTINY:?}" "${ST_SRCDIR:?}"
 corpus=$ST_SRCDIR/tests/fuzz/elf/corpus
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+st_tmpdir tmp
 fail=0 n=0
 gnu=
 command -v size >/dev/null 2>&1 && gnu=size

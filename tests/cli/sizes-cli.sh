@@ -4,13 +4,12 @@
 # --json is one valid JSON value agreeing with the text, --exit-code,
 # -p accepted without effect, and names the reference cannot parse.
 set -u
+. "$(dirname "$0")/../lib.sh"
 : "${SLUBTINY:?}" "${ST_BUILDDIR:?}" "${ST_SRCDIR:?}"
 py=${ST_PYTHON:-python3}
 fx=$(ls -d "$ST_BUILDDIR"/fixtures/elf/*/ 2>/dev/null | head -1)
 [ -n "$fx" ] && [ -f "$fx/base-v1-O2.o" ] || { echo "SKIP: no ELF fixtures built"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
+st_tmpdir tmp
 old=$fx/base-v1-O2.o new=$fx/base-v2-O2.o
 
 ck() { # description expected-status command...

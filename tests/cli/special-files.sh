@@ -5,10 +5,9 @@
 # Each is one line on stderr naming the file, exit 2, nothing on stdout.
 # timeout turns a hang into a failure instead of a stuck test.
 set -u
+. "$(dirname "$0")/../lib.sh"
 : "${SLUBTINY:?}"
-fail=0
-t=$(mktemp -d "${TMPDIR:-/tmp}/st-special.XXXXXX")
-trap 'rm -rf "$t"' EXIT
+st_tmpdir t
 cd "$t" || exit 1
 mkfifo fifo
 mkdir dir

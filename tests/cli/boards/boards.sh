@@ -12,6 +12,7 @@
 # cached in $ST_SRCDIR/build-cache/conf-boards/). Exit 77 when the tarballs
 # or the tools are missing, checked before slubtiny runs.
 set -u
+. "$(dirname "$0")/../../lib.sh"
 cname=$1
 . "$ST_SRCDIR/tests/diff/kconfig/common.sh"
 work=$ST_BUILDDIR/kconfig-diff
@@ -19,10 +20,8 @@ export SLUBTINY_CACHE_DIR=${SLUBTINY_CACHE_DIR:-$work/cache}
 command -v jq >/dev/null && command -v sha256sum >/dev/null || { echo "skip: jq"; exit 77; }
 k61=$(st_shared_tree 6.1) || { echo "skip: linux-source-6.1"; exit 77; }
 k612=$(st_shared_tree 6.12) || { echo "skip: linux-source-6.12"; exit 77; }
-t=$(mktemp -d "${TMPDIR:-/tmp}/st-boards.XXXXXX") || exit 1
-trap 'rm -rf "$t"' EXIT
+st_tmpdir t
 cd "$t" || exit 1
-fail=0
 S=$SLUBTINY
 
 bad() { echo "FAIL: $cname: $*"; fail=1; }

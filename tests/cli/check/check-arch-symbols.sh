@@ -8,15 +8,13 @@
 # from 6.12, is a removed-allocator finding where conf drops the line); --arch x86
 # still wins and gives another verdict. Linux 6.12 of Debian.
 set -u
+. "$(dirname "$0")/../../lib.sh"
 command -v jq >/dev/null && command -v sha256sum >/dev/null || { echo "skip: jq"; exit 77; }
 . "$ST_SRCDIR/tests/diff/kconfig/common.sh"
 k612=$(st_shared_tree 6.12) || { echo "skip: linux-source-6.12"; exit 77; }
 command -v make >/dev/null && command -v gcc >/dev/null || { echo "skip: make/gcc"; exit 77; }
 unset ARCH
-t=$(mktemp -d "${TMPDIR:-/tmp}/st-arch-sym.XXXXXX") || exit 1
-trap 'rm -rf "$t"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
+st_tmpdir t
 F=meta-board/recipes-kernel/linux/files/sama5-board/defconfig
 cd "$ST_SRCDIR/fixtures/distros/yocto" || exit 2
 

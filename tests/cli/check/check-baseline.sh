@@ -5,12 +5,11 @@
 # had at REV are not reported, a new file's are, a bad REV is an error.
 # Works without a git identity on the machine: the test sets its own.
 set -u
+. "$(dirname "$0")/../../lib.sh"
 command -v git >/dev/null 2>&1 || { echo "skip: git not installed"; exit 77; }
 py=${ST_PYTHON:-python3}
 command -v "$py" >/dev/null 2>&1 || { echo "skip: no python for the JSON check"; exit 77; }
-fail=0
-t=$(mktemp -d "${TMPDIR:-/tmp}/st-check-baseline.XXXXXX")
-trap 'rm -rf "$t"' EXIT
+st_tmpdir t
 export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.invalid
 export GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@example.invalid
 

@@ -3,10 +3,9 @@
 # variants, judged against the numbers binutils `size` prints for the same
 # files (the reference), absolute and as growth in bytes and percent.
 set -u
+. "$(dirname "$0")/../../lib.sh"
 command -v size >/dev/null && command -v cc >/dev/null || { echo "skip: size or cc missing"; exit 77; }
-t=$(mktemp -d "${TMPDIR:-/tmp}/st-check-budget.XXXXXX")
-trap 'rm -rf "$t"' EXIT
-fail=0
+st_tmpdir t
 cd "$t" || exit 1
 mkdir ci obj
 printf 'int big[64] = { 1 };\nchar buf[4096];\nint f(int x) { return x * 3 + big[x & 63]; }\n' >obj/new.c

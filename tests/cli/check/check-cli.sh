@@ -2,9 +2,8 @@
 # slubtiny check end to end: exit codes, the gcc format, suppression
 # comments, --select/--ignore, .slubtiny.json and the json/github formats.
 set -u
-fail=0
-t=$(mktemp -d "${TMPDIR:-/tmp}/st-check.XXXXXX")
-trap 'rm -rf "$t"' EXIT
+. "$(dirname "$0")/../../lib.sh"
+st_tmpdir t
 
 expect() { # status description command...
 	want=$1; shift; what=$1; shift

@@ -11,11 +11,10 @@
 # by name (content is beyond a files: pattern): what they select is a
 # superset, and with the hooks' --skip-non-kernel check keeps the same set.
 set -u
+. "$(dirname "$0")/../../lib.sh"
 command -v jq >/dev/null || { echo "skip: jq missing"; exit 77; }
 python3 -c 'import yaml' 2>/dev/null || { echo "skip: python3-yaml missing"; exit 77; }
-t=$(mktemp -d) || exit 2
-trap 'rm -rf "$t"' EXIT
-fail=0
+st_tmpdir t
 F=$ST_SRCDIR/fixtures/distros
 
 expect() { # tree, files looked at, the files it must yield (relative to the tree)

@@ -6,9 +6,8 @@
 # A directory whose *_defconfig and *.config are no kernel configs (a BR2_
 # defconfig, a UCI file) is as empty. migrate does the same.
 set -u
-fail=0
-t=$(mktemp -d "${TMPDIR:-/tmp}/st-check-empty.XXXXXX")
-trap 'rm -rf "$t"' EXIT
+. "$(dirname "$0")/../../lib.sh"
+st_tmpdir t
 
 expect() { # status description command...
 	want=$1; shift; what=$1; shift

@@ -4,9 +4,8 @@
 # a second run changes nothing, and a rewrite whose allocator would not take
 # effect, or a file with syntax errors, is left alone.
 set -u
-fail=0
-t=$(mktemp -d "${TMPDIR:-/tmp}/st-check-fix.XXXXXX")
-trap 'rm -rf "$t"' EXIT
+. "$(dirname "$0")/../../lib.sh"
+st_tmpdir t
 mkdir -p "$t/arch/sh/configs"
 cd "$t" || exit 1
 d=arch/sh/configs

@@ -5,11 +5,9 @@
 # suppressed, match from any working directory, and a malformed entry (no
 # reason, unknown rule or key) is an error naming the file, exit 2.
 set -u
+. "$(dirname "$0")/../../lib.sh"
 command -v jq >/dev/null || { echo "skip: jq missing"; exit 77; }
-t=$(mktemp -d) || exit 2
-trap 'rm -rf "$t"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
+st_tmpdir t
 mkdir -p "$t/repo/arch/arm/configs" "$t/repo/arch/sh/configs" "$t/repo/.git"
 cd "$t/repo" || exit 2
 printf 'CONFIG_SLOB=y\nCONFIG_SLOB=y\n' >arch/arm/configs/a_defconfig

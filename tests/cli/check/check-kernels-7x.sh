@@ -7,12 +7,10 @@
 # Kconfig syntax added from 6.13 to 7.3): `transitional` and
 # 'depends on X if Y' are read as conf reads them.
 set -u
-fail=0
-t=$(mktemp -d "${TMPDIR:-/tmp}/st-check-7x.XXXXXX")
-trap 'rm -rf "$t"' EXIT
+. "$(dirname "$0")/../../lib.sh"
+st_tmpdir t
 export SLUBTINY_CACHE_DIR=$t/cache
 
-bad() { echo "FAIL: $*"; fail=1; }
 # run STATUS WHAT COMMAND...: exit status STATUS, stdout in $t/out, stderr in $t/err
 run() {
 	want=$1; shift; what=$1; shift

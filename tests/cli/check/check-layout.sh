@@ -7,14 +7,13 @@
 # owned file that conf does not keep are its findings, at its own lines;
 # those of the base are counted as the base's, never the owned file's.
 set -u
+. "$(dirname "$0")/../../lib.sh"
 for p in make flex bison gcc python3 jq; do
 	command -v $p >/dev/null || { echo "skip: $p missing"; exit 77; }
 done
 . "$ST_SRCDIR/tests/diff/kconfig/common.sh"
 tree=$(st_shared_tree 6.12) || { echo "skip: linux-source-6.12 missing"; exit 77; }
-w=$(mktemp -d "${TMPDIR:-/tmp}/st-check-layout.XXXXXX")
-trap 'rm -rf "$w"' EXIT
-fail=0
+st_tmpdir w
 F=$ST_SRCDIR/fixtures/layout
 
 # Symbols whose last assignment conf does not keep, "owned" or "base": the

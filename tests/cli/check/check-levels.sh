@@ -4,11 +4,10 @@
 # findings that are errors instead), and so must SARIF's default level of
 # the rule. Files here make every rule that needs no tree or budget fire.
 set -u
+. "$(dirname "$0")/../../lib.sh"
 py=${ST_PYTHON:-python3}
 command -v "$py" >/dev/null 2>&1 || { echo "skip: no python"; exit 77; }
-fail=0
-t=$(mktemp -d "${TMPDIR:-/tmp}/st-check-levels.XXXXXX")
-trap 'rm -rf "$t"' EXIT
+st_tmpdir t
 cd "$t" || exit 1
 
 printf 'CONFIG_A=y\nfoo bar\nCONFIG_B=\n' >syntax_defconfig

@@ -4,11 +4,10 @@
 # --fix adds, and the lines they say go are the lines it deletes.
 # CONFIG_EXPERT=y is named only on a board that does not set it.
 set -u
+. "$(dirname "$0")/../../lib.sh"
 py=${ST_PYTHON:-python3}
 command -v "$py" >/dev/null 2>&1 || { echo "skip: no python"; exit 77; }
-fail=0
-t=$(mktemp -d "${TMPDIR:-/tmp}/st-check-notes.XXXXXX")
-trap 'rm -rf "$t"' EXIT
+st_tmpdir t
 d=arch/arm/configs
 mkdir -p "$t/$d"
 cd "$t" || exit 1

@@ -3,11 +3,10 @@
 # .pre-commit-hooks.yaml with `pre-commit try-repo`: in a scratch git repo
 # the hooks fail on a SLOB-era defconfig and pass after `slubtiny check --fix`.
 set -u
+. "$(dirname "$0")/../../lib.sh"
 command -v pre-commit >/dev/null 2>&1 || { echo "skip: pre-commit not installed"; exit 77; }
 command -v git >/dev/null 2>&1 || { echo "skip: git not installed"; exit 77; }
-t=$(mktemp -d "${TMPDIR:-/tmp}/st-precommit.XXXXXX")
-trap 'rm -rf "$t"' EXIT
-fail=0
+st_tmpdir t
 
 # language: system hooks run the slubtiny on PATH: the one just built.
 PATH=$(dirname "$SLUBTINY"):$PATH

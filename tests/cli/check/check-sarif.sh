@@ -3,13 +3,12 @@
 # (errata01, committed next to this script) with python3-jsonschema, and the
 # validator does reject a broken log (so the test can fail).
 set -u
+. "$(dirname "$0")/../../lib.sh"
 py=/usr/bin/python3
 [ -x "$py" ] || py=$ST_PYTHON
 "$py" -c 'import jsonschema' 2>/dev/null || { echo "skip: python3-jsonschema not installed"; exit 77; }
 schema=$ST_SRCDIR/tests/cli/check/sarif-schema-2.1.0.json
-t=$(mktemp -d "${TMPDIR:-/tmp}/st-sarif.XXXXXX")
-trap 'rm -rf "$t"' EXIT
-fail=0
+st_tmpdir t
 
 cd "$t"
 mkdir "dir with space"

@@ -8,14 +8,12 @@
 # planting one (a note says it was not read). -v says which file was used. A settings file with content
 # after its object, or an "arch" that is no arch, is an error naming it.
 set -u
+. "$(dirname "$0")/../../lib.sh"
 : "${SLUBTINY:?}"
-fail=0
-t=$(mktemp -d "${TMPDIR:-/tmp}/st-settings.XXXXXX")
-trap 'rm -rf "$t"' EXIT
+st_tmpdir t
 export ARCH=x86
 silence='{ "ignore": ["removed-allocator"] }'
 
-bad() { echo "FAIL: $*"; fail=1; }
 # run DIR STATUS WHAT ARGS...: check in DIR, want STATUS
 run() {
 	dir=$1 want=$2 what=$3; shift 3

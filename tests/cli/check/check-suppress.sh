@@ -5,10 +5,9 @@
 # silently turns into "ignore every rule". Rule ids and directives are
 # lower case; other spellings are named as written in the warning.
 set -u
+. "$(dirname "$0")/../../lib.sh"
 : "${SLUBTINY:?}"
-fail=0
-t=$(mktemp -d "${TMPDIR:-/tmp}/st-suppress.XXXXXX")
-trap 'rm -rf "$t"' EXIT
+st_tmpdir t
 cd "$t" || exit 1
 
 slob="x_defconfig:2:1: warning: CONFIG_SLOB=y: SLOB was removed in Linux 6.4; newer kernels ignore this line and build SLUB [removed-allocator]"

@@ -9,14 +9,13 @@
 # these files), prints one JSON document and nothing on stderr. Then --fix on
 # a SLOB-era file must give a file in which conf keeps CONFIG_SLUB_TINY=y.
 set -u
+. "$(dirname "$0")/../../lib.sh"
 for p in make flex bison gcc python3; do
 	command -v $p >/dev/null || { echo "skip: $p missing"; exit 77; }
 done
 # $tb, $top and $tree: the one extraction the tree tests share.
 . "$ST_SRCDIR/tests/cli/kernel-tree.sh"
-w=$(mktemp -d "${TMPDIR:-/tmp}/st-check-tree.XXXXXX")
-trap 'rm -rf "$w"' EXIT
-fail=0
+st_tmpdir w
 
 # A file with one finding of every tree rule, next to the real ones.
 cat >"$tree/arch/x86/configs/stcheck_defconfig" <<'EOT'

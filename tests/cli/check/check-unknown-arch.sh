@@ -5,6 +5,7 @@
 # (or migrated) and reported, exit 2. check as text, JSON and GitHub;
 # check --fix; migrate over the directory; --arch for every file.
 set -u
+. "$(dirname "$0")/../../lib.sh"
 . "$ST_SRCDIR/tests/diff/kconfig/common.sh"
 tree=$(st_shared_tree 6.12)
 rc=$?
@@ -14,12 +15,9 @@ rc=$?
 tree=$(cd "$tree" && pwd -P)	# as the messages name it
 export SLUBTINY_CACHE_DIR=${SLUBTINY_CACHE_DIR:-$ST_BUILDDIR/kconfig-diff/cache}
 S=$SLUBTINY
-w=$(mktemp -d "${TMPDIR:-/tmp}/st-unknown-arch.XXXXXX") || exit 1
-trap 'rm -rf "$w"' EXIT
+st_tmpdir w
 # (the run's "checked N kernel configs, ARCH=..." lines are other tests')
 S=$(st_without_found_lines "$w") || exit 1
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
 
 mk() {
 	rm -rf "$w/t" && mkdir -p "$w/t/arch/blackfin/configs" "$w/t/arch/arm/configs" \

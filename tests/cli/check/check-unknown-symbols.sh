@@ -5,6 +5,7 @@
 # the JSON chain; a single one keeps its own line; a suppressed line is not
 # counted. Against the Kconfig of Debian's linux-source-6.12.
 set -u
+. "$(dirname "$0")/../../lib.sh"
 . "$ST_SRCDIR/tests/diff/kconfig/common.sh"
 tree=$(st_shared_tree 6.12)
 rc=$?
@@ -13,12 +14,9 @@ rc=$?
 [ -x /usr/bin/python3 ] || [ -n "${SLUBTINY_PYTHON:-}" ] || exit 77
 export SLUBTINY_CACHE_DIR=${SLUBTINY_CACHE_DIR:-$ST_BUILDDIR/kconfig-diff/cache}
 S=$SLUBTINY
-w=$(mktemp -d "${TMPDIR:-/tmp}/st-unknown-sym.XXXXXX") || exit 1
-trap 'rm -rf "$w"' EXIT
+st_tmpdir w
 # (the run's "checked N kernel configs, ARCH=..." lines are other tests')
 S=$(st_without_found_lines "$w") || exit 1
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
 
 mkdir -p "$w/arch/arm/configs" && cd "$w" || exit 1
 # (symbols of the author's making, in the style of a patched tree's)

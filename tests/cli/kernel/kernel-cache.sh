@@ -9,11 +9,9 @@
 # step open for the race, ST_FAKE_TAG marks the objects of one run; it
 # keeps the CC= it was given in O/fake-cc.
 set -u
+. "$(dirname "$0")/../../lib.sh"
 . "$(dirname "$0")/../kernel-tree.sh"
-t=$(mktemp -d) || exit 2
-trap '[ -n "${KEEP:-}" ] || rm -rf "$t"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
+st_tmpdir t
 kb=$t/kb
 mkdir -p "$t/bin" "$t/tmp"
 cat >"$t/bin/make" <<'EOS'

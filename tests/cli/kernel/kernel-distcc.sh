@@ -60,8 +60,7 @@ stop() {
 	for p in $pids; do wait "$p" 2>/dev/null; done
 	pids=
 }
-trap stop EXIT
-trap 'exit 1' HUP INT TERM
+st_atexit stop
 # distccd started by root gives its privileges away (to --user) before it
 # would open a --log-file, which nobody may not reach (a clone under
 # /root, mode 700): it logs to stderr, a file this shell opened.

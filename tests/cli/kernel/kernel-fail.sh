@@ -6,11 +6,9 @@
 # the check tests share). Every failure is one error naming the item, the
 # stage and the make log (or the file), exit 2, never a crash.
 set -u
+. "$(dirname "$0")/../../lib.sh"
 . "$(dirname "$0")/../kernel-tree.sh"
-t=$(mktemp -d) || exit 2
-trap '[ -n "${KEEP:-}" ] || rm -rf "$t"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
+st_tmpdir t
 # The Kconfig helper's probe of the tree is cached here for every run below.
 kb=$t/kb
 mkdir -p "$t/bin" "$t/cwd"

@@ -2,9 +2,9 @@
 # Sourced by the `slubtiny kernel` test and benchmark. Needs $ST_SRCDIR,
 # $ST_BUILDDIR, $SLUBTINY, and sets: cache, fail, work (the caller's).
 cache=$ST_SRCDIR/build-cache
-fail=0
-
-err() { echo "FAIL: $*"; fail=1; }
+. "$ST_SRCDIR/tests/lib.sh"
+# bad() under the name these tests use
+err() { bad "$@"; }
 
 # Extract a tarball once: into a temporary directory, then renamed (mkdir is
 # the lock between the plain and sanitizer runs).

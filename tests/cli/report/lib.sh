@@ -1,12 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Shared by the report tests: failure counting, the bloat-o-meter reference.
 : "${SLUBTINY:?}" "${ST_BUILDDIR:?}"
-fail=0
+. "$ST_SRCDIR/tests/lib.sh"
 LC_ALL=C
 export LC_ALL
 
 skip() { echo "SKIP: $*"; exit 77; }
-bad() { echo "FAIL: $*"; fail=1; }
 
 # The real scripts/bloat-o-meter, shared with tests/diff/sizes.
 . "$ST_SRCDIR/tests/bom.sh"

@@ -3,12 +3,12 @@
 # files (minus the index line), and apply with patch(1) and git apply.
 # Inputs: real kernel defconfigs plus odd line endings.
 set -u
+. "$(dirname "$0")/../../lib.sh"
 tool=$(cd "$(dirname "$1")" && pwd)/$(basename "$1") extract=$2
 command -v git >/dev/null || { echo "skip: git missing"; exit 77; }
 command -v patch >/dev/null || { echo "skip: patch missing"; exit 77; }
 dir=$(sh "$extract" 6.1) || exit $?
-w=$(mktemp -d) || exit 1
-trap 'rm -rf "$w"' EXIT
+st_tmpdir w
 fail=0 n=0
 
 one() { # file ops...

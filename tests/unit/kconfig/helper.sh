@@ -6,13 +6,13 @@
 # survives bad requests and chatty Kconfig files, and the one-line errors.
 #   helper.sh KC_TOOL
 set -u
+. "$(dirname "$0")/../../lib.sh"
 kc_tool=$1
 py=${ST_PYTHON:-/usr/bin/python3}
 helper=$ST_SRCDIR/kconfig/st_kconfig.py
 [ -x "$py" ] || { echo "no $py: skipped"; exit 77; }
 "$py" -c 'import kconfiglib' 2>/dev/null || { echo "no Kconfiglib: skipped"; exit 77; }
-tmp=$(mktemp -d) || exit 2
-trap 'rm -rf "$tmp"' EXIT
+st_tmpdir tmp
 export SLUBTINY_CACHE_DIR=$tmp/cache
 n=0 fail=0
 check() { # description, then a command that must succeed

@@ -7,12 +7,12 @@
 # resolved .config and the findings.
 #   models.sh KC_TOOL
 set -u
+. "$(dirname "$0")/../../lib.sh"
 kc_tool=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 py=${ST_PYTHON:-/usr/bin/python3}
 [ -x "$py" ] || { echo "no $py: skipped"; exit 77; }
 "$py" -c 'import kconfiglib' 2>/dev/null || { echo "no Kconfiglib: skipped"; exit 77; }
-tmp=$(mktemp -d) || exit 2
-trap 'rm -rf "$tmp"' EXIT
+st_tmpdir tmp
 export SLUBTINY_CACHE_DIR=$tmp/cache
 n=0 fail=0
 k=0

@@ -5,6 +5,7 @@
 # $ST_SRCDIR/build-cache/merge-config/) makes of the same real defconfigs
 # and fragments of linux-source-6.1, merged in order (later ones win).
 set -u
+. "$(dirname "$0")/../../lib.sh"
 tarball=/usr/src/linux-source-6.12.tar.xz
 [ -r "$tarball" ] || { echo "skip: $tarball not installed"; exit 77; }
 for p in bash sed grep tar xz; do
@@ -22,9 +23,7 @@ if [ ! -f "$mc" ]; then
 	rm -rf "$tmp"
 	[ -f "$mc" ] || { echo "FAIL: cannot extract merge_config.sh"; exit 1; }
 fi
-t=$(mktemp -d "${TMPDIR:-/tmp}/st-merge.XXXXXX") || exit 1
-trap 'rm -rf "$t"' EXIT
-fail=0
+st_tmpdir t
 
 # case NAME BASE FRAGMENT...
 check() {

@@ -1,0 +1,32 @@
+# What the shell tests share; a test sources it first, from its own place:
+#	. "$(dirname "$0")/../lib.sh"
+#
+# fail	0 until bad() says a check failed; a test ends with `exit $fail`
+# bad MSG...	print "FAIL: MSG" and set fail=1
+# st_tmpdir VAR	a new directory into VAR, removed when the test exits
+#		(kept, and said on stderr, when KEEP is set)
+# st_atexit CMD	one more command to run when the test exits (a daemon to stop)
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+
+st_exit_cmds=
+st_atexit() {
+	st_exit_cmds="$*
+$st_exit_cmds"
+}
+trap 'eval "$st_exit_cmds"' EXIT
+# a test killed by a signal cleans up too
+trap 'exit 1' HUP INT TERM
+
+st_tmpdir() {
+	st_d=$(mktemp -d "${TMPDIR:-/tmp}/slubtiny-test.XXXXXX") || {
+		echo "FAIL: mktemp: cannot create a directory"
+		exit 2
+	}
+	eval "$1=\$st_d"
+	if [ -n "${KEEP:-}" ]; then
+		echo "kept: $st_d" >&2
+	else
+		st_atexit "rm -rf '$st_d'"
+	fi
+}
