@@ -548,6 +548,24 @@ out:
 	st_mig_file_release(&f);
 }
 
+/* --target: a version, and one the bundled models know unless a tree judges it. */
+static int check_target(const char *target, const char *srctree)
+{
+	struct st_kver v;
+
+	if (st_kver_parse(target, &v)) {
+		p_err("invalid --target '%s' (want e.g. 6.12)", target);
+		return -1;
+	}
+	if (!srctree && st_kver_cmp(v, st_kver_newest) > 0) {
+		p_err("--target %d.%d is newer than the newest kernel slubtiny knows (%d.%d); "
+		      "give --srctree with that kernel", v.major, v.minor, st_kver_newest.major,
+		      st_kver_newest.minor);
+		return -1;
+	}
+	return 0;
+}
+
 static int parse_opts(struct run *r, int argc, char **argv)
 {
 	int c;
@@ -597,6 +615,8 @@ static int parse_opts(struct run *r, int argc, char **argv)
 		p_err("no FILE or DIR given; see 'slubtiny migrate --help'");
 		return -EINVAL;
 	}
+	if (r->opts.target && check_target(r->opts.target, r->opts.srctree))
+		return -EINVAL;
 	/* as make: $ARCH and $CROSS_COMPILE unless the options say otherwise */
 	if (st_cli_arch(r->opts.arch, NULL, &r->opts.arch, &r->opts.arch_from))
 		return -EINVAL;

@@ -143,7 +143,8 @@ int st_build_default_dir(char *buf, size_t len, struct st_error *e)
 	else if (home && *home)
 		snprintf(buf, len, "%s/.cache/slubtiny", home);
 	else
-		return st_err(e, ENOENT, NULL, "no build directory: set HOME or use --builddir");
+		return st_err(e, ENOENT, NULL, "no build directory: none of SLUBTINY_BUILDDIR, "
+			      "XDG_CACHE_HOME and HOME is set");
 	return 0;
 }
 

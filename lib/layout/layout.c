@@ -440,7 +440,7 @@ char *st_layout_describe(const struct st_layout *l, bool arch_used, bool version
 	fprintf(f, "%s stack", st_layout_kind_name(l->kind));
 	if (l->base_defconfig) {
 		fprintf(f, ", over the kernel's %s%s", l->base_defconfig,
-			srctree ? "" : " (not read without --srctree)");
+			srctree ? "" : " (not read without a kernel tree)");
 		first = false;
 	}
 	for (i = 0; i < l->nr_parts; i++) {

@@ -94,22 +94,21 @@ int st_mig_session_new(struct st_mig_session **out, const struct st_mig_opts *op
 		}
 	}
 	if (opts->target && st_kver_parse(opts->target, &s->target)) {
-		ret = st_err(err, EINVAL, NULL, "invalid --target '%s' (want e.g. 6.12)",
+		ret = st_err(err, EINVAL, NULL, "invalid target kernel '%s' (want e.g. 6.12)",
 			     opts->target);
 		goto fail;
 	}
 	if (!opts->srctree && st_kver_cmp(s->target, st_kver_newest) > 0) {
-		ret = st_err(err, EINVAL, NULL, "--target %d.%d is newer than the newest "
-			     "kernel slubtiny knows (%d.%d); give --srctree with that kernel",
+		ret = st_err(err, EINVAL, NULL, "target kernel %d.%d is newer than the newest "
+			     "kernel slubtiny knows (%d.%d): only that kernel's tree can judge it",
 			     s->target.major, s->target.minor, st_kver_newest.major,
 			     st_kver_newest.minor);
 		goto fail;
 	}
 	if (opts->arch && !st_arch_known(opts->arch)) {
-		ret = st_err(err, EINVAL, NULL, "unknown %s '%s'%s (an ARCH as for make: "
-			     "arm, sh, x86_64, ...)",
-			     opts->arch_from == ST_ARCH_FROM_ENV ? "ARCH" : "--arch", opts->arch,
-			     opts->arch_from == ST_ARCH_FROM_ENV ? " in the environment" : "");
+		ret = st_err(err, EINVAL, NULL, "unknown ARCH '%s' (from %s; an ARCH as for "
+			     "make: arm, sh, x86_64, ...)", opts->arch,
+			     st_arch_from_name(opts->arch_from));
 		goto fail;
 	}
 	if (opts->srctree && opts->target) {
@@ -118,7 +117,7 @@ int st_mig_session_new(struct st_mig_session **out, const struct st_mig_opts *op
 		if (!st_kver_of_tree(opts->srctree, &tv, err) &&
 		    st_kver_cmp(tv, s->target))
 			snprintf(s->warning, sizeof(s->warning),
-				 "--target %d.%d but %s is linux %d.%d: the rules "
+				 "target kernel %d.%d but %s is linux %d.%d: the rules "
 				 "rewrite for %d.%d, the tree judges as %d.%d",
 				 s->target.major, s->target.minor, opts->srctree,
 				 tv.major, tv.minor, s->target.major, s->target.minor,

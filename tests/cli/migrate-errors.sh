@@ -113,7 +113,7 @@ run 1 "no tree: newest target" m --check tree/arch/sh/configs/x_defconfig
 run 0 "paths as given" m --srctree tree --target 6.2 tree/arch/sh/configs/x_defconfig
 grep -q '^diff --git a/tree/arch/sh/configs/x_defconfig b/tree/arch/sh/configs/x_defconfig$' out ||
 	{ echo "FAIL: diff path not as given"; cat out; fail=1; }
-expect_err '^slubtiny: migrate: warning: --target 6.2 but tree is linux 6.1' "target and tree differ"
+expect_err '^slubtiny: migrate: warning: target kernel 6.2 but tree is linux 6.1' "target and tree differ"
 mkdir notree
 run 2 "--srctree without Makefile" m --srctree notree a_defconfig
 expect_err '^slubtiny: migrate: notree/Makefile: cannot read the kernel Makefile' "no Makefile message"

@@ -85,7 +85,7 @@ cd "$ST_SRCDIR/fixtures/layout/buildroot" || exit 2
 "$SLUBTINY" migrate board/acme/kdef/tiny.fragment >"$w/out" 2>"$w/err"
 st=$?
 [ $st = 0 ] || { echo "FAIL: kdef without a tree: exit $st, want 0"; fail=1; }
-grep -q 'kdef/tiny.fragment: note: buildroot stack, over the kernel.s versatile_defconfig (not read without --srctree) + board/acme/kdef/size.fragment, under board/acme/kdef/expert.fragment; ARCH=arm;' "$w/err" ||
+grep -q 'kdef/tiny.fragment: note: buildroot stack, over the kernel.s versatile_defconfig (not read without a kernel tree) + board/acme/kdef/size.fragment, under board/acme/kdef/expert.fragment; ARCH=arm;' "$w/err" ||
 	{ echo "FAIL: kdef without a tree: no note on the kernel's defconfig:"; cat "$w/err"; fail=1; }
 [ "$(grep -c 'warning' "$w/err")" = 0 ] ||
 	{ echo "FAIL: kdef without a tree: warnings:"; cat "$w/err"; fail=1; }

@@ -239,7 +239,7 @@ conf-semantics)	# Kconfig semantics as conf
 	run 2 "too new" migrate --target 9.9 $f
 	has 'newer than the newest kernel' "too-new target"
 	run 0 "tree and target differ" migrate --no-verify --target 6.12 --srctree "$k61" $f
-	has 'warning: --target 6.12 but .* is linux 6.1' "version warning"
+	has 'warning: target kernel 6.12 but .* is linux 6.1' "version warning"
 	;;
 probe-cache)	# the same bytes with the compiler-probe cache on and off; cause names
 	for b in clps711x ep93xx pxa collie; do board 6.1 arm $b; done
