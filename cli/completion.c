@@ -384,7 +384,6 @@ static void zsh_opts(const struct cmd *c, const struct cmd *s, const struct st_o
 			printf("'");
 		}
 	}
-	printf(" \\\n\t\t\t'(- *)'{-h,--help}'[show the help]'");
 }
 
 static void zsh(void)
@@ -408,6 +407,13 @@ static void zsh(void)
 			zsh_opts(c, NULL, c->opts);
 		for (s = c->subs; s && s->name; s++)
 			zsh_opts(c, s, s->opts);
+		printf(" \\\n\t\t\t'(- *)'{-h,--help}'[show the help]'");
+		if (c->subs) {
+			printf(" \\\n\t\t\t'1:command:(");
+			for (s = c->subs; s->name; s++)
+				printf("%s%s", s->name, s[1].name ? " " : "");
+			printf(")'");
+		}
 		printf(" \\\n\t\t\t'*:file:_files' ;;\n");
 	}
 	printf("\thelp)\n\t\t_describe command cmds ;;\n"

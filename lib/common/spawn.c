@@ -26,14 +26,16 @@ static char **child_env(char *const env_add[])
 	size_t n = 0, add = 0, i, j, len;
 	char **env;
 
-	while (environ[n])
+	/* after clearenv() there may be no environment at all */
+	while (environ && environ[n])
 		n++;
 	while (env_add[add])
 		add++;
 	env = malloc((n + add + 1) * sizeof(*env));
 	if (!env)
 		return NULL;
-	memcpy(env, environ, n * sizeof(*env));
+	if (n)
+		memcpy(env, environ, n * sizeof(*env));
 	for (i = 0; i < add; i++) {
 		len = strcspn(env_add[i], "=") + 1;
 		for (j = 0; j < n; j++) {

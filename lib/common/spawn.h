@@ -10,8 +10,9 @@
  * The one process spawner of the project. A child gets pipes on the ends the
  * caller asks for; everything else is inherited. @env_add (may be NULL) is a
  * NULL-terminated list of "NAME=value" strings set on top of the current
- * environment, in the child only. Safe beside other threads: the child
- * allocates nothing between fork and exec.
+ * environment, in the child only (a "PATH=" there does not change where
+ * argv[0] is looked for: the parent's PATH does). Safe beside other
+ * threads: the child allocates nothing between fork and exec.
  */
 struct st_child {
 	pid_t pid;
