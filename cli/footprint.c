@@ -158,6 +158,21 @@ static int push(char ***v, size_t *n, char *s)
 	return 0;
 }
 
+/* After the options (st_getopt() returned @c): 1 for --help, -EINVAL, or 0. */
+static int parse_end(int c, int argc, char **argv)
+{
+	if (c == ST_OPT_HELP)
+		return 1;
+	if (c == ST_OPT_FAIL)
+		return -EINVAL;
+	if (optind != argc) {
+		p_err("unexpected argument '%s'; see 'slubtiny footprint --help'",
+		      argv[optind]);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 struct replay_args {
 	char **variants, **traces;
 	size_t nr_variants, nr_traces;
@@ -194,16 +209,7 @@ static int replay_parse(int argc, char **argv, struct replay_args *a)
 			break;
 		}
 	}
-	if (c == ST_OPT_HELP)
-		return 1;
-	if (c == ST_OPT_FAIL)
-		return -EINVAL;
-	if (optind != argc) {
-		p_err("unexpected argument '%s'; see 'slubtiny footprint --help'",
-		      argv[optind]);
-		return -EINVAL;
-	}
-	return 0;
+	return parse_end(c, argc, argv);
 }
 
 static int write_svg(const struct st_fp_report *r, const char *path)
@@ -416,15 +422,9 @@ static int boot_parse(int argc, char **argv, struct boot_args *a)
 	}
 	if (ret)
 		return -EINVAL;
-	if (c == ST_OPT_HELP)
-		return 1;
-	if (c == ST_OPT_FAIL)
-		return -EINVAL;
-	if (optind != argc) {
-		p_err("unexpected argument '%s'; see 'slubtiny footprint --help'",
-		      argv[optind]);
-		return -EINVAL;
-	}
+	ret = parse_end(c, argc, argv);
+	if (ret)
+		return ret;
 	if (st_ktree_finish(&a->k) || boot_check(a))
 		return -EINVAL;
 	if (!a->k.o.defconfig)
