@@ -266,19 +266,10 @@ static void cache_put(struct tc_cache *c, const char *key, bool libc, const char
 	c->dirty = true;
 }
 
-/*
- * A CC value like "ccache gcc -m32" as an argv; NULL for a blank one too
- * (then taken for out of memory, as it always was).
- */
-static char **cc_argv(const char *s)
+/* $CC as make would run it: NULL when unset or blank (make's default then). */
+static const char *cc_given(const char *cc)
 {
-	char **v = st_split_words(s);
-
-	if (v && !v[0]) {
-		st_free_words(v);
-		v = NULL;
-	}
-	return v;
+	return cc && cc[strspn(cc, " \t\n")] ? cc : NULL;
 }
 
 static void tc_clear(struct st_toolchain *t)
@@ -474,11 +465,11 @@ static int fill(struct st_toolchain *t, const struct arch_def *d, bool host, con
 	t->cflags = strdup(d->cflags ? d->cflags : "");
 	if (!t->arch || !t->prefix || !t->pkg || !t->cflags)
 		return -ENOMEM;
-	if (host && cc && *cc)
+	if (host && cc_given(cc))
 		snprintf(buf, sizeof(buf), "%s", cc);
 	else
 		snprintf(buf, sizeof(buf), "%sgcc", t->prefix);
-	t->cc = cc_argv(buf);
+	t->cc = st_split_words(buf);
 	if (!t->cc)
 		return -ENOMEM;
 	if (!in_path(t->cc[0])) {
@@ -505,7 +496,7 @@ static int cross_only(const struct st_build_opts *o, struct st_toolchain **out, 
 	t->prefix = strdup(o->cross_compile);
 	t->pkg = strdup(*pkg ? pkg : "a cross compiler");
 	snprintf(buf, sizeof(buf), "%sgcc", o->cross_compile);
-	t->cc = cc_argv(o->cc && *o->cc ? o->cc : buf);
+	t->cc = st_split_words(cc_given(o->cc) ? o->cc : buf);
 	if (!t->arch || !t->prefix || !t->pkg || !t->cc || !t->cflags) {
 		st_toolchains_free(t, 1);
 		return st_err(e, ENOMEM, NULL, "out of memory");

@@ -223,6 +223,19 @@ static void test_build(const char *src, const char *tmp)
 		ok(st_build_toolchains(&ob, &t2, &n2, &e) == -EINVAL, "unknown arch is an error");
 		st_error_clear(&e);
 	}
+	{
+		/* a blank CC is no CC: the default compiler, not "out of memory" */
+		struct st_build_opts ob = { .arches = arch, .narches = 1, .cc = " \t " };
+		struct st_toolchain *t2 = NULL;
+		size_t n2 = 0;
+
+		ret = st_build_toolchains(&ob, &t2, &n2, &e);
+		ok(!ret && n2 == 1 && t2[0].cc && !strcmp(t2[0].cc[0], "gcc") && !t2[0].cc[1],
+		   "blank CC: gcc (ret %d: %s)", ret, e.msg);
+		if (!ret)
+			st_toolchains_free(t2, n2);
+		st_error_clear(&e);
+	}
 	o.datadir = data;
 	o.builddir = bdir;
 	o.jobs = 2;
