@@ -3,7 +3,6 @@
  * slubtiny build: compile the allocator variants for every architecture.
  * Also the option handling that `report` shares (build_opts.h).
  */
-#include <cjson/cJSON.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -15,8 +14,6 @@
 #include "build_opts.h"
 #include "cli.h"
 #include "common/error.h"
-#include "common/json.h"
-#include "st_config.h"
 
 void build_args_init(struct build_args *b, const char *cmd)
 {
@@ -181,82 +178,6 @@ void build_args_free(struct build_args *b)
 	b->nvariants = 0;
 }
 
-static cJSON *build_json(const struct st_build_result *r, const char *builddir,
-			 const char *datadir)
-{
-	cJSON *root = cJSON_CreateObject(), *units, *skipped, *o;
-	size_t i;
-
-	if (!root)
-		return NULL;
-	if (!cJSON_AddStringToObject(root, "version", ST_VERSION) ||
-	    !cJSON_AddStringToObject(root, "builddir", builddir) ||
-	    !cJSON_AddStringToObject(root, "datadir", datadir) ||
-	    !cJSON_AddNumberToObject(root, "jobs_run", r->jobs_run) ||
-	    !cJSON_AddNumberToObject(root, "jobs_uptodate", r->jobs_uptodate) ||
-	    !cJSON_AddNumberToObject(root, "jobs_failed", r->jobs_failed) ||
-	    !(units = cJSON_AddArrayToObject(root, "units")) ||
-	    !(skipped = cJSON_AddArrayToObject(root, "skipped")))
-		goto fail;
-	for (i = 0; i < r->nunits; i++) {
-		const struct st_build_unit *u = &r->units[i];
-
-		o = cJSON_CreateObject();
-		if (!o || !cJSON_AddItemToArray(units, o) ||
-		    !cJSON_AddStringToObject(o, "variant", u->variant) ||
-		    !cJSON_AddStringToObject(o, "arch", u->arch) ||
-		    !cJSON_AddBoolToObject(o, "ok", u->ok) ||
-		    !cJSON_AddBoolToObject(o, "rebuilt", u->rebuilt) ||
-		    !cJSON_AddStringToObject(o, "config", u->config) ||
-		    !(u->ok ? cJSON_AddStringToObject(o, "object", u->object)
-			    : cJSON_AddStringToObject(o, "error", u->error)))
-			goto fail;
-	}
-	for (i = 0; i < r->ntcs; i++) {
-		const struct st_toolchain *t = &r->tcs[i];
-
-		if (t->found)
-			continue;
-		o = cJSON_CreateObject();
-		if (!o || !cJSON_AddItemToArray(skipped, o) ||
-		    !cJSON_AddStringToObject(o, "arch", t->arch) ||
-		    !cJSON_AddStringToObject(o, "reason", t->reason ? t->reason : "") ||
-		    !cJSON_AddStringToObject(o, "package", t->pkg))
-			goto fail;
-	}
-	return root;
-fail:
-	cJSON_Delete(root);
-	return NULL;
-}
-
-static int print_json(const struct st_build_result *r, const char *builddir,
-		      const char *datadir)
-{
-	return st_json_print(stdout, build_json(r, builddir, datadir), st_out.pretty);
-}
-
-static void print_text(const struct st_build_result *r, const char *builddir)
-{
-	size_t i;
-
-	for (i = 0; i < r->nunits; i++) {
-		const struct st_build_unit *u = &r->units[i];
-
-		if (u->ok)
-			printf("%-10s %-12s %s%s\n", u->arch, u->variant, u->object,
-			       u->rebuilt ? "" : " (up to date)");
-	}
-	for (i = 0; i < r->ntcs; i++)
-		if (!r->tcs[i].found)
-			printf("%-10s skipped: %s\n", r->tcs[i].arch, r->tcs[i].reason);
-	/* jobs_run counts successes only: a failed build must not read "0 jobs run" alone. */
-	printf("%u jobs run, ", r->jobs_run);
-	if (r->jobs_failed)
-		printf("%u failed or not started, ", r->jobs_failed);
-	printf("%u up to date, in %s\n", r->jobs_uptodate, builddir);
-}
-
 const struct st_opt st_build_opts[] = {
 	BUILD_OPT_ROWS,
 	ST_OPT_ROW_JSON,
@@ -273,6 +194,7 @@ const struct st_example st_build_examples[] = {
 int cmd_build(int argc, char **argv)
 {
 	struct st_build_result *r = NULL;
+	struct st_render_opts ro;
 	struct st_error e = { 0 };
 	struct build_args b;
 	int opt, ret, status = ST_EXIT_OK;
@@ -311,7 +233,10 @@ int cmd_build(int argc, char **argv)
 		}
 	}
 	st_out.json_done = st_out.json;
-	if (st_out.json ? print_json(r, b.builddir, b.datadir) : (print_text(r, b.builddir), 0)) {
+	ro = st_render_opts(st_out.json ? ST_FORMAT_JSON : ST_FORMAT_TEXT);
+	ret = st_build_render(stdout, r, &ro);
+	/* a write error on stdout is main()'s to say */
+	if (ret == -ENOMEM) {
 		p_err("out of memory");
 		status = ST_EXIT_ERROR;
 	}

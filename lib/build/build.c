@@ -837,6 +837,8 @@ void st_build_result_free(struct st_build_result *res)
 	}
 	free(res->units);
 	st_toolchains_free(res->tcs, res->ntcs);
+	free(res->builddir);
+	free(res->datadir);
 	free(res);
 }
 
@@ -867,8 +869,10 @@ static int collect(struct run *r, struct st_build_result **out, struct st_error 
 	if (!res)
 		return st_err(e, ENOMEM, NULL, "out of memory");
 	res->units = calloc(r->nvariants * r->ntcs + 1, sizeof(*res->units));
-	if (!res->units) {
-		free(res);
+	res->builddir = strdup(r->c.builddir);
+	res->datadir = strdup(r->c.datadir);
+	if (!res->units || !res->builddir || !res->datadir) {
+		st_build_result_free(res);
 		return st_err(e, ENOMEM, NULL, "out of memory");
 	}
 	for (vi = 0; vi < r->nvariants; vi++) {

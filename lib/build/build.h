@@ -21,6 +21,11 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
+
+#include "common/render.h"
+
+struct cJSON;
 
 struct st_error;
 
@@ -89,7 +94,15 @@ struct st_build_result {
 	unsigned int jobs_run;		/* processes spawned */
 	unsigned int jobs_uptodate;	/* outputs whose stamp matched */
 	unsigned int jobs_failed;
+	char *builddir, *datadir;	/* where it built, from what (resolved) */
 };
+
+/*
+ * A line per unit built, per arch skipped and the job counts (text), or
+ * the JSON of the same (common/render.h).
+ */
+int st_build_render(FILE *f, const struct st_build_result *r, const struct st_render_opts *o);
+struct cJSON *st_build_to_json(const struct st_build_result *r);
 
 /* Default optimisation flags, like the kernel's CONFIG_CC_OPTIMIZE_FOR_SIZE. */
 #define ST_BUILD_DEFAULT_CFLAGS \
