@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/fs.h"
 #include "common/json.h"
 #include "common/str.h"
 #include "boot/boot.h"
@@ -195,9 +196,7 @@ int st_boot_render(FILE *f, const struct st_boot_result *r, const struct st_rend
 	switch (o->format) {
 	case ST_FORMAT_TEXT:
 		render_text(r, f);
-		if (fflush(f) || ferror(f))
-			return -(errno ? errno : EIO);
-		return 0;
+		return st_stream_status(f);
 	case ST_FORMAT_JSON:
 		return st_json_print(f, st_boot_to_json(r), o->pretty);
 	case ST_FORMAT_SVG:

@@ -194,3 +194,10 @@ int st_write_file(const char *path, const void *data, size_t len, mode_t mode)
 		unlink(tmp);
 	return ret;
 }
+
+int st_stream_status(FILE *f)
+{
+	if (fflush(f) || ferror(f))
+		return -(errno ? errno : EIO);
+	return 0;
+}

@@ -48,4 +48,11 @@ int st_mkdir_p(const char *path);
  */
 int st_write_file(const char *path, const void *data, size_t len, mode_t mode);
 
+/*
+ * Flush @f and say whether everything written to it got out: 0, or
+ * -errno (-EIO when the stream only has its error flag). A printer's last
+ * word, so that a full disk or a closed pipe is not a silent success.
+ */
+int st_stream_status(FILE *f);
+
 #endif

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "common/array.h"
+#include "common/fs.h"
 #include "common/json.h"
 #include "common/str.h"
 #include "footprint/footprint.h"
@@ -549,17 +550,7 @@ static int render_svg(const struct st_fp_report *r, FILE *f)
 	for (i = 0; i < n; i++)
 		svg_panel(r, first[i], i * SVG_PANEL_H, f);
 	fprintf(f, "</svg>\n");
-	if (fflush(f) || ferror(f))
-		return -(errno ? errno : EIO);
-	return 0;
-}
-
-/* The text has no error of its own to return: what the stream says. */
-static int stream_status(FILE *f)
-{
-	if (fflush(f) || ferror(f))
-		return -(errno ? errno : EIO);
-	return 0;
+	return st_stream_status(f);
 }
 
 int st_fp_render(FILE *f, const struct st_fp_report *r, const struct st_render_opts *o)
@@ -567,7 +558,7 @@ int st_fp_render(FILE *f, const struct st_fp_report *r, const struct st_render_o
 	switch (o->format) {
 	case ST_FORMAT_TEXT:
 		render_text(r, o->verbose, f);
-		return stream_status(f);
+		return st_stream_status(f);
 	case ST_FORMAT_JSON:
 		return st_json_print(f, st_fp_to_json(r), o->pretty);
 	case ST_FORMAT_SVG:

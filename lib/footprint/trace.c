@@ -386,9 +386,7 @@ int st_trace_write_text(const struct st_trace *t, FILE *f)
 		}
 		fputc('\n', f);
 	}
-	if (fflush(f) || ferror(f))
-		return -(errno ? errno : EIO);
-	return 0;
+	return st_stream_status(f);
 }
 
 /*

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "common/fs.h"
 #include "footprint/trace.h"
 #include "footprint/trace_priv.h"
 
@@ -95,9 +96,7 @@ int st_trace_write_bin(const struct st_trace *t, FILE *f)
 			nr_ids++;
 	}
 	fputc(TAG_END, f);
-	if (fflush(f) || ferror(f))
-		return -(errno ? errno : EIO);
-	return 0;
+	return st_stream_status(f);
 }
 
 struct bin_ctx {
