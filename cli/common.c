@@ -227,6 +227,7 @@ struct st_render_opts st_render_opts(enum st_format format)
 		.pretty = st_out.pretty,
 		.color = st_out.color,
 		.verbose = st_out.verbosity > 0,
+		.quiet = st_out.verbosity < 0,
 	};
 }
 

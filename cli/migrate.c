@@ -23,7 +23,6 @@
 #include "defconfig/defconfig.h"
 #include "layout/discover.h"
 #include "migrate/migrate.h"
-#include "st_config.h"
 
 enum { OPT_SRCTREE = ST_OPT_ID, OPT_ARCH, OPT_CROSS, OPT_TARGET, OPT_FIX_DEPS,
        OPT_NO_VERIFY, OPT_NO_PIN, OPT_FORCE, OPT_IN_PLACE, OPT_CHECK, OPT_ALL, OPT_SHARD,
@@ -97,25 +96,15 @@ static void worse(struct run *r, int status)
 		r->status = status;
 }
 
-/*
- * Text mode: what the verification was done against, once per basis. A
- * tree's "(ARCH=arm)" also says where the ARCH came from.
- */
+/* Text: what the verification was done against, once per basis. */
 static void announce(struct run *r, const struct st_mig_file *f)
 {
-	const char *from = st_arch_from_name(f->arch_from);
-	const char *w = f->verified_with;
 	char line[1200];
-	size_t i, n;
+	size_t i;
 
-	if (!w)
+	st_mig_file_basis(f, r->opts.srctree != NULL, line, sizeof(line));
+	if (!line[0])
 		return;
-	n = strlen(w);
-	if (r->opts.srctree && n && w[n - 1] == ')' && strstr(w, "(ARCH="))
-		snprintf(line, sizeof(line), "%.*s from %s%s)", (int)(n - 1), w,
-			 f->arch_from >= ST_ARCH_FROM_PATH ? "the " : "", from);
-	else
-		snprintf(line, sizeof(line), "%s", w);
 	for (i = 0; i < 16 && r->described[i]; i++)
 		if (!strcmp(r->described[i], line))
 			return;
@@ -143,122 +132,20 @@ diag(enum st_diag_level level, const char *path, int line, const char *rule,
 	va_end(ap);
 }
 
-/* One note line: "FILE:LINE:1: note: TEXT". */
-static void note(const char *path, int line, const char *text, int len)
+static struct st_mig_outcome outcome(const struct run *r, const struct st_mig_file *f,
+				     bool written)
 {
-	diag(ST_DIAG_NOTE, path, line, NULL, "%.*s", len, text);
+	return (struct st_mig_outcome){
+		.file = f, .written = written, .written_lines = r->in_place,
+		.all = r->all, .tree = r->opts.srctree != NULL,
+	};
 }
 
-/*
- * A finding's cause chain "a\nb\n...\nfix: F" as note lines. With -v every
- * line; by default only the root cause (the last line before the fix) and
- * the fix, once: not at all when the root already says it.
- */
-static void print_notes(const char *path, int line, const char *text)
-{
-	const char *p = text, *nl, *root = NULL, *fix = NULL;
-	int root_len = 0, len;
-
-	while (p && *p) {
-		nl = strchr(p, '\n');
-		len = nl ? (int)(nl - p) : (int)strlen(p);
-		if (st_out.verbosity > 0)
-			note(path, line, p, len);
-		if (!strncmp(p, "fix: ", 5)) {
-			fix = p;
-		} else {
-			root = p;
-			root_len = len;
-		}
-		p = nl ? nl + 1 : NULL;
-	}
-	if (st_out.verbosity > 0)
-		return;
-	if (root)
-		note(path, line, root, root_len);
-	if (fix) {
-		nl = strchr(fix, '\n');
-		len = nl ? (int)(nl - fix) : (int)strlen(fix);
-		if (!root || !memmem(root, root_len, fix + 5, len - 5))
-			note(path, line, fix, len);
-	}
-}
-
-/*
- * One line numbering per output: the file as it will be on disk after the
- * action shown. --in-place writes the migrated file, so its lines; else
- * the file stays as it is, so the input's lines.
- */
-static int finding_line(const struct run *r, const struct st_mig_finding *x)
-{
-	return r->in_place ? x->line : x->in_line;
-}
-
-static int change_line(const struct run *r, const struct st_mig_change *c)
-{
-	return r->in_place ? c->out_line : c->line;
-}
-
-static void print_finding(const struct run *r, const struct st_mig_file *f,
-			  const struct st_mig_finding *x)
-{
-	int line = finding_line(r, x);
-	char tag[64];
-
-	snprintf(tag, sizeof(tag), "%s%s", x->kind, x->pre_existing ? ", pre-existing" : "");
-	diag(ST_DIAG_WARNING, f->path, line, tag, "%s", x->message);
-	if (st_out.verbosity >= 0)
-		print_notes(f->path, line, x->detail);
-}
-
-/*
- * The options whose resolved value changes though no line of the file names
- * them (collateral): counted, then in scripts/diffconfig's form, as it
- * orders them: removed ("-SYM old"), changed (" SYM old -> new"), added
- * ("+SYM new"), each by name. Also under -q: they change what is built.
- */
-/* A file of a build system's stack: one note on what it was merged over. */
-static void print_stack(const struct run *r, const struct st_mig_file *f)
-{
-	char *d;
-
-	if (f->layout.kind == ST_LAYOUT_PLAIN || st_out.verbosity < 0)
-		return;
-	d = st_layout_describe(&f->layout, f->arch_from == ST_ARCH_FROM_LAYOUT,
-			       false, r->opts.srctree != NULL, st_out.verbosity > 0);
-	if (!d)
-		return;
-	if (f->nr_in_base)
-		diag(ST_DIAG_NOTE, f->path, 0, NULL, "%s; %zu finding%s on base lines not shown",
-		     d, f->nr_in_base, f->nr_in_base == 1 ? "" : "s");
-	else
-		diag(ST_DIAG_NOTE, f->path, 0, NULL, "%s", d);
-	free(d);
-}
-
-static void print_side_effects(const struct st_mig_file *f)
-{
-	const struct st_collateral *c = f->collateral;
-	size_t i, n = f->nr_collateral;
-
-	if (!n)
-		return;
-	diag(ST_DIAG_NOTE, f->path, 0, NULL, "%zu option%s change%s as a side effect:", n,
-	     n == 1 ? "" : "s", n == 1 ? "s" : "");
-	for (i = 0; i < n; i++)
-		if (!c[i].new)
-			fprintf(stderr, "-%s %s\n", c[i].sym, c[i].old);
-	for (i = 0; i < n; i++)
-		if (c[i].old && c[i].new)
-			fprintf(stderr, " %s %s -> %s\n", c[i].sym, c[i].old, c[i].new);
-	for (i = 0; i < n; i++)
-		if (!c[i].old)
-			fprintf(stderr, "+%s %s\n", c[i].sym, c[i].new);
-}
-
+/* Text: the diff on stdout, then the file's diagnostics on stderr. */
 static void print_text(struct run *r, const struct st_mig_file *f, bool written)
 {
-	size_t i, nr_pre = 0;
+	struct st_mig_outcome o = outcome(r, f, written);
+	struct st_render_opts ro = st_render_opts(ST_FORMAT_TEXT);
 
 	if (st_out.verbosity >= 0)
 		announce(r, f);
@@ -266,148 +153,19 @@ static void print_text(struct run *r, const struct st_mig_file *f, bool written)
 		fputs(f->diff, stdout);
 	/* The notes after the diff also when both go to one pipe. */
 	fflush(stdout);
-	for (i = 0; st_out.verbosity >= 0 && i < f->m.nr_changes; i++) {
-		const struct st_mig_change *c = &f->m.changes[i];
-
-		/* a fix written to disk is reported as linters with autofix do */
-		if (written && c->text[0])
-			diag(ST_DIAG_NOTE, f->path, change_line(r, c), c->rule, "fixed: %s",
-			     c->msg);
-		else
-			diag(ST_DIAG_NOTE, f->path, change_line(r, c), c->rule, "%s", c->msg);
-	}
-	for (i = 0; st_out.verbosity >= 0 && i < f->nr_refused; i++)
-		diag(ST_DIAG_NOTE, f->path, 0, "fix-deps", "%s", f->refused[i]);
-	/* what the migration brought first; what the input had after */
-	for (i = 0; i < f->m.nr_findings; i++) {
-		if (f->m.findings[i].pre_existing)
-			nr_pre++;
-		else
-			print_finding(r, f, &f->m.findings[i]);
-	}
-	for (i = 0; r->all && i < f->m.nr_findings; i++)
-		if (f->m.findings[i].pre_existing)
-			print_finding(r, f, &f->m.findings[i]);
-	if (nr_pre && !r->all && st_out.verbosity >= 0)
-		diag(ST_DIAG_NOTE, f->path, 0, NULL, "%zu pre-existing finding%s: the file had %s "
-		     "before the migration (--all lists %s)", nr_pre,
-			nr_pre == 1 ? "" : "s", nr_pre == 1 ? "it" : "them",
-			nr_pre == 1 ? "it" : "them");
-	print_side_effects(f);
-	print_stack(r, f);
-}
-
-static cJSON *json_stack(const struct st_mig_file *f)
-{
-	return st_layout_to_json(&f->layout, f->path,
-				 f->arch_from == ST_ARCH_FROM_LAYOUT,
-				 false, f->nr_in_base);
-}
-
-static cJSON *json_str_or_null(const char *s)
-{
-	return s ? cJSON_CreateString(s) : cJSON_CreateNull();
-}
-
-static cJSON *json_findings(const struct run *r, const struct st_mig_file *f)
-{
-	cJSON *arr = cJSON_CreateArray(), *o;
-	size_t i;
-
-	for (i = 0; arr && i < f->m.nr_findings; i++) {
-		const struct st_mig_finding *x = &f->m.findings[i];
-
-		o = cJSON_CreateObject();
-		if (!o || !cJSON_AddItemToArray(arr, o) ||
-		    !cJSON_AddNumberToObject(o, "line", finding_line(r, x)) ||
-		    !cJSON_AddStringToObject(o, "origin", x->pre_existing ?
-					     "pre-existing" : "introduced") ||
-		    !cJSON_AddStringToObject(o, "symbol", x->symbol) ||
-		    !cJSON_AddStringToObject(o, "kind", x->kind) ||
-		    !cJSON_AddStringToObject(o, "requested", x->requested) ||
-		    !cJSON_AddStringToObject(o, "actual", x->actual) ||
-		    !cJSON_AddStringToObject(o, "cause", x->cause) ||
-		    !cJSON_AddStringToObject(o, "message", x->message) ||
-		    !cJSON_AddStringToObject(o, "detail", x->detail)) {
-			cJSON_Delete(arr);
-			return NULL;
-		}
-	}
-	return arr;
-}
-
-static cJSON *json_collateral(const struct st_mig_file *f)
-{
-	cJSON *arr = cJSON_CreateArray(), *o;
-	size_t i;
-
-	for (i = 0; arr && i < f->nr_collateral; i++) {
-		o = cJSON_CreateObject();
-		if (!o || !cJSON_AddItemToArray(arr, o) ||
-		    !cJSON_AddStringToObject(o, "symbol", f->collateral[i].sym) ||
-		    !cJSON_AddItemToObject(o, "old", json_str_or_null(f->collateral[i].old)) ||
-		    !cJSON_AddItemToObject(o, "new", json_str_or_null(f->collateral[i].new))) {
-			cJSON_Delete(arr);
-			return NULL;
-		}
-	}
-	return arr;
-}
-
-static cJSON *json_changes(const struct run *r, const struct st_mig_file *f)
-{
-	cJSON *arr = cJSON_CreateArray(), *o;
-	size_t i;
-
-	for (i = 0; arr && i < f->m.nr_changes; i++) {
-		o = cJSON_CreateObject();
-		if (!o || !cJSON_AddItemToArray(arr, o) ||
-		    !cJSON_AddNumberToObject(o, "line", change_line(r, &f->m.changes[i])) ||
-		    !cJSON_AddStringToObject(o, "rule", f->m.changes[i].rule) ||
-		    !cJSON_AddStringToObject(o, "message", f->m.changes[i].msg)) {
-			cJSON_Delete(arr);
-			return NULL;
-		}
-	}
-	return arr;
-}
-
-static cJSON *json_strings(char *const *v, size_t n)
-{
-	cJSON *arr = cJSON_CreateArray();
-	size_t i;
-
-	for (i = 0; arr && i < n; i++) {
-		if (!cJSON_AddItemToArray(arr, cJSON_CreateString(v[i]))) {
-			cJSON_Delete(arr);
-			return NULL;
-		}
-	}
-	return arr;
+	ro.color = st_out.err_color;
+	st_mig_outcome_render(stderr, &o, &ro);
 }
 
 static int add_json(struct run *r, const struct st_mig_file *f, bool written)
 {
-	cJSON *o = cJSON_CreateObject();
+	struct st_mig_outcome o = outcome(r, f, written);
+	cJSON *j = st_mig_outcome_to_json(&o);
 
-	if (!o || !cJSON_AddItemToArray(r->files, o) ||
-	    !cJSON_AddStringToObject(o, "path", f->path) ||
-	    !cJSON_AddBoolToObject(o, "changed", f->m.changed) ||
-	    !cJSON_AddStringToObject(o, "diff", f->diff ? f->diff : "") ||
-	    !cJSON_AddItemToObject(o, "findings", json_findings(r, f)) ||
-	    !cJSON_AddItemToObject(o, "collateral", json_collateral(f)) ||
-	    !cJSON_AddItemToObject(o, "changes", json_changes(r, f)) ||
-	    !cJSON_AddItemToObject(o, "refused", json_strings(f->refused, f->nr_refused)) ||
-	    !cJSON_AddBoolToObject(o, "written", written) ||
-	    !cJSON_AddItemToObject(o, "verified_with", json_str_or_null(f->verified_with)) ||
-	    !cJSON_AddItemToObject(o, "arch", json_str_or_null(f->arch[0] ? f->arch : NULL)) ||
-	    !cJSON_AddItemToObject(o, "arch_from", json_str_or_null(f->arch[0] ?
-				   st_arch_from_name(f->arch_from) : NULL)) ||
-	    !cJSON_AddItemToObject(o, "arch_why", json_str_or_null(f->arch_why[0] ?
-				   f->arch_why : NULL)) ||
-	    (f->layout.kind != ST_LAYOUT_PLAIN &&
-	     !cJSON_AddItemToObject(o, "stack", json_stack(f))))
+	if (!j || !cJSON_AddItemToArray(r->files, j)) {
+		cJSON_Delete(j);
 		return -ENOMEM;
+	}
 	return 0;
 }
 
@@ -425,17 +183,17 @@ static void file_error(struct run *r, const char *path, const struct st_error *e
 		snprintf(msg, sizeof(msg), "%s", e->msg);
 	else
 		snprintf(msg, sizeof(msg), "%s", strerror(err < 0 ? -err : err));
-	o = cJSON_CreateObject();
-	if (o && cJSON_AddItemToArray(r->files, o)) {
-		cJSON_AddStringToObject(o, "path", path);
-		cJSON_AddStringToObject(o, "error", msg);
-	}
+	o = st_mig_error_to_json(path, msg);
+	if (o && !cJSON_AddItemToArray(r->files, o))
+		cJSON_Delete(o);
 }
 
 /* Parser errors: print every diagnostic, touch nothing. */
 static void parse_errors(struct run *r, const struct st_mig_file *f)
 {
 	const struct st_defconfig *dc = f->before;
+	struct st_mig_outcome o = outcome(r, f, false);
+	struct st_render_opts ro = st_render_opts(ST_FORMAT_TEXT);
 	struct st_error e = { 0 };
 	size_t i;
 
@@ -448,9 +206,10 @@ static void parse_errors(struct run *r, const struct st_mig_file *f)
 		file_error(r, dc->name, &e, EINVAL);
 		return;
 	}
-	for (i = 0; i < dc->nr_diags; i++)
-		diag(dc->diags[i].sev == ST_DC_ERROR ? ST_DIAG_ERROR : ST_DIAG_WARNING, dc->name,
-		     dc->diags[i].line, NULL, "%s", dc->diags[i].msg);
+	/* the parser's diagnostics, also in JSON mode: gcc's form on stderr */
+	ro.color = st_out.err_color;
+	ro.quiet = false;
+	st_mig_outcome_render(stderr, &o, &ro);
 	st_err(&e, EINVAL, dc->name, "not a defconfig (%zu error%s); left unchanged",
 	       f->nr_errors, f->nr_errors == 1 ? "" : "s");
 	file_error(r, dc->name, &e, EINVAL);
@@ -636,9 +395,8 @@ int cmd_migrate(int argc, char **argv)
 	cJSON *root = NULL;
 	struct st_progress *prog;
 	struct st_discovery d = { 0 };
-	char **paths = NULL, tgt[16];
+	char **paths = NULL;
 	size_t n = 0, i;
-	cJSON *sum;
 	int ret;
 
 	ret = parse_opts(&r, argc, argv);
@@ -664,17 +422,12 @@ int cmd_migrate(int argc, char **argv)
 	if (st_mig_session_warning(s))
 		p_err("warning: %s", st_mig_session_warning(s));
 	if (st_out.json) {
-		root = cJSON_CreateObject();
-		snprintf(tgt, sizeof(tgt), "%d.%d", st_mig_session_target(s).major,
-			 st_mig_session_target(s).minor);
-		if (!root || !cJSON_AddStringToObject(root, "version", ST_VERSION) ||
-		    !cJSON_AddStringToObject(root, "target", tgt) ||
-		    !cJSON_AddStringToObject(root, "lines", r.in_place ? "written" : "input") ||
-		    !(r.files = cJSON_AddArrayToObject(root, "files")) ||
-		    !(sum = cJSON_AddObjectToObject(root, "summary")) ||
-		    !cJSON_AddNumberToObject(sum, "files", n) ||
-		    !cJSON_AddNumberToObject(sum, "looked_at", d.nr_looked) ||
-		    !cJSON_AddNumberToObject(sum, "not_kernel_configs", d.nr_skipped)) {
+		const struct st_mig_counts cnt = {
+			.files = n, .looked_at = d.nr_looked, .not_kernel = d.nr_skipped,
+		};
+
+		root = st_mig_doc_new(st_mig_session_target(s), r.in_place, &cnt, &r.files);
+		if (!root) {
 			p_err("out of memory");
 			r.status = ST_EXIT_ERROR;
 			goto out;

@@ -31,6 +31,7 @@ struct st_render_opts {
 	bool pretty;	/* JSON indented */
 	bool color;	/* ANSI colour in text */
 	bool verbose;	/* text: every figure */
+	bool quiet;	/* text: only what changes the result */
 };
 
 #endif

@@ -11,10 +11,13 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
+#include "common/render.h"
 #include "kconfig/kconfig.h"
 #include "layout/layout.h"
 
+struct cJSON;
 struct st_defconfig;
 
 /* A kernel version as "MAJOR.MINOR" (patch level and -rc are ignored). */
@@ -231,5 +234,51 @@ void st_mig_paths_free(char **paths, size_t n);
  * The others are freed; their order is kept. n == 0 keeps everything.
  */
 int st_mig_shard_paths(char **paths, size_t *nr, unsigned int k, unsigned int n);
+
+/*
+ * What became of one file, for its report (lib/migrate/render.c, the
+ * contract of common/render.h): the file, and how the run treated it.
+ */
+struct st_mig_outcome {
+	const struct st_mig_file *file;
+	bool written;		/* written back (in place, or to stdout) */
+	bool written_lines;	/* line numbers of the written file, not the input's */
+	bool all;		/* pre-existing findings listed one by one */
+	bool tree;		/* verified with a kernel tree, not a model */
+};
+
+/*
+ * Text: gcc-form diagnostics (the changes, the findings, the options that
+ * change as a side effect, the stack), for stderr; a file with parser
+ * errors gets the parser's diagnostics. The diff (file->diff) is not
+ * printed: it is the file's new content, the caller's to print. JSON: the
+ * object of st_mig_outcome_to_json().
+ */
+int st_mig_outcome_render(FILE *f, const struct st_mig_outcome *r,
+			  const struct st_render_opts *o);
+struct cJSON *st_mig_outcome_to_json(const struct st_mig_outcome *r);
+
+/* A file that could not be processed, as an entry of "files": {path, error}. */
+struct cJSON *st_mig_error_to_json(const char *path, const char *msg);
+
+/* The counts of a run's summary. */
+struct st_mig_counts {
+	size_t files;		/* files migrated */
+	size_t looked_at;	/* files a DIR walk looked at */
+	size_t not_kernel;	/* of those, not kernel configs */
+};
+
+/*
+ * The run's JSON document: version, target, which lines are meant, the
+ * "files" array (*@files, for the entries) and the summary. NULL: no memory.
+ */
+struct cJSON *st_mig_doc_new(struct st_kver target, bool written_lines,
+			     const struct st_mig_counts *n, struct cJSON **files);
+
+/*
+ * What @f was verified against, into @buf ("" when it was not): a tree's
+ * "(ARCH=arm)" (@tree) also says where the ARCH came from.
+ */
+void st_mig_file_basis(const struct st_mig_file *f, bool tree, char *buf, size_t len);
 
 #endif
