@@ -416,8 +416,6 @@ static const char *const base_whats[] = {
 	"peak_pages", "final_pages", "ops_per_s", "ops_per_cpu_s", "scaling",
 };
 
-#define ARRAY_LEN(a)	(sizeof(a) / sizeof((a)[0]))
-
 /* The booted kernel's Slab: ratio of two variants, 0 when a figure is missing. */
 static double kernel_ratio(const struct st_fp_report *r, const char *num, const char *den)
 {
@@ -486,7 +484,7 @@ static void compare_trace(struct st_fp_report *r, size_t first)
 	const struct st_fp_run *a, *b, *base = find_run(r, trace, ST_FP_BASE);
 	size_t from = r->nr_ratios, i, k;
 
-	for (k = 0; k < ARRAY_LEN(cmps); k++) {
+	for (k = 0; k < ARRAY_SIZE(cmps); k++) {
 		a = find_run(r, trace, cmps[k].num);
 		b = find_run(r, trace, cmps[k].den);
 		if (a && b)
@@ -496,7 +494,7 @@ static void compare_trace(struct st_fp_report *r, size_t first)
 		a = &r->runs[i];
 		if (strcmp(a->trace, trace) || a == base)
 			continue;
-		for (k = 0; k < ARRAY_LEN(base_whats); k++) {
+		for (k = 0; k < ARRAY_SIZE(base_whats); k++) {
 			if (!st_fp_ratio_find(r, from, trace, base_whats[k], a->variant,
 					      ST_FP_BASE))
 				add_ratio(r, a, base, base_whats[k], false, NULL);
@@ -506,7 +504,7 @@ static void compare_trace(struct st_fp_report *r, size_t first)
 
 int st_fp_compare(struct st_fp_report *r)
 {
-	size_t i, k, n = ARRAY_LEN(cmps) + ARRAY_LEN(base_whats);
+	size_t i, k, n = ARRAY_SIZE(cmps) + ARRAY_SIZE(base_whats);
 
 	free(r->ratios);
 	r->nr_ratios = 0;

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/array.h"
 #include "common/error.h"
 #include "common/fs.h"
 #include "layout/discover.h"
@@ -32,7 +33,6 @@ struct st_marker {
 
 #include "kernel_symbols.h"
 
-#define ARRAY_LEN(a)	(sizeof(a) / sizeof((a)[0]))
 /* Enough of a file to judge it: OpenWrt's generic config-6.6 is 190 KiB. */
 #define READ_MAX	(512 * 1024)
 
@@ -72,7 +72,7 @@ bool st_cfg_kernel_symbol(const char *sym, size_t len)
 
 const char *st_cfg_symbol_arch(const char *sym, size_t len)
 {
-	size_t lo = 0, hi = ARRAY_LEN(st_arch_syms);
+	size_t lo = 0, hi = ARRAY_SIZE(st_arch_syms);
 
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
@@ -96,7 +96,7 @@ static const char *marker_of(const char *sym, size_t len)
 {
 	size_t i, n;
 
-	for (i = 0; i < ARRAY_LEN(st_markers); i++) {
+	for (i = 0; i < ARRAY_SIZE(st_markers); i++) {
 		n = strlen(st_markers[i].sym);
 		if (st_markers[i].sym[n - 1] == '_' ? len > n && !strncmp(sym, st_markers[i].sym, n)
 						   : len == n && !strncmp(sym, st_markers[i].sym, n))
@@ -286,7 +286,7 @@ int st_cfg_arch_of_buf(const char *buf, size_t len, char *arch, size_t asize,
 		for (i = 0; i < nr && strcmp(arches[i], a); i++)
 			;
 		if (i == nr) {
-			if (nr == ARRAY_LEN(arches))
+			if (nr == ARRAY_SIZE(arches))
 				continue;
 			arches[nr] = a;
 			first[nr] = s;
