@@ -152,6 +152,12 @@ static int objects_report(struct st_report **r, const struct report_args *ra,
 		}
 	}
 	ret = st_report_from_objects(r, names, paths, n, ra->baseline, ra->mixed, e);
+	/* the library says what differs, the command how to go on */
+	if (ret == -EXDEV) {
+		size_t l = strlen(e->msg);
+
+		snprintf(e->msg + l, sizeof(e->msg) - l, " (--mixed-arch compares them anyway)");
+	}
 out:
 	for (i = 0; own && i < n; i++)
 		free(own[i]);

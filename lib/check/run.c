@@ -130,7 +130,7 @@ static int load_baseline(const char *rev, const char *path, struct st_defconfig 
 	out = NULL;
 	if (ret) {
 		ret = st_err(err, ret < 0 ? -ret : EINVAL, path,
-			     "--baseline %s: not a git revision here", rev);
+			     "baseline %s: not a git revision here", rev);
 		goto out;
 	}
 	/* "REV:./NAME" is NAME in the directory git runs in */

@@ -621,7 +621,7 @@ int st_report_attribute(struct st_report *r, const struct st_build_opts *o,
 	int ret;
 
 	if (r->objects)
-		return st_err(e, EINVAL, NULL, "--attribute needs variants built from defconfigs");
+		return st_err(e, EINVAL, NULL, "attribution needs variants built from defconfigs");
 	if (!r->narches)
 		return 0;
 	at.arches = arches && narches ? arches : (const char *const *)r->arches;

@@ -544,8 +544,8 @@ int st_report_from_objects(struct st_report **out, const char *const *names,
 			snprintf(arch, sizeof(arch), "%s", m);
 		} else if (strcmp(m, first) && !strstr(arch, m)) {
 			if (!mixed)
-				ret = st_err(e, EINVAL, paths[i], "a %s file; %s is %s: different machines "
-					     "(--mixed-arch compares them anyway)", m, first_path, first);
+				ret = st_err(e, EXDEV, paths[i], "a %s file; %s is %s: "
+					     "different machines", m, first_path, first);
 			l = strlen(arch);
 			snprintf(arch + l, sizeof(arch) - l, "+%s", m);
 		}

@@ -117,7 +117,8 @@ int st_report_from_build(struct st_report **out, const struct st_build_result *b
  * A report over given ELF files (relocatable objects, archives, ...):
  * @names[i] is the variant name of @paths[i], all on one arch named after
  * the files' machine (ELF e_machine and class). Files of different machines
- * are an error unless @mixed; then the arch is their names joined by '+'.
+ * are an error (-EXDEV) unless @mixed; then the arch is their names joined
+ * by '+'.
  * @baseline NULL means names[0].
  */
 int st_report_from_objects(struct st_report **out, const char *const *names,
