@@ -20,6 +20,7 @@
 #include "common/diag.h"
 #include "common/error.h"
 #include "common/json.h"
+#include "common/str.h"
 #include "defconfig/defconfig.h"
 #include "layout/discover.h"
 #include "migrate/migrate.h"
@@ -415,7 +416,7 @@ int cmd_migrate(int argc, char **argv)
 			p_err("%s", e.msg);
 		else
 			p_lib_err(&e, NULL, ret);
-		st_mig_paths_free(paths, n);
+		st_strv_free(paths, n);
 		st_mig_session_free(s);
 		return ST_EXIT_ERROR;
 	}
@@ -460,7 +461,7 @@ int cmd_migrate(int argc, char **argv)
 	}
 out:
 	cJSON_Delete(root);
-	st_mig_paths_free(paths, n);
+	st_strv_free(paths, n);
 	st_mig_session_free(s);
 	for (i = 0; i < 16; i++)
 		free(r.described[i]);

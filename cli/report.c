@@ -15,6 +15,7 @@
 #include "cli.h"
 #include "common/error.h"
 #include "common/fs.h"
+#include "common/str.h"
 #include "report/report.h"
 
 enum {
@@ -159,9 +160,7 @@ static int objects_report(struct st_report **r, const struct report_args *ra,
 		snprintf(e->msg + l, sizeof(e->msg) - l, " (--mixed-arch compares them anyway)");
 	}
 out:
-	for (i = 0; own && i < n; i++)
-		free(own[i]);
-	free(own);
+	st_strv_free(own, n);
 	free(names);
 	free(paths);
 	return ret;
@@ -185,9 +184,7 @@ static int merge_report(struct st_report **r, int argc, char **argv, struct st_e
 	if (!ret)
 		ret = st_report_merge(r, (const char *const *)texts,
 				      (const char *const *)argv + optind, n, e);
-	for (i = 0; i < n; i++)
-		free(texts[i]);
-	free(texts);
+	st_strv_free(texts, n);
 	return ret;
 }
 

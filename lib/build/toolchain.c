@@ -210,9 +210,7 @@ static void cache_save(struct tc_cache *c)
 			st_write_file(c->path, buf, len, 0666);
 		free(buf);
 	}
-	for (i = 0; i < c->n; i++)
-		free(c->lines[i]);
-	free(c->lines);
+	st_strv_free(c->lines, c->n);
 	free(c->path);
 }
 

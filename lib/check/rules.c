@@ -15,6 +15,7 @@
 #include "check/check.h"
 #include "common/array.h"
 #include "common/error.h"
+#include "common/str.h"
 #include "defconfig/defconfig.h"
 #include "migrate/migrate.h"
 
@@ -152,9 +153,7 @@ void st_check_result_free(struct st_check_result *r)
 	for (i = 0; i < r->nr; i++)
 		finding_free(&r->f[i]);
 	free(r->f);
-	for (i = 0; i < r->nr_fixed_msgs; i++)
-		free(r->fixed[i]);
-	free(r->fixed);
+	st_strv_free(r->fixed, r->nr_fixed_msgs);
 	for (i = 0; i < r->nr_errors; i++) {
 		free(r->errors[i].file);
 		free(r->errors[i].msg);

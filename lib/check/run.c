@@ -18,6 +18,7 @@
 #include "check/check_priv.h"
 #include "common/error.h"
 #include "common/spawn.h"
+#include "common/str.h"
 #include "defconfig/defconfig.h"
 #include "layout/discover.h"
 #include "layout/layout.h"
@@ -503,9 +504,7 @@ static int make_items(struct work *w, size_t n)
 		}
 	ret = 0;
 out:
-	for (i = 0; keys && i < n; i++)
-		free(keys[i]);
-	free(keys);
+	st_strv_free(keys, n);
 	w->idx = idx;
 	if (ret)
 		w->nitems = 0;
@@ -640,12 +639,12 @@ int st_check_run(const struct st_check_run_opts *opts, char *const *paths, size_
 	r->nr_looked = d.nr_looked;
 	r->nr_skipped = d.nr_skipped;
 	if (o->shard_n && st_mig_shard_paths(files, &nr_files, o->shard_k, o->shard_n)) {
-		st_mig_paths_free(files, nr_files);
+		st_strv_free(files, nr_files);
 		return st_err(err, ENOMEM, NULL, "out of memory");
 	}
 	if (drop_not_kernel(files, &nr_files, r) ||
 	    decide_archs(o, files, nr_files, r->arch_from, r)) {
-		st_mig_paths_free(files, nr_files);
+		st_strv_free(files, nr_files);
 		return st_err(err, ENOMEM, NULL, "out of memory");
 	}
 	if (o->fix)
@@ -666,6 +665,6 @@ int st_check_run(const struct st_check_run_opts *opts, char *const *paths, size_
 		ret = st_check_budgets(r, o->budget, NULL, o->builddir, err);
 	else if (!ret && o->budgets)
 		ret = st_check_budgets(r, o->budgets_path, o->budgets, o->builddir, err);
-	st_mig_paths_free(files, nr_files);
+	st_strv_free(files, nr_files);
 	return ret;
 }

@@ -59,6 +59,15 @@ void st_free_words(char **v)
 	free(v);
 }
 
+void st_strv_free(char **v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; v && i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
 char **st_split_words(const char *s)
 {
 	/* n words need at least 2n - 1 characters */

@@ -29,6 +29,9 @@ int st_bufprintf(char *buf, size_t len, const char *fmt, ...)
 char **st_split_words(const char *s);
 void st_free_words(char **v);
 
+/* A counted vector of malloc'd strings: free the @n of @v, then @v (NULL is fine). */
+void st_strv_free(char **v, size_t n);
+
 /*
  * Write @s to @f escaped for HTML and XML text and attribute values (SVG
  * too); control characters, which XML 1.0 forbids, become '?'. NULL writes

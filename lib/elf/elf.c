@@ -39,6 +39,7 @@
 #include <unistd.h>
 
 #include "common/error.h"
+#include "common/str.h"
 #include "elf/elf.h"
 #include "elf/elf_priv.h"
 
@@ -1394,9 +1395,7 @@ void st_elf_close(struct st_elf_file *f)
 		free(p->chunk);
 		free(p->syms);
 		free(p->secs);
-		for (i = 0; i < p->nkeep; i++)
-			free(p->keep[i]);
-		free(p->keep);
+		st_strv_free(p->keep, p->nkeep);
 		free(p);
 	}
 	free((char *)f->path);

@@ -12,6 +12,7 @@
 
 #include "common/array.h"
 #include "common/error.h"
+#include "common/str.h"
 #include "kconfig/kconfig_priv.h"
 
 static const char *const kind_names[] = {
@@ -394,8 +395,6 @@ void st_kc_result_free(struct st_kc_result *res)
 	free(res->config);
 	free(res->by_name);
 	free(res->fixes);
-	for (i = 0; i < res->nr_refused; i++)
-		free(res->refused[i]);
-	free(res->refused);
+	st_strv_free(res->refused, res->nr_refused);
 	free(res);
 }

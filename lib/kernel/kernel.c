@@ -63,12 +63,8 @@ void st_kernel_result_free(struct st_kernel_result *r)
 		free(it->cc_wrapper);
 	}
 	free(r->items);
-	for (i = 0; i < r->nvariants; i++)
-		free(r->variants[i]);
-	free(r->variants);
-	for (i = 0; i < r->narches; i++)
-		free(r->arches[i]);
-	free(r->arches);
+	st_strv_free(r->variants, r->nvariants);
+	st_strv_free(r->arches, r->narches);
 	free(r->tree);
 	free(r->baseline);
 	free(r);

@@ -238,9 +238,7 @@ static int try_defconfig(const char *root, const char *defconfig, const char *pa
 		ret = 1;
 	}
 out:
-	for (i = 0; i < n; i++)
-		free(files[i]);
-	free(files);
+	st_strv_free(files, n);
 	free(lines);
 	free(val);
 	free(use);
@@ -314,8 +312,6 @@ int st_layout_buildroot(const char *path, struct st_layout *l, struct st_error *
 				st_layout_release(l);
 		}
 	}
-	for (i = 0; i < n; i++)
-		free(dc[i]);
-	free(dc);
+	st_strv_free(dc, n);
 	return ret;
 }

@@ -18,6 +18,7 @@
 #include "common/array.h"
 #include "common/error.h"
 #include "common/fs.h"
+#include "common/str.h"
 #include "layout/discover.h"
 #include "layout/layout.h"
 
@@ -537,11 +538,7 @@ int st_discover(char *const *paths, size_t n, const struct st_discover_opts *o,
 
 void st_discovery_release(struct st_discovery *d)
 {
-	size_t i;
-
-	for (i = 0; d->paths && i < d->nr; i++)
-		free(d->paths[i]);
-	free(d->paths);
+	st_strv_free(d->paths, d->nr);
 	memset(d, 0, sizeof(*d));
 }
 

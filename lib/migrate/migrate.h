@@ -223,9 +223,6 @@ int st_mig_file_write(const struct st_mig_file *f, struct st_error *err);
 /* "MAJOR.MINOR" of a kernel tree from its Makefile (VERSION, PATCHLEVEL). */
 int st_kver_of_tree(const char *srctree, struct st_kver *v, struct st_error *err);
 
-/* Free a list of malloc'd paths (st_discover()'s, after sharding). */
-void st_mig_paths_free(char **paths, size_t n);
-
 /*
  * Keep shard @k of @n (1 <= k <= n) of the expanded @paths, in place: the
  * paths are ranked by byte order (strcmp) and the one of rank i stays when

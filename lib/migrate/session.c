@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "common/error.h"
+#include "common/str.h"
 #include "common/vec.h"
 #include "defconfig/defconfig.h"
 #include "kconfig/kconfig.h"
@@ -847,17 +848,13 @@ out:
 
 void st_mig_file_release(struct st_mig_file *f)
 {
-	size_t i;
-
 	st_defconfig_free(f->before);
 	st_layout_release(&f->layout);
 	st_migration_release(&f->m);
 	st_collateral_free(f->collateral, f->nr_collateral);
 	free(f->diff);
 	free(f->path);
-	for (i = 0; i < f->nr_refused; i++)
-		free(f->refused[i]);
-	free(f->refused);
+	st_strv_free(f->refused, f->nr_refused);
 	memset(f, 0, sizeof(*f));
 }
 
@@ -880,16 +877,6 @@ int st_mig_file_write(const struct st_mig_file *f, struct st_error *err)
 	return st_defconfig_write_atomic(f->before->name, f->m.after, err);
 }
 
-/* Lists of paths (st_discover()'s). */
-
-void st_mig_paths_free(char **paths, size_t n)
-{
-	size_t i;
-
-	for (i = 0; paths && i < n; i++)
-		free(paths[i]);
-	free(paths);
-}
 
 static int cmp_str_ptr(const void *a, const void *b)
 {

@@ -11,6 +11,7 @@
 
 #include "build/build.h"
 #include "common/error.h"
+#include "common/str.h"
 #include "defconfig/defconfig.h"
 #include "elf/elf.h"
 #include "report/report.h"
@@ -97,12 +98,8 @@ void st_report_free(struct st_report *r)
 		free(c->cc_wrapper);
 	}
 	free(r->cells);
-	for (i = 0; i < r->nvariants; i++)
-		free(r->variants[i]);
-	free(r->variants);
-	for (i = 0; i < r->narches; i++)
-		free(r->arches[i]);
-	free(r->arches);
+	st_strv_free(r->variants, r->nvariants);
+	st_strv_free(r->arches, r->narches);
 	for (i = 0; i < r->nskipped; i++) {
 		free(r->skipped[i].arch);
 		free(r->skipped[i].reason);
