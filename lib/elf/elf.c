@@ -993,7 +993,11 @@ out:
 	return ret;
 }
 
-static int parse_dec(const char *s, size_t n, uint64_t *v)
+/*
+ * Decimal digits after optional blanks in the @n bytes of @s, into *@v:
+ * the index of the first byte after them, or -EINVAL (no digit, overflow).
+ */
+static long lead_dec(const char *s, size_t n, uint64_t *v)
 {
 	size_t i = 0;
 
@@ -1007,7 +1011,17 @@ static int parse_dec(const char *s, size_t n, uint64_t *v)
 			return -EINVAL;
 		*v = *v * 10 + (s[i] - '0');
 	}
-	for (; i < n; i++)
+	return i;
+}
+
+/* A blank-padded decimal field: digits and blanks only. */
+static int parse_dec(const char *s, size_t n, uint64_t *v)
+{
+	long i = lead_dec(s, n, v);
+
+	if (i < 0)
+		return i;
+	for (; (size_t)i < n; i++)
 		if (s[i] != ' ')
 			return -EINVAL;
 	return 0;
@@ -1016,19 +1030,9 @@ static int parse_dec(const char *s, size_t n, uint64_t *v)
 /* Leading decimal digits after optional blanks; what follows is ignored. */
 static int parse_lead_dec(const char *s, size_t n, uint64_t *v)
 {
-	size_t i = 0;
+	long i = lead_dec(s, n, v);
 
-	*v = 0;
-	while (i < n && s[i] == ' ')
-		i++;
-	if (i == n || s[i] < '0' || s[i] > '9')
-		return -EINVAL;
-	for (; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
-		if (*v > (UINT64_MAX - 9) / 10)
-			return -EINVAL;
-		*v = *v * 10 + (s[i] - '0');
-	}
-	return 0;
+	return i < 0 ? (int)i : 0;
 }
 
 /* One member header of an ar archive as it is read. */

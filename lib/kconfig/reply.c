@@ -129,11 +129,16 @@ static int parse_finding(const cJSON *o, struct st_kc_finding *f)
 	return 0;
 }
 
-static int parse_findings(const cJSON *arr, struct st_kc_result *r)
+/*
+ * The entries of an optional array member: *@v gets room for each, of
+ * @size bytes, zeroed (NULL for none or no member). 0, -EPROTO when @arr
+ * is no array, -ENOMEM.
+ */
+static int array_room(const cJSON *arr, size_t size, void **v)
 {
-	const cJSON *it;
-	int n, err;
+	int n;
 
+	*v = NULL;
 	if (!arr)
 		return 0;
 	if (!cJSON_IsArray(arr))
@@ -141,9 +146,20 @@ static int parse_findings(const cJSON *arr, struct st_kc_result *r)
 	n = cJSON_GetArraySize(arr);
 	if (!n)
 		return 0;
-	r->findings = calloc(n, sizeof(*r->findings));
-	if (!r->findings)
-		return -ENOMEM;
+	*v = calloc(n, size);
+	return *v ? 0 : -ENOMEM;
+}
+
+static int parse_findings(const cJSON *arr, struct st_kc_result *r)
+{
+	const cJSON *it;
+	void *v;
+	int err;
+
+	err = array_room(arr, sizeof(*r->findings), &v);
+	if (err || !v)
+		return err;
+	r->findings = v;
 	cJSON_ArrayForEach(it, arr) {
 		/* Count first: a failed entry is freed with the result. */
 		err = parse_finding(it, &r->findings[r->nr_findings++]);
@@ -181,20 +197,18 @@ static int cmp_sym(const void *a, const void *b)
 static int parse_config(const cJSON *arr, struct st_kc_result *r)
 {
 	const cJSON *it;
+	void *v;
 	size_t i;
-	int n, err;
+	int err;
 
-	if (!arr)
-		return 0;
-	if (!cJSON_IsArray(arr))
-		return -EPROTO;
-	n = cJSON_GetArraySize(arr);
-	if (!n)
-		return 0;
-	r->config = calloc(n, sizeof(*r->config));
-	r->by_name = calloc(n, sizeof(*r->by_name));
-	if (!r->config || !r->by_name)
-		return -ENOMEM;
+	err = array_room(arr, sizeof(*r->config), &v);
+	if (err || !v)
+		return err;
+	r->config = v;
+	err = array_room(arr, sizeof(*r->by_name), &v);
+	if (err)
+		return err;
+	r->by_name = v;
 	cJSON_ArrayForEach(it, arr) {
 		err = parse_sym(it, &r->config[r->nr_config++]);
 		if (err)
@@ -235,18 +249,13 @@ static int parse_fix(const cJSON *o, struct st_kc_fix *f)
 static int parse_fixes(const cJSON *arr, struct st_kc_result *r)
 {
 	const cJSON *it;
-	int n, err;
+	void *v;
+	int err;
 
-	if (!arr)
-		return 0;
-	if (!cJSON_IsArray(arr))
-		return -EPROTO;
-	n = cJSON_GetArraySize(arr);
-	if (!n)
-		return 0;
-	r->fixes = calloc(n, sizeof(*r->fixes));
-	if (!r->fixes)
-		return -ENOMEM;
+	err = array_room(arr, sizeof(*r->fixes), &v);
+	if (err || !v)
+		return err;
+	r->fixes = v;
 	cJSON_ArrayForEach(it, arr) {
 		err = parse_fix(it, &r->fixes[r->nr_fixes++]);
 		if (err)
@@ -258,18 +267,13 @@ static int parse_fixes(const cJSON *arr, struct st_kc_result *r)
 static int parse_refused(const cJSON *arr, struct st_kc_result *r)
 {
 	const cJSON *it;
-	int n;
+	void *v;
+	int err;
 
-	if (!arr)
-		return 0;
-	if (!cJSON_IsArray(arr))
-		return -EPROTO;
-	n = cJSON_GetArraySize(arr);
-	if (!n)
-		return 0;
-	r->refused = calloc(n, sizeof(*r->refused));
-	if (!r->refused)
-		return -ENOMEM;
+	err = array_room(arr, sizeof(*r->refused), &v);
+	if (err || !v)
+		return err;
+	r->refused = v;
 	cJSON_ArrayForEach(it, arr) {
 		if (!cJSON_IsString(it) || !it->valuestring)
 			return -EPROTO;

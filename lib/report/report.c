@@ -284,6 +284,19 @@ static int compute(struct st_report *r, struct st_error *e)
 	return 0;
 }
 
+/* A new report's last step: its figures, then *@out; freed on an error. */
+static int finish(struct st_report *r, int ret, struct st_report **out, struct st_error *e)
+{
+	if (!ret)
+		ret = compute(r, e);
+	if (ret) {
+		st_report_free(r);
+		return ret;
+	}
+	*out = r;
+	return 0;
+}
+
 static int alloc_cells(struct st_report *r, struct st_error *e)
 {
 	size_t v, a;
@@ -567,14 +580,7 @@ int st_report_from_objects(struct st_report **out, const char *const *names,
 		if (!c->object)
 			ret = st_err(e, ENOMEM, NULL, "out of memory");
 	}
-	if (!ret)
-		ret = compute(r, e);
-	if (ret) {
-		st_report_free(r);
-		return ret;
-	}
-	*out = r;
-	return 0;
+	return finish(r, ret, out, e);
 }
 
 int st_report_from_cells(struct st_report **out, const char *tree,
@@ -621,14 +627,7 @@ int st_report_from_cells(struct st_report **out, const char *tree,
 		    (in[i].cc_wrapper && !c->cc_wrapper))
 			ret = st_err(e, ENOMEM, NULL, "out of memory");
 	}
-	if (!ret)
-		ret = compute(r, e);
-	if (ret) {
-		st_report_free(r);
-		return ret;
-	}
-	*out = r;
-	return 0;
+	return finish(r, ret, out, e);
 }
 
 /* Merging shard reports (JSON) back into one model. */
