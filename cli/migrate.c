@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,25 +113,6 @@ static void announce(struct run *r, const struct st_mig_file *f)
 	fprintf(stderr, "slubtiny: verified against %s\n", line);
 }
 
-/*
- * One diagnostic on stderr in gcc's form, the one check prints too
- * (common/diag.h): "FILE:LINE:1: LEVEL: MSG [RULE]"; @line 0 is about the
- * whole file, @rule may be NULL.
- */
-static void __attribute__((format(printf, 5, 6)))
-diag(enum st_diag_level level, const char *path, int line, const char *rule,
-     const char *fmt, ...)
-{
-	const struct st_diag d = {
-		.level = level, .file = path, .line = line, .col = 1, .rule = rule,
-	};
-	va_list ap;
-
-	va_start(ap, fmt);
-	st_diag_vprint(stderr, st_out.err_color, &d, fmt, ap);
-	va_end(ap);
-}
-
 static struct st_mig_outcome outcome(const struct run *r, const struct st_mig_file *f,
 				     bool written)
 {
@@ -219,6 +199,7 @@ static void parse_errors(struct run *r, const struct st_mig_file *f)
 /* A symlinked defconfig is followed: say so (the arch is the path's). */
 static void announce_symlink(const char *path)
 {
+	const struct st_diag note = { .level = ST_DIAG_NOTE, .file = path };
 	char target[PATH_MAX];
 	struct stat st;
 	ssize_t n;
@@ -229,7 +210,7 @@ static void announce_symlink(const char *path)
 	if (n < 0)
 		return;
 	target[n] = '\0';
-	diag(ST_DIAG_NOTE, path, 0, NULL, "a symlink to %s; following it", target);
+	st_diag_print(stderr, st_out.err_color, &note, "a symlink to %s; following it", target);
 }
 
 /* --in-place on "-": the migrated file goes to standard output. */
