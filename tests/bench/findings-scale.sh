@@ -7,9 +7,9 @@
 # quadratic 4.0. Not a test (timing flakes on a loaded machine):
 #   SLUBTINY=build/cli/slubtiny sh tests/bench/findings-scale.sh
 set -u
+. "$(dirname "$0")/../lib.sh"
 : "${SLUBTINY:?}"
-t=$(mktemp -d "${TMPDIR:-/tmp}/st-scale.XXXXXX")
-trap 'rm -rf "$t"' EXIT
+st_tmpdir t
 sizes=${SIZES:-20000 40000 80000}
 
 secs() { # command...: wall seconds, as a decimal

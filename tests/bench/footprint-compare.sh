@@ -13,8 +13,8 @@
 #
 # meson test -C BUILD --benchmark footprint-compare --verbose
 set -u
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/../lib.sh"
+st_tmpdir tmp
 before=$(cut -d' ' -f1-3 /proc/loadavg)
 "$SLUBTINY" footprint -q --time-ms "${TIME_MS:-1000}" --json >"$tmp/out" 2>"$tmp/err"
 st=$?

@@ -8,13 +8,15 @@
 # machine would: waiting by yielding the CPU suffers most from them.
 #   replay-threads.sh ST_REPLAY... (OPS=1500 THREADS=64 ROUNDS=3 LOAD=0)
 set -eu
+. "$(dirname "$0")/../lib.sh"
 ops=${OPS:-1500}
 threads=${THREADS:-64}
 rounds=${ROUNDS:-3}
 load=${LOAD:-0}
-tmp=$(mktemp -d)
+# (registered before st_tmpdir: run after $tmp is removed, as before)
 busy=
-trap 'rm -rf "$tmp"; [ -z "$busy" ] || kill $busy' EXIT
+st_atexit '[ -z "$busy" ] || kill $busy'
+st_tmpdir tmp
 while [ "$load" -gt 0 ]; do
 	sh -c 'while :; do :; done' &
 	busy="$busy $!"

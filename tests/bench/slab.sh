@@ -13,6 +13,7 @@
 # ratios (CPU time per pair summed over the threads) much less, so both
 # are printed.
 set -eu
+. "$(dirname "$0")/../lib.sh"
 ops=${OPS:-2000000}
 rounds=${ROUNDS:-7}
 glibc=$1
@@ -37,8 +38,7 @@ done
 
 # $rounds runs of each row, the rows interleaved so that a change of the
 # machine's load hits every row alike; the medians are kept.
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+st_tmpdir tmp
 r=0
 while [ $r -lt "$rounds" ]; do
 	echo "$rows" | while read -r name exe env; do

@@ -18,13 +18,13 @@
 #   slub-bound.sh        (from meson: ST_SRCDIR, ST_BUILDDIR;
 #                         ROUNDS=interleaved runs, median kept)
 set -eu
+. "$(dirname "$0")/../lib.sh"
 src=${ST_SRCDIR:?}
 bld=${ST_BUILDDIR:?}
 rounds=${ROUNDS:-7}
 cc=${CC:-cc}
 command -v "$cc" >/dev/null || { echo "SKIP: no $cc"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+st_tmpdir tmp
 
 # the allocator with every atomic made plain (a copy; the tree is untouched)
 mkdir "$tmp/plain"

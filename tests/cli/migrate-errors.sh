@@ -2,9 +2,9 @@
 # slubtiny migrate: exit codes, bad input and safety (nothing lost), without
 # Kconfig verification (see migrate-verify.sh for that).
 set -u
-w=$(mktemp -d) || exit 1
-trap 'chmod -R u+w "$w"; rm -rf "$w"' EXIT
-fail=0
+. "$(dirname "$0")/../lib.sh"
+st_tmpdir w
+st_atexit 'chmod -R u+w "$w"'
 cd "$w" || exit 1
 
 run() { # expected-status description command...

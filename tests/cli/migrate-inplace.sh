@@ -5,10 +5,10 @@
 # the rename is held open with the test-only ST_TEST_STOP_BEFORE_RENAME hook
 # (the writer stops itself there; see doc/testing.md).
 set -u
-w=$(mktemp -d) || exit 1
+. "$(dirname "$0")/../lib.sh"
+st_tmpdir w
 pid=
-trap '[ -n "$pid" ] && kill -9 "$pid" 2>/dev/null; rm -rf "$w"' EXIT
-fail=0
+st_atexit '[ -n "$pid" ] && kill -9 "$pid" 2>/dev/null'
 cd "$w" || exit 1
 
 check_run() { # got want description

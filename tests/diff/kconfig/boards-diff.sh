@@ -26,6 +26,7 @@
 # flex, bison, xz or jq are missing.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../../lib.sh"
 . "$here/common.sh"
 
 # meson passes the executable relative to the build directory; the
@@ -46,10 +47,8 @@ rc=$?
 
 run=$work/boards.$$
 rm -rf "$run" && mkdir -p "$run" || exit 1
-trap 'rm -rf "$run"' EXIT
+st_atexit 'rm -rf "$run"'
 start=$(date +%s)
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
 
 (cd "$t61" && grep -lE '^CONFIG_SL[OA]B=y' arch/*/configs/*defconfig | LC_ALL=C sort;
 	echo kernel/configs/tiny.config) >"$run/list"

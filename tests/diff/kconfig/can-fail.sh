@@ -8,11 +8,10 @@
 #   can-fail.sh KC_TOOL
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../../lib.sh"
 kc_tool=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 [ -r /usr/src/linux-source-6.12.tar.xz ] || { echo "skip: linux-source-6.12 missing"; exit 77; }
-w=$(mktemp -d "${TMPDIR:-/tmp}/st-kc-can-fail.XXXXXX") || exit 1
-trap 'rm -rf "$w"' EXIT
-fail=0
+st_tmpdir w
 
 cat >"$w/drop" <<EOF
 #!/bin/sh

@@ -19,6 +19,7 @@
 # Exit 77 when a tarball, make, flex, bison or xz is missing.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../../lib.sh"
 . "$here/common.sh"
 case $1 in /*) kc_tool=$1 ;; *) kc_tool=$PWD/$1 ;; esac
 case $2 in /*) slubtiny=$2 ;; *) slubtiny=$PWD/$2 ;; esac
@@ -28,9 +29,7 @@ export SLUBTINY_CACHE_DIR=${SLUBTINY_CACHE_DIR:-$work/cache}
 
 run=$work/choice.$$
 rm -rf "$run" && mkdir -p "$run" || exit 1
-trap 'rm -rf "$run"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
+st_atexit 'rm -rf "$run"'
 cd "$here/choices" || exit 1
 
 for v in 6.1 6.12; do

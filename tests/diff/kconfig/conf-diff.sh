@@ -18,6 +18,7 @@
 # are missing.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../../lib.sh"
 . "$here/common.sh"
 
 kc_tool=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -33,7 +34,7 @@ treekey=$(st_tree_key "$version")
 
 run=$work/run-$version-$set.$$
 rm -rf "$run" && mkdir -p "$run" || exit 1
-trap 'rm -rf "$run"' EXIT
+st_atexit 'rm -rf "$run"'
 
 # The 18 files of "mm, slob: rename CONFIG_SLOB to CONFIG_SLOB_DEPRECATED"
 # (Linux 6.2): ARCH REL TARGET, tiny.config resolving as make tinyconfig.

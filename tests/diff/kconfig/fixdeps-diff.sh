@@ -11,6 +11,7 @@
 #   fixdeps-diff.sh KC_TOOL [VERSION]
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../../lib.sh"
 . "$here/common.sh"
 kc_tool=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 version=${2:-6.12}
@@ -22,8 +23,8 @@ rc=$?
 [ $rc = 0 ] || exit 1
 run=$work/fixdeps.$$
 rm -rf "$run" && mkdir -p "$run" || exit 1
-trap 'rm -rf "$run"; [ -f "$tree/kernel/configs/tiny.config.st-orig" ] &&
-	mv "$tree/kernel/configs/tiny.config.st-orig" "$tree/kernel/configs/tiny.config"' EXIT
+st_atexit 'rm -rf "$run"; [ -f "$tree/kernel/configs/tiny.config.st-orig" ] &&
+	mv "$tree/kernel/configs/tiny.config.st-orig" "$tree/kernel/configs/tiny.config"'
 
 set -- arm:clps711x arm:collie arm:multi_v4t arm:omap1 arm:pxa arm:tct_hammer \
 	arm:xcep openrisc:or1ksim openrisc:simple_smp riscv:nommu_k210 \

@@ -25,6 +25,7 @@
 # (after checking, in the 6.1 tree, that EMBEDDED selects EXPERT there).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../../lib.sh"
 . "$here/common.sh"
 kc_tool=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 version=$2
@@ -49,7 +50,7 @@ treekey=$(st_tree_key "$treev")
 run=$work/model-$version.$$
 rm -rf "$run" && mkdir -p "$run" || exit 1
 # (only the 6.2 run puts files into the tree, and removes only its own)
-trap 'rm -rf "$run"; [ "$version" = 6.2 ] && rm -f "$tree"/arch/*/configs/st62_*_defconfig' EXIT
+st_atexit 'rm -rf "$run"; [ "$version" = 6.2 ] && rm -f "$tree"/arch/*/configs/st62_*_defconfig'
 syms="SLAB SLUB SLOB SLOB_DEPRECATED SLUB_TINY EXPERT SLAB_MERGE_DEFAULT
 SLAB_FREELIST_RANDOM SLAB_FREELIST_HARDENED SLAB_BUCKETS RANDOM_KMALLOC_CACHES"
 [ "$version" = 6.2 ] && syms="SLAB SLUB SLOB SLOB_DEPRECATED SLUB_TINY EXPERT

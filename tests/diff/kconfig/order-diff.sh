@@ -26,6 +26,7 @@
 # Exit 77 when the tarballs, make, flex, bison or xz are missing.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../../lib.sh"
 . "$here/common.sh"
 case $1 in /*) slubtiny=$1 ;; *) slubtiny=$PWD/$1 ;; esac
 [ "${2:-}" = all ] && versions="6.1 6.12" || versions=6.12
@@ -42,9 +43,7 @@ rc=$?
 
 run=$work/order.$$
 rm -rf "$run" && mkdir -p "$run" || exit 1
-trap 'rm -rf "$run"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
+st_atexit 'rm -rf "$run"'
 
 # "v REL" lines: the inputs, copied to $run/v/REL
 (cd "$t61" && grep -lx 'CONFIG_SLOB=y' arch/*/configs/*defconfig | LC_ALL=C sort) |

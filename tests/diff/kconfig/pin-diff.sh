@@ -19,6 +19,7 @@
 # conf's results are cached in $ST_SRCDIR/build-cache/conf-boards/.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../../lib.sh"
 . "$here/common.sh"
 case $1 in /*) slubtiny=$1 ;; *) slubtiny=$PWD/$1 ;; esac
 mode=${2:-all}
@@ -35,9 +36,7 @@ rc=$?
 [ $rc = 0 ] || { echo "FAIL: cannot extract linux-source-6.12"; exit 1; }
 run=$work/pin.$$
 rm -rf "$run" && mkdir -p "$run" || exit 1
-trap 'rm -rf "$run"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
+st_atexit 'rm -rf "$run"'
 
 # the "is not set" lines of $1 that the .config $2 does not honour
 ineffective() {

@@ -37,6 +37,7 @@
 set -u
 export LC_ALL=C
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../../lib.sh"
 . "$here/common.sh"
 case $1 in /*) slubtiny=$1 ;; *) slubtiny=$PWD/$1 ;; esac
 mode=${2:-all}
@@ -55,9 +56,7 @@ rc=$?
 [ $rc = 0 ] || { echo "FAIL: cannot extract linux-source-6.12"; exit 1; }
 run=$work/proof.$$
 rm -rf "$run" && mkdir -p "$run" || exit 1
-trap 'rm -rf "$run"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
+st_atexit 'rm -rf "$run"'
 start=$(date +%s)
 
 list=$(cd "$t61" && grep -l '^CONFIG_SLOB=y' arch/*/configs/*_defconfig)

@@ -24,6 +24,7 @@
 # tarballs, make, flex, bison, xz or python3.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../../lib.sh"
 . "$here/common.sh"
 case $1 in /*) slubtiny=$1 ;; *) slubtiny=$PWD/$1 ;; esac
 work=${ST_BUILDDIR:-/tmp}/kconfig-diff
@@ -39,9 +40,7 @@ rc=$?
 [ $rc = 0 ] || { echo "FAIL: cannot extract linux-source-6.12"; exit 1; }
 run=$work/side-effects.$$
 rm -rf "$run" && mkdir -p "$run" || exit 1
-trap 'rm -rf "$run"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
+st_atexit 'rm -rf "$run"'
 
 for b in arm:pxa sh:rsk7201 arm:collie; do
 	a=${b%%:*} n=${b#*:}

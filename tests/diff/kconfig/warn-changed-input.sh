@@ -30,15 +30,13 @@
 #
 #   warn-changed-input.sh KC_TOOL SLUBTINY
 set -u
+. "$(dirname "$0")/../../lib.sh"
 abspath() { echo "$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"; }
 kc_tool=$(abspath "$1") slubtiny=$(abspath "$2")
 fixture=${ST_SRCDIR:?}/fixtures/kconfig-7x
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
 skip() { echo "warn-changed-input: skipped: $*"; exit 77; }
 
-t=$(mktemp -d "${TMPDIR:-/tmp}/st-wci.XXXXXX") || exit 1
-trap 'rm -rf "$t"' EXIT
+st_tmpdir t
 export SLUBTINY_CACHE_DIR=$t/cache
 command -v jq >/dev/null || skip "jq missing"
 

@@ -16,6 +16,7 @@
 #      with binutils size's status (3), size-diff 2.
 # Every slubtiny run's exit status and stderr are checked.
 set -u
+. "$(dirname "$0")/../../lib.sh"
 : "${SLUBTINY:?}" "${ST_BUILDDIR:?}" "${ST_SRCDIR:?}"
 . "$ST_SRCDIR/tests/bom.sh"
 python=${ST_PYTHON:-python3}
@@ -29,23 +30,24 @@ rm -rf "$w"
 mkdir -p "$w"
 cd "$w" || exit 1
 export LC_ALL=C
-pass=0 fail=0
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+pass=0 nfail=0
+# bad() of lib.sh, counted for the summary line
+bad_n() { nfail=$((nfail + 1)); bad "$@"; }
 
 # run slubtiny ARGS...: stdout in our.out, stderr in our.err, status in $st
 run() { "$SLUBTINY" "$@" >our.out 2>our.err; st=$?; }
 # want STATUS WHAT: the status, and stdout equal to ref.out
 want() {
 	if [ "$st" != "$1" ]; then
-		bad "$2: exit $st, expected $1; stderr: $(head -3 our.err)"
+		bad_n "$2: exit $st, expected $1; stderr: $(head -3 our.err)"
 	elif ! cmp -s ref.out our.out; then
-		bad "$2: output differs"
+		bad_n "$2: output differs"
 		diff ref.out our.out | head -10
 	else
 		pass=$((pass + 1))
 	fi
 }
-quiet() { [ -s our.err ] && bad "$1: stderr: $(head -3 our.err)"; }
+quiet() { [ -s our.err ] && bad_n "$1: stderr: $(head -3 our.err)"; }
 
 cc() { gcc -O2 -fno-inline -fno-asynchronous-unwind-tables -c "$@"; }
 
@@ -62,11 +64,11 @@ static int table[$((v * 8))] = { $v };
 static __attribute__((noinline)) int scale(int x, int k) { return x * k + table[x & 7]; }
 int fb(int x) { return helper(x) + scale(x, 3) + scale(x, 5); }
 SRC
-	cc a.c -o a.o && cc b$v.c -o b$v.o && ld -r a.o b$v.o -o dup-v$v.o || { bad "building dup-v$v.o"; exit 1; }
+	cc a.c -o a.o && cc b$v.c -o b$v.o && ld -r a.o b$v.o -o dup-v$v.o || { bad_n "building dup-v$v.o"; exit 1; }
 done
 # the case exists only if some name is listed twice in one object
 nm --size-sort dup-v1.o | awk '{ print $3 }' | sort | uniq -d | grep -q . ||
-	bad "dup-v1.o has no repeated symbol name"
+	bad_n "dup-v1.o has no repeated symbol name"
 for m in "" -c -d -t; do
 	for pair in "dup-v1.o dup-v2.o" "dup-v2.o dup-v1.o"; do
 		"$python" -S "$bom" $m $pair >ref.out 2>/dev/null
@@ -89,15 +91,15 @@ warns() { # what archive member...
 	what=$1 a=$2; shift 2
 	for mb; do
 		grep -qx "slubtiny: [a-z-]*: $a($mb): file format not recognized" our.err ||
-			bad "$what: no warning for $a($mb): $(head -3 our.err)"
+			bad_n "$what: no warning for $a($mb): $(head -3 our.err)"
 	done
 	n=$(grep -vc "file format not recognized" our.err)
-	[ "$n" = 0 ] || bad "$what: other stderr: $(head -3 our.err)"
+	[ "$n" = 0 ] || bad_n "$what: other stderr: $(head -3 our.err)"
 }
 for o in "" -A -t "-G -x"; do
 	size $o mixed-v2.a >ref.out 2>/dev/null
 	ref=$?
-	[ $ref = 0 ] && bad "size $o mixed-v2.a exits 0"
+	[ $ref = 0 ] && bad_n "size $o mixed-v2.a exits 0"
 	run size $o mixed-v2.a
 	want $ref "size $o mixed-v2.a"
 	warns "size $o" mixed-v2.a $members
@@ -113,7 +115,7 @@ done
 # --- 3. a zeroed // name table: one member gets an empty name
 cp a.o this_is_a_long_member_name.o
 ar rcS zeroed.a b1.o this_is_a_long_member_name.o
-"$python" - zeroed.a <<'PY' || bad "cannot zero the name table"
+"$python" - zeroed.a <<'PY' || bad_n "cannot zero the name table"
 import sys
 p = sys.argv[1]
 d = bytearray(open(p, 'rb').read())
@@ -128,7 +130,7 @@ open(p, 'wb').write(d)
 sys.exit(0 if done else 1)
 PY
 for o in "" -t -A "-G -t"; do
-	size $o zeroed.a >ref.out 2>/dev/null || bad "size $o zeroed.a fails"
+	size $o zeroed.a >ref.out 2>/dev/null || bad_n "size $o zeroed.a fails"
 	run size $o zeroed.a
 	want 0 "size $o zeroed.a"
 	quiet "size $o zeroed.a"
@@ -139,8 +141,8 @@ want 0 "size-diff zeroed.a dup-v1.o"
 quiet "size-diff zeroed.a dup-v1.o"
 
 # --- 4. what binutils refuses
-gcc -O2 -fPIC -shared -nostdlib b1.c -o b1.so || bad "building b1.so"
-"$python" - a.o b1.so <<'PY' || bad "cannot make the refused objects"
+gcc -O2 -fPIC -shared -nostdlib b1.c -o b1.so || bad_n "building b1.so"
+"$python" - a.o b1.so <<'PY' || bad_n "cannot make the refused objects"
 import struct, sys
 obj, so = (bytearray(open(p, 'rb').read()) for p in sys.argv[1:3])
 def shdrs(d):
@@ -164,17 +166,17 @@ PY
 for f in bad-*; do
 	size "$f" >ref.out 2>ref.err
 	ref=$?
-	[ $ref = 0 ] && bad "binutils size accepts $f"
-	grep -q "file format not recognized" ref.err || bad "size $f: $(cat ref.err)"
+	[ $ref = 0 ] && bad_n "binutils size accepts $f"
+	grep -q "file format not recognized" ref.err || bad_n "size $f: $(cat ref.err)"
 	: >ref.out
 	for cmd in "size" "size -A" "size-diff a.o" "size-diff -c a.o"; do
 		run $cmd "$f"
 		# size exits as binutils size does, size-diff 2
 		case $cmd in size-diff*) want 2 "$cmd $f" ;; *) want $ref "$cmd $f" ;; esac
 		[ "$(wc -l <our.err)" = 1 ] && grep -q "^slubtiny: [a-z-]*: $f: file format not recognized" our.err ||
-			bad "$cmd $f: stderr: $(cat our.err)"
+			bad_n "$cmd $f: stderr: $(cat our.err)"
 	done
 done
 
-echo "edge: $pass comparisons identical, $fail failed"
-[ $fail = 0 ]
+echo "edge: $pass comparisons identical, $nfail failed"
+exit $fail

@@ -7,6 +7,7 @@
 # refuses, which slubtiny must refuse too.
 #   images.sh TEST-ELF
 set -u
+. "$(dirname "$0")/../../lib.sh"
 : "${SLUBTINY:?}" "${ST_BUILDDIR:?}"
 testelf=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 skip() { echo "SKIP: $*"; exit 77; }
@@ -21,8 +22,6 @@ mkdir -p "$dir"
 cd "$dir" || exit 1
 "$testelf" --write . || { echo "FAIL: test-elf --write"; exit 1; }
 export LC_ALL=C
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
 
 # same stdout, exit 0 and nothing on stderr from slubtiny
 same() { # what ref-command... -- our-command...

@@ -12,6 +12,7 @@
 # Exit 77 (nothing built) when a prerequisite is missing, 1 when the build
 # fails.
 set -eu
+. "$(dirname "$0")/../../lib.sh"
 arch=$1 cross=$2
 : "${ST_SRCDIR:?}"
 tarball=/usr/src/linux-source-6.12.tar.xz
@@ -54,7 +55,7 @@ until mkdir "$lock" 2>/dev/null; do
 	i=$((i + 1))
 done
 tmp=$cache/tmp-$arch-$key.$$
-trap 'rm -rf "$tmp" "$lock"' EXIT
+st_atexit 'rm -rf "$tmp" "$lock"'
 rm -rf "$tmp"
 mkdir -p "$tmp"
 # the full tree the kernel tests build from (build-cache/kernel-src, one

@@ -19,6 +19,7 @@
 #     shared object with versioned names (also stripped: .dynsym only).
 # Every run's exit status and stderr are checked.
 set -u
+. "$(dirname "$0")/../../lib.sh"
 : "${SLUBTINY:?}" "${ST_BUILDDIR:?}" "${ST_SRCDIR:?}"
 . "$ST_SRCDIR/tests/bom.sh"
 python=${ST_PYTHON:-python3}
@@ -29,8 +30,9 @@ rm -rf "$w"
 mkdir -p "$w"
 cd "$w" || exit 1
 export LC_ALL=C
-pass=0 fail=0 tried=0
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+pass=0 nfail=0 tried=0
+# bad() of lib.sh, counted for the summary line
+bad_n() { nfail=$((nfail + 1)); bad "$@"; }
 
 # cmp_bom PREFIX OLD NEW [MODE...]: each mode (default all), byte for byte,
 # exit 0, stderr empty
@@ -43,9 +45,9 @@ cmp_bom() {
 		"$SLUBTINY" size-diff $m "$_o" "$_n" >our.out 2>our.err
 		st=$?
 		if [ $st != 0 ] || [ -s our.err ]; then
-			bad "size-diff $m $_o $_n: exit $st: $(head -3 our.err)"
+			bad_n "size-diff $m $_o $_n: exit $st: $(head -3 our.err)"
 		elif ! cmp -s ref.out our.out; then
-			bad "size-diff $m $_o $_n (${_p}nm): differs from bloat-o-meter"
+			bad_n "size-diff $m $_o $_n (${_p}nm): differs from bloat-o-meter"
 			diff ref.out our.out | head -10
 		else
 			pass=$((pass + 1))
@@ -153,7 +155,7 @@ toolchain() {
 			$cc $f -c $u.c -o $u$v.o 2>cc.err || ok=false
 		done
 		$ok || { echo "note: $cc cannot compile: $(head -1 cc.err)"; cd ..; return; }
-		${p}ld -r a$v.o b$v.o c$v.o -o r$v.o || bad "$d: ld -r"
+		${p}ld -r a$v.o b$v.o c$v.o -o r$v.o || bad_n "$d: ld -r"
 		rm -f ar$v.a thin$v.a bi$v.a
 		${p}ar rcs ar$v.a a$v.o b$v.o c$v.o
 		${p}ar rcsT thin$v.a a$v.o b$v.o c$v.o
@@ -162,10 +164,10 @@ toolchain() {
 		rm -f sub$v/built-in.a
 		${p}ar rcsT sub$v/built-in.a sub$v/x.o
 		${p}ar rcsT bi$v.a sub$v/built-in.a b$v.o c$v.o
-		$cc -c ../names$v.s -o n$v.o || bad "$d: assembling names$v.s"
+		$cc -c ../names$v.s -o n$v.o || bad_n "$d: assembling names$v.s"
 		$cc -O2 -fPIC -DK=$((v + 1)) -c ../v.c -o v$v.o &&
 			$cc -shared -nostdlib -Wl,--version-script=../vers.map v$v.o -o v$v.so &&
-			${p}strip v$v.so -o vs$v.so || bad "$d: shared object"
+			${p}strip v$v.so -o vs$v.so || bad_n "$d: shared object"
 		$cc -O2 -static -DK=$((v + 1)) ../main.c -o e$v 2>/dev/null || rm -f e$v
 	done
 	tried=$((tried + 1))
@@ -192,5 +194,5 @@ else
 	echo "note: sanitizer run: gcc -m32 and powerpc left to the plain run"
 fi
 [ $tried = 0 ] && skip "no 32-bit toolchain (gcc-i686-linux-gnu, gcc-mips-linux-gnu, gcc-powerpc-linux-gnu)"
-echo "same-name32: $tried toolchains, $pass comparisons identical, $fail failed"
-[ $fail = 0 ]
+echo "same-name32: $tried toolchains, $pass comparisons identical, $nfail failed"
+exit $fail
