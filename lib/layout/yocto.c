@@ -14,6 +14,8 @@
  * whose subdirectory holds it, else the override of the line that lists it;
  * with that machine's entries and the ones of no override, never another
  * machine's. A file of no machine gets the entries of no override.
+ * SRC_URI:remove (under an override: for that machine) takes whole words
+ * out, after everything else, as BitBake does.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -34,8 +36,12 @@
 
 struct recipe {
 	char *uri[MAX_URIS];	/* file:// names, in order */
+	char *word[MAX_URIS];	/* and each whole word, "file://NAME;PARAMS" */
 	char *cond[MAX_URIS];	/* the machine override each is under, or NULL */
 	size_t n;
+	char *rm[MAX_URIS];	/* the words of SRC_URI:remove statements */
+	char *rm_cond[MAX_URIS];	/* and their overrides */
+	size_t nr_rm;
 	char *kdef[MAX_DEFCONFIGS];	/* KBUILD_DEFCONFIG values, the last one wins */
 	char *kdef_cond[MAX_DEFCONFIGS];
 	size_t nr_kdef;
@@ -48,7 +54,12 @@ static void recipe_free(struct recipe *r)
 
 	for (i = 0; i < r->n; i++) {
 		free(r->uri[i]);
+		free(r->word[i]);
 		free(r->cond[i]);
+	}
+	for (i = 0; i < r->nr_rm; i++) {
+		free(r->rm[i]);
+		free(r->rm_cond[i]);
 	}
 	for (i = 0; i < r->nr_kdef; i++) {
 		free(r->kdef[i]);
@@ -74,26 +85,67 @@ static bool same_cond(const char *a, const char *b)
 	return a && b ? !strcmp(a, b) : a == b;
 }
 
+/* A word of a ":remove" statement, under the override @cond. */
+static int add_removed(struct recipe *r, const char *word, size_t len, const char *cond)
+{
+	if (r->nr_rm == MAX_URIS)
+		return 0;
+	if (!(r->rm[r->nr_rm] = strndup(word, len)) ||
+	    (cond && !(r->rm_cond[r->nr_rm] = strdup(cond)))) {
+		free(r->rm[r->nr_rm]);
+		return -ENOMEM;
+	}
+	r->nr_rm++;
+	return 0;
+}
+
 /*
- * Every "file://NAME" of @line (up to ';', a quote or a blank) into @r,
- * under the override @cond; a ":remove" statement (@drop) adds nothing.
+ * Every "file://NAME" of @line (NAME up to ';', a quote or a blank) into
+ * @r, under the override @cond; the words of a ":remove" statement (@drop)
+ * into its removals instead.
  */
 static int add_uris(struct recipe *r, const char *line, const char *cond, bool drop)
 {
-	const char *p = line, *e;
+	const char *p = line, *e, *w, *start;
+	int ret;
 
-	while (!drop && (p = strstr(p, "file://")) && r->n < MAX_URIS) {
+	while ((p = strstr(p, "file://"))) {
+		start = p;
 		p += 7;
 		e = p + strcspn(p, " \t\"';\\\n");
-		if (e > p) {
+		w = start + strcspn(start, " \t\"'\\\n");
+		if (drop) {
+			ret = add_removed(r, start, w - start, cond);
+			if (ret)
+				return ret;
+		} else if (e > p && r->n < MAX_URIS) {
 			if (!(r->uri[r->n] = strndup(p, e - p)) ||
-			    (cond && !(r->cond[r->n] = strdup(cond))))
+			    !(r->word[r->n] = strndup(start, w - start)) ||
+			    (cond && !(r->cond[r->n] = strdup(cond)))) {
+				r->n++;		/* freed with the recipe */
 				return -ENOMEM;
+			}
 			r->n++;
 		}
-		p = e;
+		p = w;
 	}
 	return 0;
+}
+
+/*
+ * Entry @i is taken out for @machine (NULL: none in particular): BitBake
+ * applies ":remove" last, to whole words, whatever the order of the
+ * statements; one under an override only for that machine.
+ */
+static bool removed(const struct recipe *r, size_t i, const char *machine)
+{
+	size_t k;
+
+	for (k = 0; k < r->nr_rm; k++)
+		if (!strcmp(r->rm[k], r->word[i]) &&
+		    (!r->rm_cond[k] || (machine && !strcmp(r->rm_cond[k], machine))))
+			return true;
+	return false;
 }
 
 /*
@@ -208,6 +260,9 @@ static int read_lines(const char *path, struct recipe *r, int depth)
 	 */
 	while (!ret && fgets(line, sizeof(line), f)) {
 		n++;
+		/* a comment names no entry, whatever it quotes */
+		if (!cont && line[strspn(line, " \t")] == '#')
+			continue;
 		if (!cont) {
 			free(cond);
 			ret = statement_cond(line, "SRC_URI", &cond, &drop);
@@ -316,7 +371,8 @@ static int fill(struct st_layout *l, const char *dir, const char *pn,
 	int ret = 0;
 
 	for (own = 0; own < r->n; own++) {
-		if (machine && r->cond[own] && strcmp(r->cond[own], machine))
+		if ((machine && r->cond[own] && strcmp(r->cond[own], machine)) ||
+		    removed(r, own, machine ? machine : r->cond[own]))
 			continue;
 		p = find_uri(dir, pn, r->uri[own], machine ? machine : r->cond[own]);
 		if (p && same_file(p, path)) {
@@ -335,7 +391,7 @@ static int fill(struct st_layout *l, const char *dir, const char *pn,
 		const char *b = strrchr(r->uri[i], '/');
 
 		if (i == own || strcmp(b ? b + 1 : r->uri[i], "defconfig") ||
-		    (r->cond[i] && !same_cond(r->cond[i], machine)))
+		    (r->cond[i] && !same_cond(r->cond[i], machine)) || removed(r, i, machine))
 			continue;
 		p = find_uri(dir, pn, r->uri[i], machine);
 		if (p)
@@ -346,7 +402,7 @@ static int fill(struct st_layout *l, const char *dir, const char *pn,
 		size_t len = strlen(r->uri[i]);
 
 		if (len < 4 || strcmp(r->uri[i] + len - 4, ".cfg") ||
-		    (r->cond[i] && !same_cond(r->cond[i], machine)))
+		    (r->cond[i] && !same_cond(r->cond[i], machine)) || removed(r, i, machine))
 			continue;
 		p = find_uri(dir, pn, r->uri[i], machine);
 		if (p)

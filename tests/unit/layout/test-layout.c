@@ -187,6 +187,32 @@ static void yocto_machines(void)
 	expect("yocto", own, ST_LAYOUT_YOCTO, want, NULL, NULL, "6.1", ver, "multi_v7_defconfig");
 }
 
+/*
+ * SRC_URI:remove takes whole words out, last, whatever the order: for every
+ * machine, or under an override for that one; "file://old.cfg" is not the
+ * listed word "file://old.cfg;subdir=x". A removed file is in no stack.
+ */
+static void yocto_remove(void)
+{
+	const char *d = "meta-remove/recipes-kernel/linux/files/";
+	const char *ver = "recipe name linux-trim_6.6.bb";
+	char want[512], own[256];
+
+	snprintf(want, sizeof(want), "%sdefconfig + %sold.cfg + %sboard.cfg*", d, d, d);
+	snprintf(own, sizeof(own), "%sboard.cfg", d);
+	expect("yocto", own, ST_LAYOUT_YOCTO, want, NULL, NULL, "6.6", ver, NULL);
+	snprintf(want, sizeof(want), "%sdefconfig + %sold.cfg + %sboard.cfg + %sb.cfg*",
+		 d, d, d, d);
+	snprintf(own, sizeof(own), "%sb.cfg", d);
+	expect("yocto", own, ST_LAYOUT_YOCTO, want, NULL, NULL, "6.6", ver, NULL);
+	snprintf(own, sizeof(own), "%sextra.cfg", d);
+	snprintf(want, sizeof(want), "%s*", own);
+	expect("yocto", own, ST_LAYOUT_PLAIN, want, NULL, NULL, NULL, NULL, NULL);
+	snprintf(own, sizeof(own), "%scommon.cfg", d);
+	snprintf(want, sizeof(want), "%s*", own);
+	expect("yocto", own, ST_LAYOUT_PLAIN, want, NULL, NULL, NULL, NULL, NULL);
+}
+
 static void base_text(void)
 {
 	struct st_layout_base b = { 0 };
@@ -221,6 +247,7 @@ int main(void)
 	buildroot_missing();
 	yocto();
 	yocto_machines();
+	yocto_remove();
 	base_text();
 	printf("1..%d\n", nr_test);
 	return nr_fail ? 1 : 0;
