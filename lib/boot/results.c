@@ -13,6 +13,7 @@
 
 #include "common/error.h"
 #include "common/fs.h"
+#include "common/json.h"
 #include "common/str.h"
 #include "kernel/kernel.h"
 #include "boot_priv.h"
@@ -55,13 +56,11 @@ static cJSON *item_json(const struct st_boot_result *r, const struct st_boot_ite
 	    !cJSON_AddStringToObject(o, "cmdline", r->cmdline) ||
 	    !cJSON_AddStringToObject(o, "boot_config", r->profile) ||
 	    !cJSON_AddStringToObject(o, "image", it->image) ||
-	    !(it->stopped ? cJSON_AddStringToObject(o, "stopped", it->stopped) :
-			    cJSON_AddNullToObject(o, "stopped")) ||
+	    !st_json_add_str_or_null(o, "stopped", it->stopped) ||
 	    !cJSON_AddBoolToObject(o, "out_of_memory", it->out_of_memory) ||
 	    !cJSON_AddStringToObject(o, "resolved", it->resolved ? it->resolved : "") ||
 	    !cJSON_AddStringToObject(o, "cc", it->cc ? it->cc : "") ||
-	    !(it->cc_wrapper ? cJSON_AddStringToObject(o, "cc_wrapper", it->cc_wrapper) :
-			       cJSON_AddNullToObject(o, "cc_wrapper")) ||
+	    !st_json_add_str_or_null(o, "cc_wrapper", it->cc_wrapper) ||
 	    !cJSON_AddStringToObject(o, "accel", it->accel ? it->accel : "") ||
 	    !cJSON_AddBoolToObject(o, "kvm_failed", it->kvm_failed) ||
 	    !cJSON_AddBoolToObject(o, "build_cached", it->build_cached) ||

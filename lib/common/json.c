@@ -4,6 +4,11 @@
 
 #include "common/json.h"
 
+cJSON *st_json_add_str_or_null(cJSON *o, const char *key, const char *s)
+{
+	return s ? cJSON_AddStringToObject(o, key, s) : cJSON_AddNullToObject(o, key);
+}
+
 int st_json_print(FILE *f, cJSON *root, bool pretty)
 {
 	char *s = NULL;

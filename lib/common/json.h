@@ -15,4 +15,7 @@
  */
 int st_json_print(FILE *f, cJSON *root, bool pretty);
 
+/* Add @s to @o under @key, or null when @s is NULL: the item, NULL without memory. */
+cJSON *st_json_add_str_or_null(cJSON *o, const char *key, const char *s);
+
 #endif

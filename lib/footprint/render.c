@@ -416,8 +416,7 @@ static cJSON *ratio_json(const struct st_fp_ratio *x)
 	    !cJSON_AddNumberToObject(o, "value", x->value) ||
 	    !(x->kernel ? cJSON_AddNumberToObject(o, "kernel", x->kernel) :
 			  cJSON_AddNullToObject(o, "kernel")) ||
-	    !(x->expect ? cJSON_AddStringToObject(o, "expect", x->expect) :
-			  cJSON_AddNullToObject(o, "expect")) ||
+	    !st_json_add_str_or_null(o, "expect", x->expect) ||
 	    !(x->expect ? cJSON_AddBoolToObject(o, "holds", x->holds) :
 			  cJSON_AddNullToObject(o, "holds")) ||
 	    !cJSON_AddBoolToObject(o, "timing", x->timed)) {

@@ -235,11 +235,6 @@ static int render_text(FILE *f, const struct st_mig_outcome *r, const struct st_
 	return o.err;
 }
 
-static cJSON *json_str_or_null(const char *s)
-{
-	return s ? cJSON_CreateString(s) : cJSON_CreateNull();
-}
-
 static cJSON *json_findings(const struct st_mig_outcome *r)
 {
 	const struct st_mig_file *f = r->file;
@@ -277,8 +272,8 @@ static cJSON *json_collateral(const struct st_mig_file *f)
 		o = cJSON_CreateObject();
 		if (!o || !cJSON_AddItemToArray(arr, o) ||
 		    !cJSON_AddStringToObject(o, "symbol", f->collateral[i].sym) ||
-		    !cJSON_AddItemToObject(o, "old", json_str_or_null(f->collateral[i].old)) ||
-		    !cJSON_AddItemToObject(o, "new", json_str_or_null(f->collateral[i].new))) {
+		    !st_json_add_str_or_null(o, "old", f->collateral[i].old) ||
+		    !st_json_add_str_or_null(o, "new", f->collateral[i].new)) {
 			cJSON_Delete(arr);
 			return NULL;
 		}
@@ -339,12 +334,11 @@ cJSON *st_mig_outcome_to_json(const struct st_mig_outcome *r)
 	    !cJSON_AddItemToObject(o, "changes", json_changes(r)) ||
 	    !cJSON_AddItemToObject(o, "refused", json_strings(f->refused, f->nr_refused)) ||
 	    !cJSON_AddBoolToObject(o, "written", r->written) ||
-	    !cJSON_AddItemToObject(o, "verified_with", json_str_or_null(f->verified_with)) ||
-	    !cJSON_AddItemToObject(o, "arch", json_str_or_null(f->arch[0] ? f->arch : NULL)) ||
-	    !cJSON_AddItemToObject(o, "arch_from", json_str_or_null(f->arch[0] ?
-				   st_arch_from_name(f->arch_from) : NULL)) ||
-	    !cJSON_AddItemToObject(o, "arch_why", json_str_or_null(f->arch_why[0] ?
-				   f->arch_why : NULL)) ||
+	    !st_json_add_str_or_null(o, "verified_with", f->verified_with) ||
+	    !st_json_add_str_or_null(o, "arch", f->arch[0] ? f->arch : NULL) ||
+	    !st_json_add_str_or_null(o, "arch_from", f->arch[0] ?
+				     st_arch_from_name(f->arch_from) : NULL) ||
+	    !st_json_add_str_or_null(o, "arch_why", f->arch_why[0] ? f->arch_why : NULL) ||
 	    (f->layout.kind != ST_LAYOUT_PLAIN &&
 	     !cJSON_AddItemToObject(o, "stack", json_stack(f)))) {
 		cJSON_Delete(o);

@@ -503,8 +503,7 @@ static int json_cell(cJSON *arr, const struct st_report_cell *c, unsigned int to
 	    !cJSON_AddStringToObject(o, "object", c->object) ||
 	    (c->resolved && !cJSON_AddStringToObject(o, "resolved", c->resolved)) ||
 	    (c->cc && !cJSON_AddStringToObject(o, "cc", c->cc)) ||
-	    (c->cc && !(c->cc_wrapper ? cJSON_AddStringToObject(o, "cc_wrapper", c->cc_wrapper)
-				      : cJSON_AddNullToObject(o, "cc_wrapper"))))
+	    (c->cc && !st_json_add_str_or_null(o, "cc_wrapper", c->cc_wrapper)))
 		return -ENOMEM;
 	if (c->has_diff) {
 		t = json_table(&c->diff.tables[0], diff_nrows(c, 0), top);
@@ -535,8 +534,7 @@ static int json_attr(cJSON *arr, const struct st_report_attr *t)
 	    !cJSON_AddBoolToObject(o, "applied", t->applied) ||
 	    !cJSON_AddStringToObject(o, "resolved", t->resolved ? t->resolved : t->to) ||
 	    !cJSON_AddStringToObject(o, "also_changes", t->changed ? t->changed : "") ||
-	    !(t->with ? cJSON_AddStringToObject(o, "with", t->with)
-		      : cJSON_AddNullToObject(o, "with")) ||
+	    !st_json_add_str_or_null(o, "with", t->with) ||
 	    !cJSON_AddBoolToObject(o, "built", t->built))
 		return -ENOMEM;
 	if (!t->built)
