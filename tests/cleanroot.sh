@@ -38,6 +38,10 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
+# The host's own tool (a fresh Debian 12 lacks it), not the project's.
+if [ ! -f "$tarball" ] && ! command -v mmdebstrap >/dev/null; then
+	apt-get update -q && apt-get install -y -q mmdebstrap >/dev/null
+fi
 [ -f "$tarball" ] || mmdebstrap --variant=minbase bookworm "$tarball"
 tar -C "$root" -xf "$tarball"
 # The same package sources as this machine (a fresh one has them too).
