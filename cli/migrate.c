@@ -229,7 +229,9 @@ static int write_stdout(const struct st_mig_file *f)
 	return ret;
 }
 
-static void do_file(struct run *r, struct st_mig_session *s, const char *path)
+/* @within: the directory a walk found @path in, which its write stays in */
+static void do_file(struct run *r, struct st_mig_session *s, const char *path,
+		    const char *within)
 {
 	struct st_cfg_verdict v;
 	struct st_error e = { 0 };
@@ -269,7 +271,7 @@ static void do_file(struct run *r, struct st_mig_session *s, const char *path)
 			      f.path, r->opts.fix_deps ? "" : "--fix-deps may help, ");
 			worse(r, ST_EXIT_FINDINGS);
 		} else {
-			ret = strcmp(path, "-") ? st_mig_file_write(&f, &e) : write_stdout(&f);
+			ret = strcmp(path, "-") ? st_mig_file_write(&f, within, &e) : write_stdout(&f);
 			if (ret)
 				file_error(r, path, &e, ret);
 			written = !ret;
@@ -389,6 +391,8 @@ int cmd_migrate(int argc, char **argv)
 		ret = st_discover(argv + optind, argc - optind, &r.discover, &d, &e);
 	paths = d.paths;
 	n = d.nr;
+	d.paths = NULL;		/* ours now; @d keeps the directories walked */
+	d.nr = 0;
 	if (!ret && r.shard_n && st_mig_shard_paths(paths, &n, r.shard_k, r.shard_n))
 		ret = st_err(&e, ENOMEM, NULL, "out of memory");
 	if (ret) {
@@ -398,6 +402,7 @@ int cmd_migrate(int argc, char **argv)
 		else
 			p_lib_err(&e, NULL, ret);
 		st_strv_free(paths, n);
+		st_discovery_release(&d);
 		st_mig_session_free(s);
 		return ST_EXIT_ERROR;
 	}
@@ -418,7 +423,7 @@ int cmd_migrate(int argc, char **argv)
 	prog = n > 1 ? st_progress_new("migrate") : NULL;
 	for (i = 0; i < n; i++) {
 		st_progress_hide(prog);
-		do_file(&r, s, paths[i]);
+		do_file(&r, s, paths[i], st_discovery_within(&d, paths[i]));
 		st_progress_update(prog, i + 1, n, paths[i]);
 	}
 	st_progress_end(prog);
@@ -443,6 +448,7 @@ int cmd_migrate(int argc, char **argv)
 out:
 	cJSON_Delete(root);
 	st_strv_free(paths, n);
+	st_discovery_release(&d);
 	st_mig_session_free(s);
 	for (i = 0; i < 16; i++)
 		free(r.described[i]);

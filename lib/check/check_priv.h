@@ -39,9 +39,13 @@ int st_check_tree_verify(struct st_check_tree *t, struct st_check_result *r,
  */
 int st_check_tree_summarize(struct st_check_result *r, size_t start);
 
-/* --fix (fix.c): migrate's rewrite, verified, written atomically. */
-int st_check_fix(const struct st_check_run_opts *o, char **files, size_t n,
-		 struct st_check_result *r, struct st_error *err);
+/*
+ * --fix (fix.c): migrate's rewrite, verified, written atomically; a file a
+ * walk of @d found is written only inside the directory walked.
+ */
+struct st_discovery;
+int st_check_fix(const struct st_check_run_opts *o, const struct st_discovery *d,
+		 char **files, size_t n, struct st_check_result *r, struct st_error *err);
 
 /* --budget (budget.c). */
 /* @text: the budget file's content (inline budgets), else read @budget_path. */

@@ -6,14 +6,18 @@
  * A rewrite whose allocator lines still do not take effect is not written.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "check/check.h"
 #include "check/check_priv.h"
 #include "common/diag.h"
 #include "common/error.h"
+#include "layout/discover.h"
 #include "migrate/migrate.h"
 
 /* Did the allocator the migration chose take effect? */
@@ -68,8 +72,79 @@ static int record(struct st_check_result *r, const struct st_mig_file *f)
 	return 0;
 }
 
-int st_check_fix(const struct st_check_run_opts *o, char **files, size_t n,
-		 struct st_check_result *r, struct st_error *err)
+/* Keep one line for the CLI to print; NULL is out of memory. */
+static int keep_msg(struct st_check_result *r, char *s)
+{
+	char **v;
+
+	if (!s)
+		return -ENOMEM;
+	v = realloc(r->fixed, (r->nr_fixed_msgs + 1) * sizeof(*v));
+	if (!v) {
+		free(s);
+		return -ENOMEM;
+	}
+	r->fixed = v;
+	v[r->nr_fixed_msgs++] = s;
+	return 0;
+}
+
+/*
+ * A named file that is a symlink is written through: a note saying where,
+ * as migrate says it (a walked one stays in its tree, see the writer).
+ */
+static int note_symlink(struct st_check_result *r, const char *path)
+{
+	const struct st_diag d = { .level = ST_DIAG_NOTE, .file = path };
+	char target[PATH_MAX], *s = NULL;
+	struct stat st;
+	size_t len;
+	ssize_t n;
+	FILE *m;
+
+	if (lstat(path, &st) < 0 || !S_ISLNK(st.st_mode))
+		return 0;
+	n = readlink(path, target, sizeof(target) - 1);
+	if (n < 0)
+		return 0;
+	target[n] = '\0';
+	m = open_memstream(&s, &len);
+	if (!m)
+		return -ENOMEM;
+	st_diag_print(m, false, &d, "a symlink to %s; following it", target);
+	if (fclose(m) || !s || !len) {
+		free(s);
+		return -ENOMEM;
+	}
+	s[len - 1] = '\0';
+	return keep_msg(r, s);
+}
+
+/*
+ * Write @f. A walked file resolving outside its walk's directory is this
+ * file's error (exit 2), and the run goes on with the others.
+ */
+static int write_fixed(struct st_check_result *r, const struct st_discovery *d,
+		       const struct st_mig_file *f, struct st_error *err)
+{
+	const char *within = st_discovery_within(d, f->path);
+	int ret;
+
+	if (!within && note_symlink(r, f->path))
+		return st_err(err, ENOMEM, f->path, "out of memory");
+	ret = st_mig_file_write(f, within, err);
+	if (ret == -EXDEV && within) {
+		ret = st_check_add_error(r, f->path, err->msg) ?
+		      st_err(err, ENOMEM, f->path, "out of memory") : 1;
+		if (ret == 1)
+			st_error_clear(err);
+		return ret;
+	}
+	return ret;
+}
+
+int st_check_fix(const struct st_check_run_opts *o, const struct st_discovery *d,
+		 char **files, size_t n, struct st_check_result *r, struct st_error *err)
 {
 	struct st_mig_opts mo = {
 		.srctree = o->srctree,
@@ -113,11 +188,13 @@ int st_check_fix(const struct st_check_run_opts *o, char **files, size_t n,
 			if (!f.verified || !verified(&f)) {
 				r->nr_fix_refused++;
 			} else {
-				ret = st_mig_file_write(&f, err);
+				ret = write_fixed(r, d, &f, err);
 				if (!ret)
 					r->nr_fixed++;
 				if (!ret && record(r, &f))
 					ret = st_err(err, ENOMEM, f.path, "out of memory");
+				if (ret == 1)
+					ret = 0;	/* not written, said */
 			}
 		}
 		st_mig_file_release(&f);

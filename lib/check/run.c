@@ -634,21 +634,24 @@ int st_check_run(const struct st_check_run_opts *opts, char *const *paths, size_
 	ret = st_discover(paths, n, &dopt, &d, err);
 	if (ret)
 		return ret;
+	/* the paths are the run's now; @d keeps the directories walked */
 	files = d.paths;
 	nr_files = d.nr;
+	d.paths = NULL;
+	d.nr = 0;
 	r->nr_looked = d.nr_looked;
 	r->nr_skipped = d.nr_skipped;
 	if (o->shard_n && st_mig_shard_paths(files, &nr_files, o->shard_k, o->shard_n)) {
-		st_strv_free(files, nr_files);
-		return st_err(err, ENOMEM, NULL, "out of memory");
+		ret = st_err(err, ENOMEM, NULL, "out of memory");
+		goto out;
 	}
 	if (drop_not_kernel(files, &nr_files, r) ||
 	    decide_archs(o, files, nr_files, r->arch_from, r)) {
-		st_strv_free(files, nr_files);
-		return st_err(err, ENOMEM, NULL, "out of memory");
+		ret = st_err(err, ENOMEM, NULL, "out of memory");
+		goto out;
 	}
 	if (o->fix)
-		ret = st_check_fix(o, files, nr_files, r, err);
+		ret = st_check_fix(o, &d, files, nr_files, r, err);
 	if (!ret) {
 		struct work w = { .o = o, .files = files, .archs = r->archs, .nfiles = nr_files };
 
@@ -665,6 +668,8 @@ int st_check_run(const struct st_check_run_opts *opts, char *const *paths, size_
 		ret = st_check_budgets(r, o->budget, NULL, o->builddir, err);
 	else if (!ret && o->budgets)
 		ret = st_check_budgets(r, o->budgets_path, o->budgets, o->builddir, err);
+out:
+	st_discovery_release(&d);
 	st_strv_free(files, nr_files);
 	return ret;
 }

@@ -7,6 +7,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -59,6 +61,39 @@ int st_open_regular(const char *path, int *fdp, struct stat *stp, struct st_erro
 fail:
 	close(fd);
 	return st_err(e, err, path, "%s", strerror(err));
+}
+
+/* @real (resolved) is @root or below it. */
+static bool below_root(const char *real, const char *root)
+{
+	size_t n = strlen(root);
+
+	if (n == 1 && root[0] == '/')
+		return true;
+	return !strncmp(real, root, n) && (real[n] == '/' || !real[n]);
+}
+
+int st_path_within(const char *path, const char *root)
+{
+	char real[PATH_MAX], dir[PATH_MAX];
+	const char *slash;
+
+	if (realpath(path, real))
+		return below_root(real, root);
+	if (errno != ENOENT)
+		return -errno;
+	/* a missing file: where its directory is (no ".." after it) */
+	slash = strrchr(path, '/');
+	if (slash && (!strcmp(slash + 1, "..") || !strcmp(slash + 1, ".")))
+		return -ENOENT;
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path),
+			  path) >= (int)sizeof(dir))
+		return -ENAMETOOLONG;
+	if (!realpath(dir, real))
+		return -errno;
+	return below_root(real, root);
 }
 
 FILE *st_fopen_regular(const char *path)

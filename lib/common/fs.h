@@ -35,6 +35,14 @@ int st_read_file(const char *path, char **buf, size_t *len, size_t max,
  */
 char *st_read_text(const char *path, size_t *len);
 
+/*
+ * Is @path, every symlink of it resolved, @root or below it? @root is a
+ * resolved directory (realpath()). 1 when it is, 0 when it is elsewhere;
+ * a @path that does not exist is judged by its resolved directory (0 when
+ * that is elsewhere), and -errno when that cannot be resolved either.
+ */
+int st_path_within(const char *path, const char *root);
+
 /* mkdir -p @path (mode 0777 before the umask): 0 or -errno. */
 int st_mkdir_p(const char *path);
 

@@ -155,6 +155,14 @@ bool st_defconfig_valid_sym(const char *s, size_t len);
  */
 int st_defconfig_write_atomic(const char *path, const struct st_defconfig *dc,
 			      struct st_error *err);
+/*
+ * The same, for a file a directory walk found: @within (a resolved
+ * directory, NULL for none) is the directory walked, and a @path that
+ * resolves outside it (a symlink leaving the tree) is refused (-EXDEV)
+ * before anything is opened.
+ */
+int st_defconfig_write_within(const char *path, const struct st_defconfig *dc,
+			      const char *within, struct st_error *err);
 
 /*
  * A 64-bit FNV-1a of @len bytes: the writer compares the file with what was

@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "common/error.h"
+#include "common/fs.h"
 #include "defconfig/defconfig.h"
 
 #define ACL_ACCESS	"system.posix_acl_access"
@@ -238,8 +239,11 @@ static bool through_fd_link(const char *path)
 	       !strncmp(path, "/proc/", 6);
 }
 
-/* Resolve, check, open and lock @path; fills *t. */
-static int open_target(const char *path, const struct st_defconfig *dc,
+/*
+ * Resolve, check, open and lock @path; fills *t. With @within, the resolved
+ * file must be in that directory (a resolved one).
+ */
+static int open_target(const char *path, const struct st_defconfig *dc, const char *within,
 		       struct target *t, struct st_error *err)
 {
 	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
@@ -250,6 +254,12 @@ static int open_target(const char *path, const struct st_defconfig *dc,
 		return st_err(err, EINVAL, path, "refusing to write a file with errors");
 	if (!realpath(path, t->real))
 		return st_err(err, errno, path, "cannot resolve: %s", strerror(errno));
+	/* a committed symlink must not take a write out of the tree walked */
+	if (within && st_path_within(t->real, within) != 1)
+		return st_err(err, EXDEV, path,
+			      "resolves to %s, outside %s: not writing through a link that leaves "
+			      "the directory walked (name the file itself to write it)",
+			      t->real, within);
 	if (through_fd_link(path))
 		return st_err(err, EINVAL, path, "names an open file descriptor, not a file: not writing it");
 	if (stat(t->real, &st) < 0)
@@ -457,12 +467,18 @@ out_unlink:
 int st_defconfig_write_atomic(const char *path, const struct st_defconfig *dc,
 			      struct st_error *err)
 {
+	return st_defconfig_write_within(path, dc, NULL, err);
+}
+
+int st_defconfig_write_within(const char *path, const struct st_defconfig *dc,
+			      const char *within, struct st_error *err)
+{
 	struct target t = { .fd = -1 };
 	char *buf = NULL;
 	size_t len;
 	int ret;
 
-	ret = open_target(path, dc, &t, err);
+	ret = open_target(path, dc, within, &t, err);
 	if (ret)
 		goto out;
 	if (st_defconfig_render(dc, &buf, &len)) {

@@ -197,12 +197,17 @@ out:
 	return ret;
 }
 
-/* Fill @l if @defconfig names @path: 1, 0 when it does not, -errno. */
-static int try_defconfig(const char *root, const char *defconfig, const char *path,
+/*
+ * Fill @l if @defconfig names @path: 1, 0 when it does not, -errno. Parts
+ * outside @trees are named in l->not_read and not read.
+ */
+static int try_defconfig(const char *root, const struct st_layout_trees *trees,
+			 const char *defconfig, const char *path,
 			 struct st_layout *l, struct st_error *err)
 {
 	char **files, *val = NULL, *use = NULL;
 	int *lines, n, i, own = -1, ret = 0, line;
+	bool *in;
 
 	n = named_files(root, defconfig, &files, &lines);
 	if (n < 0)
@@ -212,21 +217,42 @@ static int try_defconfig(const char *root, const char *defconfig, const char *pa
 			own = i;
 	if (own < 0)
 		goto out;
+	in = calloc(n, sizeof(*in));
+	if (!in) {
+		ret = st_err(err, ENOMEM, path, "out of memory");
+		goto out;
+	}
+	/* a path out of the tree (/etc/shadow, ../..) is named, never read */
+	for (i = 0; i < n && ret >= 0; i++)
+		ret = i == own ? 1 : st_layout_confine(l, trees, files[i]);
+	ret = ret < 0 ? -ENOMEM : 0;
+	for (i = 0; i < n && !ret; i++)
+		in[i] = i == own || st_layout_inside(trees, files[i]);
 	/*
 	 * The other parts must exist: the build would fail without them.
 	 * Those listed after it are merged over it, and override it.
 	 */
 	for (i = 0; i < n && !ret; i++)
-		if (i != own && access(files[i], R_OK))
+		if (i != own && in[i] && access(files[i], R_OK))
 			ret = st_err(err, errno, path, "%s:%d names %s: %s", defconfig,
 				     lines[i], files[i], strerror(errno));
 	for (i = 0; i < n && !ret; i++)
-		ret = st_layout_add_part(l, i == own ? path : files[i], i == own);
+		if (in[i])
+			ret = st_layout_add_part(l, i == own ? path : files[i], i == own);
+	free(in);
 	if (!ret && st_layout_file_var(defconfig, "BR2_LINUX_KERNEL_USE_DEFCONFIG", &use,
 				       &line) > 0 && !strcmp(use, "y") &&
-	    st_layout_file_var(defconfig, "BR2_LINUX_KERNEL_DEFCONFIG", &val, &line) > 0 &&
-	    asprintf(&l->base_defconfig, "%s_defconfig", val) < 0)
-		ret = -ENOMEM;
+	    st_layout_file_var(defconfig, "BR2_LINUX_KERNEL_DEFCONFIG", &val, &line) > 0) {
+		char *name;
+
+		if (asprintf(&name, "%s_defconfig", val) < 0) {
+			name = NULL;
+			ret = -ENOMEM;
+		} else {
+			ret = st_layout_set_base(l, name);
+		}
+		free(name);
+	}
 	if (!ret)
 		ret = find_arch(l, defconfig);
 	if (!ret)
@@ -289,6 +315,7 @@ static char **defconfigs(const char *root, size_t *n)
 
 int st_layout_buildroot(const char *path, struct st_layout *l, struct st_error *err)
 {
+	struct st_layout_trees trees = { .n = 0 };
 	char root[PATH_MAX], **dc;
 	const char *base = strrchr(path, '/');
 	size_t n, i;
@@ -301,11 +328,22 @@ int st_layout_buildroot(const char *path, struct st_layout *l, struct st_error *
 		return 0;
 	if (!find_root(path, root, sizeof(root)))
 		return 0;
-	dc = defconfigs(root, &n);
-	if (!dc)
+	/* the tree, and the external trees make would be given */
+	if (st_layout_trees_add(&trees, root) ||
+	    st_layout_trees_add_list(&trees, getenv("BR2_EXTERNAL"))) {
+		st_layout_trees_release(&trees);
 		return st_err(err, ENOMEM, path, "out of memory");
+	}
+	dc = defconfigs(root, &n);
+	if (!dc) {
+		st_layout_trees_release(&trees);
+		return st_err(err, ENOMEM, path, "out of memory");
+	}
 	for (i = 0; i < n && !ret; i++) {
-		ret = try_defconfig(root, dc[i], path, l, err);
+		/* a defconfig that is a link out of the tree is not read */
+		if (!st_layout_inside(&trees, dc[i]))
+			continue;
+		ret = try_defconfig(root, &trees, dc[i], path, l, err);
 		if (ret <= 0) {
 			/* an error stays in @err; a miss leaves @l for the next */
 			if (ret == 0)
@@ -313,5 +351,6 @@ int st_layout_buildroot(const char *path, struct st_layout *l, struct st_error *
 		}
 	}
 	st_strv_free(dc, n);
+	st_layout_trees_release(&trees);
 	return ret;
 }

@@ -480,6 +480,49 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* Remember the directory @dir a walk starts from, and where it resolves. */
+static int add_walked(struct st_discovery *d, const char *dir)
+{
+	char **w = realloc(d->walked, (d->nr_walked + 1) * sizeof(*w));
+	char **r;
+
+	if (!w)
+		return -ENOMEM;
+	d->walked = w;
+	r = realloc(d->walked_real, (d->nr_walked + 1) * sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	d->walked_real = r;
+	w[d->nr_walked] = strdup(dir);
+	r[d->nr_walked] = realpath(dir, NULL);
+	if (!w[d->nr_walked] || !r[d->nr_walked]) {
+		free(w[d->nr_walked]);
+		free(r[d->nr_walked]);
+		return -errno;
+	}
+	d->nr_walked++;
+	return 0;
+}
+
+const char *st_discovery_within(const struct st_discovery *d, const char *path)
+{
+	const char *best = NULL;
+	size_t i, n, best_n = 0;
+
+	for (i = 0; i < d->nr_walked; i++) {
+		n = strlen(d->walked[i]);
+		/* the walk made "DIR/NAME", or "DIR/NAME" from "DIR/" */
+		if (strncmp(path, d->walked[i], n) ||
+		    (path[n] != '/' && (!n || d->walked[i][n - 1] != '/')))
+			continue;
+		if (!best || n > best_n) {
+			best = d->walked_real[i];
+			best_n = n;
+		}
+	}
+	return best;
+}
+
 /* A file named on the command line. */
 static int given(struct walk *w, const char *path, const struct st_discover_opts *o)
 {
@@ -524,6 +567,11 @@ int st_discover(char *const *paths, size_t n, const struct st_discover_opts *o,
 			continue;
 		}
 		first = d->nr;
+		ret = add_walked(d, paths[i]);
+		if (ret) {
+			ret = st_err(err, -ret, paths[i], "cannot resolve: %s", strerror(-ret));
+			break;
+		}
 		ret = walk(&w, paths[i], 0);
 		if (!ret && d->nr > first)
 			qsort(d->paths + first, d->nr - first, sizeof(*d->paths), cmp_str);
@@ -539,6 +587,8 @@ int st_discover(char *const *paths, size_t n, const struct st_discover_opts *o,
 void st_discovery_release(struct st_discovery *d)
 {
 	st_strv_free(d->paths, d->nr);
+	st_strv_free(d->walked, d->nr_walked);
+	st_strv_free(d->walked_real, d->nr_walked);
 	memset(d, 0, sizeof(*d));
 }
 

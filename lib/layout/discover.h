@@ -92,6 +92,9 @@ struct st_discovery {
 	size_t nr;
 	size_t nr_looked;	/* files a walk (or --skip-foreign) judged */
 	size_t nr_skipped;	/* of them, not kernel configs */
+	/* the directories walked, as given, and each resolved (realpath) */
+	char **walked, **walked_real;
+	size_t nr_walked;
 };
 
 /*
@@ -103,6 +106,14 @@ struct st_discovery {
 int st_discover(char *const *paths, size_t n, const struct st_discover_opts *o,
 		struct st_discovery *d, struct st_error *err);
 void st_discovery_release(struct st_discovery *d);
+
+/*
+ * The resolved directory @path was found in by a walk of @d (the innermost
+ * one when walks nest), or NULL for a file named on the command line: a
+ * writer keeps a walked file's writes in there (st_defconfig_write_within),
+ * so that a committed symlink cannot take them out of the tree.
+ */
+const char *st_discovery_within(const struct st_discovery *d, const char *path);
 
 /* The ARCH a file is judged for, and how that was decided. */
 struct st_arch_choice {

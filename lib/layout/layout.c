@@ -4,6 +4,7 @@
  * turn, and fall back to the file alone.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,6 +59,116 @@ int st_layout_add_part(struct st_layout *l, const char *path, bool owned)
 	return 0;
 }
 
+int st_layout_trees_add(struct st_layout_trees *t, const char *dir)
+{
+	size_t i;
+	char *real;
+
+	if (t->n == ST_LAYOUT_MAX_TREES)
+		return 0;
+	real = realpath(dir[0] ? dir : ".", NULL);
+	if (!real)
+		return errno == ENOMEM ? -ENOMEM : 0;
+	for (i = 0; i < t->n; i++) {
+		if (!strcmp(t->dir[i], real)) {
+			free(real);
+			return 0;
+		}
+	}
+	t->dir[t->n++] = real;
+	return 0;
+}
+
+int st_layout_trees_add_list(struct st_layout_trees *t, const char *list)
+{
+	char *copy, *tok, *save = NULL;
+	int ret = 0;
+
+	if (!list || !*list)
+		return 0;
+	copy = strdup(list);
+	if (!copy)
+		return -ENOMEM;
+	for (tok = strtok_r(copy, ": \t", &save); tok && !ret; tok = strtok_r(NULL, ": \t", &save))
+		ret = st_layout_trees_add(t, tok);
+	free(copy);
+	return ret;
+}
+
+void st_layout_trees_release(struct st_layout_trees *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++)
+		free(t->dir[i]);
+	t->n = 0;
+}
+
+bool st_layout_inside(const struct st_layout_trees *t, const char *path)
+{
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i < t->n; i++) {
+		ret = st_path_within(path, t->dir[i]);
+		if (ret)
+			break;
+	}
+	/* < 0: not even its directory resolves; reading it fails anyway */
+	return ret != 0;
+}
+
+int st_layout_confine(struct st_layout *l, const struct st_layout_trees *t, const char *path)
+{
+	char **v;
+	size_t i;
+
+	if (st_layout_inside(t, path))
+		return 1;
+	for (i = 0; i < l->nr_not_read; i++)
+		if (!strcmp(l->not_read[i], path))
+			return 0;
+	v = realloc(l->not_read, (l->nr_not_read + 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	l->not_read = v;
+	if (!(v[l->nr_not_read] = strdup(path)))
+		return -ENOMEM;
+	l->nr_not_read++;
+	return 0;
+}
+
+/* Does @s have a ".." path component? */
+static bool climbs(const char *s)
+{
+	const char *p;
+
+	for (p = s; (p = strstr(p, "..")); p += 2)
+		if ((p == s || p[-1] == '/') && (!p[2] || p[2] == '/'))
+			return true;
+	return false;
+}
+
+int st_layout_set_base(struct st_layout *l, const char *name)
+{
+	char **v;
+
+	if (name[0] != '/' && !climbs(name)) {
+		free(l->base_defconfig);
+		l->base_defconfig = strdup(name);
+		return l->base_defconfig ? 0 : -ENOMEM;
+	}
+	/* the kernel tree's file of that name would be outside its configs */
+	v = realloc(l->not_read, (l->nr_not_read + 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	l->not_read = v;
+	if (!(v[l->nr_not_read] = strdup(name)))
+		return -ENOMEM;
+	l->nr_not_read++;
+	return 0;
+}
+
 int st_layout_of(const char *path, struct st_layout *l, struct st_error *err)
 {
 	size_t i;
@@ -91,6 +202,9 @@ void st_layout_release(struct st_layout *l)
 	free(l->arch_why);
 	free(l->version);
 	free(l->version_why);
+	for (i = 0; i < l->nr_not_read; i++)
+		free(l->not_read[i]);
+	free(l->not_read);
 	memset(l, 0, sizeof(*l));
 }
 
@@ -419,8 +533,12 @@ cJSON *st_layout_to_json(const struct st_layout *l, const char *file,
 	    !cJSON_AddItemToObject(o, "arch", json_decided(l->arch, l->arch_why, arch_used)) ||
 	    !cJSON_AddItemToObject(o, "version", json_decided(l->version, l->version_why,
 							      version_used)) ||
-	    !cJSON_AddNumberToObject(o, "base_findings", nr_in_base))
+	    !cJSON_AddNumberToObject(o, "base_findings", nr_in_base) ||
+	    !(parts = cJSON_AddArrayToObject(o, "not_read")))
 		goto oom;
+	for (i = 0; i < l->nr_not_read; i++)
+		if (!cJSON_AddItemToArray(parts, cJSON_CreateString(l->not_read[i])))
+			goto oom;
 	return o;
 oom:
 	cJSON_Delete(o);
@@ -459,6 +577,9 @@ char *st_layout_describe(const struct st_layout *l, bool arch_used, bool version
 	if (l->version)
 		fprintf(f, "; linux %s%s%s%s", l->version, version_used ? "" : " (not used)",
 			verbose ? " from " : "", verbose ? l->version_why : "");
+	/* named, never read: what they hold is not ours to show */
+	for (i = 0; i < l->nr_not_read; i++)
+		fprintf(f, "%s%s", i ? ", " : "; not read (outside the tree): ", l->not_read[i]);
 	if (fclose(f)) {
 		free(buf);
 		return NULL;

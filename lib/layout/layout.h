@@ -57,6 +57,14 @@ struct st_layout {
 	/* The kernel version the files are meant for ("6.6"), or NULL. */
 	char *version;
 	char *version_why;	/* "file name config-6.6", "BR2_LINUX_KERNEL_..." */
+	/*
+	 * Files the build system names that are outside its tree and the
+	 * external trees declared ($BR2_EXTERNAL): an absolute path elsewhere,
+	 * "../..", a symlink leaving the tree. Never read, not among the parts;
+	 * as the build system names them.
+	 */
+	char **not_read;
+	size_t nr_not_read;
 };
 
 /* "plain", "openwrt", "buildroot", "yocto" (JSON and text). */
@@ -131,7 +139,7 @@ bool st_layout_base_value(const struct st_layout_base *b, const char *sym, const
  * The stack of @file as JSON, a detached tree the caller deletes (NULL on
  * ENOMEM): {"file", "build_system", "parts": [paths in merge order],
  * "base_defconfig", "arch": {"name", "from", "used"}, "version": {...},
- * "base_findings"}. @arch_used/@version_used: whether the layout's decided
+ * "base_findings", "not_read": [paths outside the tree, not read]}. @arch_used/@version_used: whether the layout's decided
  * (no --arch, $ARCH, path; no --target, --srctree).
  */
 struct cJSON *st_layout_to_json(const struct st_layout *l, const char *file,
@@ -141,7 +149,7 @@ struct cJSON *st_layout_to_json(const struct st_layout *l, const char *file,
  * One line: "openwrt stack, over A + B; ARCH=mips; linux 6.6" (with
  * @verbose, each from where it came; "(not used)" where options decided;
  * parts merged over the owned file as "under C"; a kernel defconfig as "not
- * read" without @srctree). Malloc'ed, NULL on ENOMEM.
+ * read" without @srctree; files named outside the tree as "not read"). Malloc'ed, NULL on ENOMEM.
  */
 char *st_layout_describe(const struct st_layout *l, bool arch_used, bool version_used,
 			 bool srctree, bool verbose);

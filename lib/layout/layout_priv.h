@@ -33,6 +33,42 @@ int st_layout_set_arch(struct st_layout *l, const char *arch, const char *fmt, .
 int st_layout_set_version(struct st_layout *l, const char *ver, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/*
+ * The directories a layout may read files of: the build system's tree and
+ * the external trees declared for it, resolved. A file they name elsewhere
+ * is left in l->not_read, unread.
+ */
+#define ST_LAYOUT_MAX_TREES	16
+struct st_layout_trees {
+	char *dir[ST_LAYOUT_MAX_TREES];
+	size_t n;
+};
+
+/* Add @dir (resolved; one that does not resolve is left out). 0 or -ENOMEM. */
+int st_layout_trees_add(struct st_layout_trees *t, const char *dir);
+/* Each of a $BR2_EXTERNAL-style list (':' or blanks between). 0 or -ENOMEM. */
+int st_layout_trees_add_list(struct st_layout_trees *t, const char *list);
+void st_layout_trees_release(struct st_layout_trees *t);
+
+/*
+ * Is @path (symlinks resolved) inside one of @t? A path that cannot be
+ * resolved at all counts as inside: reading it fails as any missing file.
+ */
+bool st_layout_inside(const struct st_layout_trees *t, const char *path);
+
+/*
+ * st_layout_inside(), and when not, @path into l->not_read (once): 1 inside,
+ * 0 outside, -ENOMEM.
+ */
+int st_layout_confine(struct st_layout *l, const struct st_layout_trees *t, const char *path);
+
+/*
+ * l->base_defconfig = @name (a copy), an in-tree defconfig of the kernel's
+ * arch/ARCH/configs/; an absolute @name or one with ".." is put in
+ * l->not_read instead. 0 or -ENOMEM.
+ */
+int st_layout_set_base(struct st_layout *l, const char *name);
+
 /* "X.Y" at the start of @s (digits '.' digits), its length, or 0. */
 size_t st_layout_version_len(const char *s);
 

@@ -6,6 +6,8 @@
  * kconfig.pl merges them in that order, a later file's line replacing an
  * earlier one. ARCH is the target Makefile's (a subtarget's target.mk may
  * set its own), in OpenWrt's toolchain names (mipsel, aarch64, i386).
+ * Only files inside the OpenWrt tree are read: a config committed as a
+ * symlink out of it is named, not read.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -35,16 +37,18 @@ static bool config_name(const char *name, char *ver, size_t size)
 	return true;
 }
 
-/* Add @root@rel if it exists; 0 or -ENOMEM. */
-static int add_if(struct st_layout *l, const char *root, const char *rel)
+/* Add @root@rel if it exists inside @tree; 0 or -ENOMEM. */
+static int add_if(struct st_layout *l, const struct st_layout_trees *tree,
+		  const char *root, const char *rel)
 {
 	char *p;
 	int ret = 0;
 
 	if (asprintf(&p, "%s%s", root, rel) < 0)
 		return -ENOMEM;
-	if (!access(p, R_OK))
-		ret = st_layout_add_part(l, p, false);
+	ret = st_layout_confine(l, tree, p);
+	if (ret > 0)
+		ret = access(p, R_OK) ? 0 : st_layout_add_part(l, p, false);
 	free(p);
 	return ret;
 }
@@ -53,8 +57,8 @@ static int add_if(struct st_layout *l, const char *root, const char *rel)
  * ARCH from the subtarget's target.mk (@sub may be NULL) or the target's
  * Makefile, mapped to make's name; 0 when neither gives a known one.
  */
-static int find_arch(struct st_layout *l, const char *root, const char *target,
-		     const char *sub)
+static int find_arch(struct st_layout *l, const struct st_layout_trees *tree,
+		     const char *root, const char *target, const char *sub)
 {
 	char *mk = NULL, *val = NULL;
 	const char *arch;
@@ -65,7 +69,9 @@ static int find_arch(struct st_layout *l, const char *root, const char *target,
 		if ((i ? asprintf(&mk, "%s%s/Makefile", root, target) :
 			 asprintf(&mk, "%s%s/%s/target.mk", root, target, sub)) < 0)
 			return -ENOMEM;
-		ret = st_layout_file_var(mk, "ARCH", &val, &line);
+		/* a Makefile linked from out of the tree is not read */
+		ret = st_layout_inside(tree, mk) ?
+		      st_layout_file_var(mk, "ARCH", &val, &line) : 0;
 	}
 	if (ret > 0) {
 		arch = st_layout_kernel_arch(val);
@@ -77,15 +83,16 @@ static int find_arch(struct st_layout *l, const char *root, const char *target,
 }
 
 /* The target's KERNEL_PATCHVER into @ver ("" when it has none). */
-static int patchver(struct st_layout *l, const char *root, const char *target,
-		    char *ver, size_t size)
+static int patchver(struct st_layout *l, const struct st_layout_trees *tree,
+		    const char *root, const char *target, char *ver, size_t size)
 {
 	char *mk, *val = NULL;
 	int line = 0, ret;
 
 	if (asprintf(&mk, "%s%s/Makefile", root, target) < 0)
 		return -ENOMEM;
-	ret = st_layout_file_var(mk, "KERNEL_PATCHVER", &val, &line);
+	ret = st_layout_inside(tree, mk) ?
+	      st_layout_file_var(mk, "KERNEL_PATCHVER", &val, &line) : 0;
 	if (ret > 0 && st_layout_version_len(val) == strlen(val) && strlen(val) < size) {
 		snprintf(ver, size, "%s", val);
 		ret = st_layout_set_version(l, val, "%s:%d: KERNEL_PATCHVER:=%s",
@@ -98,8 +105,9 @@ static int patchver(struct st_layout *l, const char *root, const char *target,
 
 int st_layout_openwrt(const char *path, struct st_layout *l, struct st_error *err)
 {
+	struct st_layout_trees tree = { .n = 0 };
 	const char *p, *rest = NULL, *s1, *s2;
-	char root[4096], target[256], sub[256], ver[32], rel[600];
+	char root[4096], top[4096], target[256], sub[256], ver[32], rel[600];
 	size_t rlen;
 	int ret;
 
@@ -124,22 +132,26 @@ int st_layout_openwrt(const char *path, struct st_layout *l, struct st_error *er
 	if (!s2 && !ver[0])
 		return 0;	/* a target's own config is versioned */
 	l->kind = ST_LAYOUT_OPENWRT;
-	if (ver[0])
+	/* the tree: what is above target/linux/ */
+	snprintf(top, sizeof(top), "%.*s", (int)(rlen - 13), path);
+	ret = st_layout_trees_add(&tree, top[0] ? top : ".");
+	if (!ret && ver[0])
 		ret = st_layout_set_version(l, ver, "file name config-%s", ver);
-	else
-		ret = patchver(l, root, target, ver, sizeof(ver));
+	else if (!ret)
+		ret = patchver(l, &tree, root, target, ver, sizeof(ver));
 	if (!ret && strcmp(target, "generic"))
-		ret = find_arch(l, root, target, s2 ? sub : NULL);
+		ret = find_arch(l, &tree, root, target, s2 ? sub : NULL);
 	if (!ret && ver[0] && strcmp(target, "generic")) {
 		snprintf(rel, sizeof(rel), "generic/config-%s", ver);
-		ret = add_if(l, root, rel);
+		ret = add_if(l, &tree, root, rel);
 		if (!ret && s2) {
 			snprintf(rel, sizeof(rel), "%s/config-%s", target, ver);
-			ret = add_if(l, root, rel);
+			ret = add_if(l, &tree, root, rel);
 		}
 	}
 	if (!ret)
 		ret = st_layout_add_part(l, path, true);
+	st_layout_trees_release(&tree);
 	if (ret)
 		return st_err(err, -ret, path, "%s", strerror(-ret));
 	return 1;

@@ -16,6 +16,10 @@
  * machine's. A file of no machine gets the entries of no override.
  * SRC_URI:remove (under an override: for that machine) takes whole words
  * out, after everything else, as BitBake does.
+ *
+ * Files are read only inside the recipe's layer (the directory up with
+ * conf/layer.conf, else the one holding recipes-*): a file:// entry or a
+ * require that leaves it ("../../..", a symlink out) is named, not read.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -29,6 +33,7 @@
 #include "common/array.h"
 #include "common/error.h"
 #include "common/fs.h"
+#include "common/str.h"
 #include "layout_priv.h"
 
 #define MAX_URIS 64
@@ -46,6 +51,9 @@ struct recipe {
 	char *kdef_cond[MAX_DEFCONFIGS];
 	size_t nr_kdef;
 	char *version, *version_why;
+	const struct st_layout_trees *trees;	/* the layer, what may be read */
+	char *outside[MAX_URIS];	/* includes out of it, not read */
+	size_t nr_outside;
 };
 
 static void recipe_free(struct recipe *r)
@@ -65,6 +73,8 @@ static void recipe_free(struct recipe *r)
 		free(r->kdef[i]);
 		free(r->kdef_cond[i]);
 	}
+	for (i = 0; i < r->nr_outside; i++)
+		free(r->outside[i]);
 	free(r->version);
 	free(r->version_why);
 	memset(r, 0, sizeof(*r));
@@ -239,6 +249,15 @@ static int read_included(const char *path, const char *line, struct recipe *r, i
 	if (asprintf(&inc, "%.*s%.*s", slash ? (int)(slash - path + 1) : 0, path,
 		     (int)n, p) < 0)
 		return -ENOMEM;
+	if (!st_layout_inside(r->trees, inc)) {
+		/* out of the layer: named, not read */
+		if (r->nr_outside < MAX_URIS) {
+			r->outside[r->nr_outside++] = inc;
+			return 0;
+		}
+		free(inc);
+		return 0;
+	}
 	ret = access(inc, R_OK) ? 0 : read_lines(inc, r, depth + 1);
 	free(inc);
 	return ret;
@@ -394,26 +413,30 @@ static int fill(struct st_layout *l, const char *dir, const char *pn,
 		    (r->cond[i] && !same_cond(r->cond[i], machine)) || removed(r, i, machine))
 			continue;
 		p = find_uri(dir, pn, r->uri[i], machine);
-		if (p)
+		ret = p ? st_layout_confine(l, r->trees, p) : 0;
+		if (ret > 0)
 			ret = st_layout_add_part(l, p, false);
 		free(p);
 	}
-	for (i = 0; !ret && i < own; i++) {
+	for (i = 0; ret >= 0 && i < own; i++) {
 		size_t len = strlen(r->uri[i]);
 
 		if (len < 4 || strcmp(r->uri[i] + len - 4, ".cfg") ||
 		    (r->cond[i] && !same_cond(r->cond[i], machine)) || removed(r, i, machine))
 			continue;
 		p = find_uri(dir, pn, r->uri[i], machine);
-		if (p)
+		ret = p ? st_layout_confine(l, r->trees, p) : 0;
+		if (ret > 0)
 			ret = st_layout_add_part(l, p, false);
 		free(p);
 	}
-	if (!ret)
+	for (i = 0; ret >= 0 && i < r->nr_outside; i++)
+		ret = st_layout_confine(l, r->trees, r->outside[i]);
+	if (ret >= 0)
 		ret = st_layout_add_part(l, path, true);
 	base = kbuild_defconfig(r, machine);
-	if (!ret && base && !(l->base_defconfig = strdup(base)))
-		ret = -ENOMEM;
+	if (!ret && base)
+		ret = st_layout_set_base(l, base);
 	if (!ret && r->version)
 		ret = st_layout_set_version(l, r->version, "%s", r->version_why);
 	if (!ret)
@@ -421,11 +444,48 @@ static int fill(struct st_layout *l, const char *dir, const char *pn,
 	return ret ? ret : 1;
 }
 
+/*
+ * The layer a recipe of @dir is in, into @out: the nearest directory up
+ * (or ".") with conf/layer.conf, else the one holding the recipes-*
+ * directory, else @dir.
+ */
+static void layer_of(const char *dir, char *out, size_t size)
+{
+	char p[PATH_MAX], *slash;
+	const char *r, *rec = NULL;
+
+	snprintf(out, size, "%s", dir);
+	for (;;) {
+		if (!st_pathf(p, "%s/conf/layer.conf", out) && !access(p, F_OK))
+			return;
+		slash = strrchr(out, '/');
+		if (!slash || slash == out)
+			break;
+		*slash = '\0';
+	}
+	if (dir[0] != '/' && !access("conf/layer.conf", F_OK)) {
+		snprintf(out, size, ".");
+		return;
+	}
+	for (r = dir; (r = strstr(r, "recipes-")); r++)
+		if (r == dir || r[-1] == '/')
+			rec = r;
+	if (!rec)
+		snprintf(out, size, "%s", dir);
+	else if (rec == dir)
+		snprintf(out, size, ".");
+	else if (rec == dir + 1)
+		snprintf(out, size, "/");
+	else
+		snprintf(out, size, "%.*s", (int)(rec - dir - 1), dir);
+}
+
 /* Ask every recipe in @dir whether it lists @path. */
 static int try_dir(const char *dir, const char *path, struct st_layout *l)
 {
+	struct st_layout_trees layer = { .n = 0 };
 	struct recipe r = { 0 };
-	char *rp, *pn, *machine = machine_of(dir, path);
+	char *rp, *pn, *machine = machine_of(dir, path), top[PATH_MAX];
 	struct dirent *de;
 	int ret = 0;
 	size_t len;
@@ -435,6 +495,8 @@ static int try_dir(const char *dir, const char *path, struct st_layout *l)
 		free(machine);
 		return 0;
 	}
+	layer_of(dir, top, sizeof(top));
+	ret = st_layout_trees_add(&layer, top);
 	while (!ret && (de = readdir(d))) {
 		len = strlen(de->d_name);
 		if (!(len > 3 && !strcmp(de->d_name + len - 3, ".bb")) &&
@@ -444,6 +506,12 @@ static int try_dir(const char *dir, const char *path, struct st_layout *l)
 			ret = -ENOMEM;
 			break;
 		}
+		/* a recipe that is a link out of the layer is not read */
+		if (!st_layout_inside(&layer, rp)) {
+			free(rp);
+			continue;
+		}
+		r.trees = &layer;
 		pn = strndup(de->d_name, strcspn(de->d_name, "_."));
 		ret = pn ? read_recipe(rp, de->d_name, &r) : -ENOMEM;
 		if (!ret)
@@ -456,6 +524,7 @@ static int try_dir(const char *dir, const char *path, struct st_layout *l)
 	}
 	closedir(d);
 	free(machine);
+	st_layout_trees_release(&layer);
 	return ret;
 }
 

@@ -217,8 +217,12 @@ void st_mig_file_release(struct st_mig_file *f);
  */
 bool st_mig_file_failed(const struct st_mig_file *f);
 
-/* Write f->m.after to f->before's path with st_defconfig_write_atomic(). */
-int st_mig_file_write(const struct st_mig_file *f, struct st_error *err);
+/*
+ * Write f->m.after to f->before's path with st_defconfig_write_within():
+ * @within is the resolved directory a walk found the file in
+ * (st_discovery_within()), NULL for a file named on the command line.
+ */
+int st_mig_file_write(const struct st_mig_file *f, const char *within, struct st_error *err);
 
 /* "MAJOR.MINOR" of a kernel tree from its Makefile (VERSION, PATCHLEVEL). */
 int st_kver_of_tree(const char *srctree, struct st_kver *v, struct st_error *err);

@@ -872,9 +872,9 @@ bool st_mig_file_failed(const struct st_mig_file *f)
 	return false;
 }
 
-int st_mig_file_write(const struct st_mig_file *f, struct st_error *err)
+int st_mig_file_write(const struct st_mig_file *f, const char *within, struct st_error *err)
 {
-	return st_defconfig_write_atomic(f->before->name, f->m.after, err);
+	return st_defconfig_write_within(f->before->name, f->m.after, within, err);
 }
 
 
