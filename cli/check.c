@@ -236,13 +236,14 @@ static int load_config(struct st_check_config *cfg, const struct args *a)
 }
 
 /*
- * What --baseline auto chose, into @label (for "the files had it at ...")
- * and one line on stderr (not with -q).
+ * What --baseline auto chose, into @label (for "the files had it at ...",
+ * "" for none) and one line on stderr (not with -q).
  */
 static void say_baseline(const struct st_baseline *b, char *label, size_t len)
 {
-	const char *why = NULL;
+	char why[600];
 
+	label[0] = why[0] = '\0';
 	switch (b->from) {
 	case ST_BASELINE_FROM_REF:
 		snprintf(label, len, "pre-commit's from-ref %s", b->ref);
@@ -259,29 +260,26 @@ static void say_baseline(const struct st_baseline *b, char *label, size_t len)
 		snprintf(label, len, "the merge base of HEAD and %s", b->ref);
 		break;
 	case ST_BASELINE_ON_DEFAULT:
-		why = "HEAD is on the default branch ";
+		snprintf(why, sizeof(why), "HEAD is on the default branch %s", b->ref);
 		break;
 	case ST_BASELINE_NO_DEFAULT:
-		why = "no default branch: no origin/HEAD, origin/main, origin/master, main or master";
+		snprintf(why, sizeof(why), "no default branch: no origin/HEAD, origin/main, "
+			 "origin/master, main or master");
 		break;
 	case ST_BASELINE_NO_HISTORY:
-		why = "HEAD shares no history with ";
+		snprintf(why, sizeof(why), "HEAD shares no history with %s", b->ref);
 		break;
 	case ST_BASELINE_NO_COMMIT:
-		why = "no commit yet";
+		snprintf(why, sizeof(why), "no commit yet");
 		break;
 	case ST_BASELINE_NO_GIT:
-		why = "not in a git work tree";
+		snprintf(why, sizeof(why), "not in a git work tree");
 		break;
 	}
-	if (why) {
-		label[0] = '\0';
-		p_note("baseline: none, every finding counts (auto: %s%s)", why,
-		       why[strlen(why) - 1] == ' ' ? b->ref : "");
-		return;
-	}
-	/* a hash as git abbreviates it in a log line: enough to find it */
-	p_note("baseline: %.12s, %s (auto)", b->rev, label);
+	if (why[0])
+		p_note("baseline: none, every finding counts (auto: %s)", why);
+	else	/* a hash as git abbreviates it in a log line: enough to find it */
+		p_note("baseline: %.12s, %s (auto)", b->rev, label);
 }
 
 /*

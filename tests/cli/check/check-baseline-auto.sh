@@ -122,6 +122,13 @@ git branch -q -m trunk master
 expect 1 "master" chk
 said "master" "${main%"${main#????????????}"}, the merge base of HEAD and master \(auto\)"
 
+# A branch that shares no history with the default one: none.
+git checkout -q --orphan lone && git commit -q -m lone || exit 1
+expect 1 "no history" chk
+said "no history" 'none, every finding counts \(auto: HEAD shares no history with master\)'
+reported "no history" new_defconfig old_defconfig
+git checkout -q feature
+
 # Outside a git work tree: none.
 mkdir -p "$t/plain/$d"
 printf 'CONFIG_SLOB=y\n' >"$t/plain/$d/x_defconfig"
