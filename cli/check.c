@@ -27,7 +27,7 @@ const struct st_opt st_check_opts[] = {
 	{ "arch", 0, OPT_ARCH, "ARCH", "ARCH for Kconfig (default: $ARCH, else the arch/ARCH/configs/ path)" },
 	{ "format", 0, OPT_FORMAT, "{text|json|github|sarif}", "output format (default: text)" },
 	{ "fix", 0, OPT_FIX, NULL, "rewrite the files with migrate's rules where that verifies" },
-	{ "baseline", 0, OPT_BASELINE, "REV", "only findings the files did not have at git revision REV (none: all)" },
+	{ "baseline", 0, OPT_BASELINE, "REV", "only findings the files did not have at git revision REV (auto: what a change brings, see check.md; none: all)" },
 	{ "budget", 0, OPT_BUDGET, "FILE", "check the size budgets in this JSON file" },
 	{ "builddir", 0, OPT_BUILDDIR, "DIR", "where the built variants are, for variant budgets" },
 	{ "select", 0, OPT_SELECT, "RULE,...", "run only these rules" },
@@ -235,6 +235,75 @@ static int load_config(struct st_check_config *cfg, const struct args *a)
 	return ret;
 }
 
+/*
+ * What --baseline auto chose, into @label (for "the files had it at ...",
+ * "" for none) and one line on stderr (not with -q).
+ */
+static void say_baseline(const struct st_baseline *b, char *label, size_t len)
+{
+	char why[600];
+
+	label[0] = why[0] = '\0';
+	switch (b->from) {
+	case ST_BASELINE_FROM_REF:
+		snprintf(label, len, "pre-commit's from-ref %s", b->ref);
+		break;
+	case ST_BASELINE_FROM_MERGE_BASE:
+		snprintf(label, len, "the merge base of pre-commit's from-ref %s and to-ref %s",
+			 b->ref, b->ref2);
+		break;
+	case ST_BASELINE_STAGED:
+		snprintf(label, len, "HEAD");
+		p_note("baseline: HEAD (auto: staged changes, a commit in progress)");
+		return;
+	case ST_BASELINE_MERGE_BASE:
+		snprintf(label, len, "the merge base of HEAD and %s", b->ref);
+		break;
+	case ST_BASELINE_ON_DEFAULT:
+		snprintf(why, sizeof(why), "HEAD is on the default branch %s", b->ref);
+		break;
+	case ST_BASELINE_NO_DEFAULT:
+		snprintf(why, sizeof(why), "no default branch: no origin/HEAD, origin/main, "
+			 "origin/master, main or master");
+		break;
+	case ST_BASELINE_NO_HISTORY:
+		snprintf(why, sizeof(why), "HEAD shares no history with %s", b->ref);
+		break;
+	case ST_BASELINE_NO_COMMIT:
+		snprintf(why, sizeof(why), "no commit yet");
+		break;
+	case ST_BASELINE_NO_GIT:
+		snprintf(why, sizeof(why), "not in a git work tree");
+		break;
+	}
+	if (why[0])
+		p_note("baseline: none, every finding counts (auto: %s)", why);
+	else	/* a hash as git abbreviates it in a log line: enough to find it */
+		p_note("baseline: %.12s, %s (auto)", b->rev, label);
+}
+
+/*
+ * --baseline auto, decided where the first FILE or DIR is, into o->baseline
+ * (NULL: none); @label names it for the end of the run. An error is said
+ * (in --format json too) and returns -1.
+ */
+static int auto_baseline(struct st_check_run_opts *o, struct st_baseline *b,
+			 const char *first, enum st_format fmt, char *label, size_t len)
+{
+	struct st_error e = { 0 };
+
+	if (st_check_baseline_auto(b, first, getenv("PRE_COMMIT_FROM_REF"),
+				   getenv("PRE_COMMIT_TO_REF"), &e)) {
+		p_err("%s", e.msg);
+		st_check_render_error(stdout, fmt, NULL, e.msg, st_out.pretty);
+		st_out.json_done = true;
+		return -1;
+	}
+	say_baseline(b, label, len);
+	o->baseline = b->rev[0] ? b->rev : NULL;
+	return 0;
+}
+
 /* What the run has to say after the findings, on stderr: one line each. */
 static void say_after(const struct st_check_result *r, enum st_format fmt, bool files,
 		      const char *baseline)
@@ -279,6 +348,8 @@ int cmd_check(int argc, char **argv)
 	struct args a = { 0 };
 	enum st_arch_from arch_from;
 	struct st_progress *prog;
+	struct st_baseline bl = { .rev = "" };
+	char label[600];
 	int ret, status;
 
 	ret = parse_args(&a, argc, argv);
@@ -328,6 +399,11 @@ int cmd_check(int argc, char **argv)
 		st_check_config_free(&cfg);
 		return ST_EXIT_ERROR;
 	}
+	if (o.baseline && !strcmp(o.baseline, "auto") && optind < argc &&
+	    auto_baseline(&o, &bl, argv[optind], fmt, label, sizeof(label))) {
+		st_check_config_free(&cfg);
+		return ST_EXIT_ERROR;
+	}
 	st_check_result_init(&r);
 	r.arch = o.arch;
 	r.arch_from = arch_from;
@@ -367,7 +443,7 @@ int cmd_check(int argc, char **argv)
 		status = ST_EXIT_ERROR;
 		goto out;
 	}
-	say_after(&r, fmt, optind < argc, o.baseline);
+	say_after(&r, fmt, optind < argc, bl.rev[0] ? label : o.baseline);
 	status = r.nr_errors || r.nr_not_kernel ? ST_EXIT_ERROR :
 		 st_check_nr_failing(&r) ? ST_EXIT_FINDINGS : ST_EXIT_OK;
 out:

@@ -49,6 +49,14 @@ static const char *const *build_variants(void)
 	return names ? names : none;
 }
 
+/* check --baseline's own words (a git revision is typed out) */
+static const char *const *baseline_words(void)
+{
+	static const char *const words[] = { "auto", "none", NULL };
+
+	return words;
+}
+
 /*
  * Options whose values come from the code's own tables (ARG_LIST), or from
  * the --srctree on the command line: its arch/ directories, its defconfigs.
@@ -64,6 +72,7 @@ static const struct value_src {
 	{ "report", "variant", ARG_LIST, build_variants },
 	{ "kernel", "variant", ARG_LIST, st_kernel_variants },
 	{ "footprint", "arch", ARG_LIST, st_boot_arches },
+	{ "check", "baseline", ARG_LIST, baseline_words },
 	{ "kernel", "arch", ARG_TREE_ARCH, NULL },
 	{ "migrate", "arch", ARG_TREE_ARCH, NULL },
 	{ "check", "arch", ARG_TREE_ARCH, NULL },

@@ -372,6 +372,41 @@ int st_budget_check(struct st_check_result *r, const struct st_budget *b,
 		    const char *builddir, struct st_error *err);
 
 /*
+ * --baseline auto: the revision a change is measured against, decided in
+ * the git work tree of @path (the first FILE or DIR; NULL or "-": the
+ * current directory). @from and @to are pre-commit's ref range
+ * ($PRE_COMMIT_FROM_REF, $PRE_COMMIT_TO_REF; NULL or "" when unset). In
+ * this order: the from-ref (the merge base of the two, as pre-commit's
+ * diff FROM...TO); HEAD when changes are staged (a commit in progress);
+ * the merge base of HEAD and the default branch (origin/HEAD, origin/main,
+ * origin/master, main, master); else none. A from-ref that names no
+ * commit here, or a merge base a shallow clone cuts off, is an error
+ * (-ENOENT, in @err, saying how to get it). @b needs no freeing.
+ */
+enum st_baseline_from {
+	ST_BASELINE_FROM_REF,		/* pre-commit's from-ref (ref) */
+	ST_BASELINE_FROM_MERGE_BASE,	/* the merge base of its from-ref (ref) and to-ref (ref2) */
+	ST_BASELINE_STAGED,		/* HEAD: staged changes, a commit in progress */
+	ST_BASELINE_MERGE_BASE,		/* the merge base of HEAD and the default branch (ref) */
+	/* none, every finding counts: */
+	ST_BASELINE_ON_DEFAULT,		/* HEAD is on the default branch (ref) */
+	ST_BASELINE_NO_DEFAULT,		/* no default branch here */
+	ST_BASELINE_NO_HISTORY,		/* HEAD shares no history with the default branch (ref) */
+	ST_BASELINE_NO_COMMIT,		/* no commit yet */
+	ST_BASELINE_NO_GIT,		/* not in a git work tree */
+};
+
+struct st_baseline {
+	enum st_baseline_from from;
+	char rev[128];		/* the revision for st_check_run_opts.baseline, "" for none */
+	char ref[256];
+	char ref2[256];
+};
+
+int st_check_baseline_auto(struct st_baseline *b, const char *path, const char *from,
+			   const char *to, struct st_error *err);
+
+/*
  * One `slubtiny check` run: expand @paths (a directory means the kernel
  * configs below it, see st_discover()), optionally fix each file with
  * migrate's rewrite, run the rules (and, with @srctree, the Kconfig

@@ -4,6 +4,7 @@
 
 /* Helpers shared by the files of lib/check; not part of its interface. */
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct st_error;
@@ -38,6 +39,16 @@ int st_check_tree_verify(struct st_check_tree *t, struct st_check_result *r,
  * lacks its symbols by the dozen. The chain lists each line.
  */
 int st_check_tree_summarize(struct st_check_result *r, size_t start);
+
+/* git, quietly (baseline.c): see there. */
+int st_check_git(const char *dir, char *line, size_t len, char *const argv[]);
+bool st_check_git_shallow(const char *dir);
+/*
+ * "@what@rev: not a git revision here" for @file into @err, or in a
+ * shallow clone that it is not there and how to fetch it; returns -ENOENT.
+ */
+int st_check_baseline_missing(struct st_error *err, const char *dir, const char *file,
+			      const char *what, const char *rev);
 
 /*
  * --fix (fix.c): migrate's rewrite, verified, written atomically; a file a

@@ -104,7 +104,8 @@ static int check_model(const struct st_check_run_opts *o, struct st_check_tree *
 
 /*
  * @path as it is in git revision @rev, or *base NULL when the file is new
- * since (no baseline). An unknown revision is an error.
+ * since (no baseline). An unknown revision is an error, which in a shallow
+ * clone says how to fetch it.
  */
 static int load_baseline(const char *rev, const char *path, struct st_defconfig **base,
 			 struct st_error *err)
@@ -129,9 +130,12 @@ static int load_baseline(const char *rev, const char *path, struct st_defconfig 
 	ret = st_run(verify, NULL, dir, &out, NULL, ST_SPAWN_QUIET);
 	free(out);
 	out = NULL;
+	if (ret < 0) {
+		ret = st_err(err, -ret, path, "cannot run git: %s", strerror(-ret));
+		goto out;
+	}
 	if (ret) {
-		ret = st_err(err, ret < 0 ? -ret : EINVAL, path,
-			     "baseline %s: not a git revision here", rev);
+		ret = st_check_baseline_missing(err, dir, path, "baseline ", rev);
 		goto out;
 	}
 	/* "REV:./NAME" is NAME in the directory git runs in */

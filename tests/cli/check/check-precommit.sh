@@ -38,15 +38,18 @@ mkdir -p "$t/noconf"
 repo="$t/repo"
 mkdir -p "$repo/arch/sh/configs" "$repo/arch/arm64/configs"
 cd "$repo" && git init -q || exit 1
-# An old board already committed: the hook compares each file with HEAD's
-# version, so what the board has is not the change's and does not fail.
+# An old board already on the default branch: on a branch off it, the hook
+# (--baseline auto) compares each file with the merge base, so what the
+# board has is not the change's and does not fail.
 printf 'CONFIG_SLOB=y\nCONFIG_A=y\nCONFIG_A=y\n' >arch/sh/configs/old_defconfig
 printf 'CONFIG_SLUB=y\n' >arch/sh/configs/clean_defconfig
 printf 'not a defconfig, CONFIG_SLOB=y\n' >README
 git add . && git commit -q -m start || exit 1
+git checkout -q -b work && printf 'more\n' >>README && git commit -q -a -m readme || exit 1
 pre-commit try-repo "$hooks" slubtiny-check --all-files >"$t/out" 2>&1 ||
 	{ echo "FAIL: the hook fails on a committed, untouched board"; cat "$t/out"; fail=1; }
-# ... until an edit brings a finding: only that one is reported.
+# ... until an edit brings a finding (staged: a commit in progress, against
+# HEAD): only that one is reported.
 printf 'CONFIG_SLOB=y\nCONFIG_A=y\nCONFIG_A=y\nCONFIG_B=y\nCONFIG_B=n\n' >arch/sh/configs/old_defconfig
 git add -A
 pre-commit try-repo "$hooks" slubtiny-check --all-files >"$t/out" 2>&1 &&
