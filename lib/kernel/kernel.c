@@ -70,6 +70,34 @@ void st_kernel_result_free(struct st_kernel_result *r)
 	free(r);
 }
 
+/*
+ * Is @dir (which may not exist yet) @src or below it? Decided on the
+ * deepest part of @dir that exists, resolved: what mkdir -p would create
+ * under it cannot leave it (a missing directory has no symlinks, and
+ * "missing/.." is the part that exists).
+ */
+static bool inside_tree(const char *dir, const char *src)
+{
+	char part[PATH_MAX], real[PATH_MAX], *slash;
+	size_t n = strlen(src);
+
+	if (st_pathf(part, "%s", dir))
+		return false;
+	while (!realpath(part, real)) {
+		if (errno != ENOENT)
+			return false;	/* the check after the mkdir decides */
+		slash = strrchr(part, '/');
+		if (!slash)	/* relative, and nothing of it exists */
+			return getcwd(real, sizeof(real)) && inside_tree(real, src);
+		if (slash == part) {
+			snprintf(real, sizeof(real), "/");
+			break;
+		}
+		*slash = 0;
+	}
+	return !strncmp(real, src, n) && (real[n] == '/' || !real[n]);
+}
+
 /* Tree name, version and build directory of the run. */
 static int setup_tree(struct run *r, struct st_error *e)
 {
@@ -107,20 +135,23 @@ static int setup_tree(struct run *r, struct st_error *e)
 		snprintf(r->builddir, sizeof(r->builddir), "%s", o->builddir);
 	else if ((ret = st_kernel_default_dir(r->builddir, sizeof(r->builddir))))
 		return st_kernel_default_dir_err(r->builddir, ret, e);
+	/* O= inside the source tree would write into it: refused before any mkdir. */
+	if (inside_tree(r->builddir, r->src))
+		return st_err(e, EINVAL, r->builddir, "build directory is inside the kernel tree %s",
+			      r->src);
 	ret = st_mkdir_p(r->builddir);
 	if (ret)
 		return st_err(e, -ret, r->builddir, "cannot create: %s", strerror(-ret));
 	if (!realpath(r->builddir, mk))
 		return st_err(e, errno, r->builddir, "%s", strerror(errno));
 	snprintf(r->builddir, sizeof(r->builddir), "%s", mk);
+	/* again, resolved: a symlink made meanwhile */
+	if (inside_tree(r->builddir, r->src))
+		return st_err(e, EINVAL, r->builddir, "build directory is inside the kernel tree %s",
+			      r->src);
 	ret = st_kernel_lock_builddir(r, e);
 	if (ret)
 		return ret;
-	/* O= inside the source tree would write into it. */
-	if (!strncmp(r->builddir, r->src, strlen(r->src)) &&
-	    (r->builddir[strlen(r->src)] == '/' || !r->builddir[strlen(r->src)]))
-		return st_err(e, EINVAL, r->builddir, "build directory is inside the kernel tree %s",
-			      r->src);
 	/* No make target starts with '.': ".config" is a file, even a missing one. */
 	r->is_file = strchr(o->defconfig, '/') || o->defconfig[0] == '.' ||
 		     !access(o->defconfig, F_OK);
