@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "common/error.h"
+#include "common/spawn.h"
 #include "defconfig/defconfig.h"
 
 #define ACL_ACCESS	"system.posix_acl_access"
@@ -48,23 +49,6 @@ static char tmp_path[PATH_MAX + 16];
 static volatile sig_atomic_t tmp_armed;
 static struct sigaction tmp_old[NSIG], xfsz_old;
 static bool tmp_caught[NSIG];
-
-/*
- * Every signal whose default action ends the process and that can be
- * caught: each must take the temp file with it (SIGQUIT, SIGALRM, SIGPIPE,
- * SIGUSR1... as well as SIGINT, SIGTERM, SIGHUP). Not SIGXFSZ: that one is
- * ignored while writing, so that a file size limit is a write error.
- */
-static bool terminates(int sig)
-{
-	switch (sig) {
-	case SIGKILL: case SIGSTOP: case SIGCHLD: case SIGCONT: case SIGTSTP:
-	case SIGTTIN: case SIGTTOU: case SIGURG: case SIGWINCH: case SIGXFSZ:
-		return false;
-	default:
-		return sig > 0 && sig < NSIG;
-	}
-}
 
 static void on_signal(int sig)
 {
@@ -89,9 +73,11 @@ static void block_signals(bool block)
 }
 
 /*
- * Catch the signals that are not ignored (nohup's SIGHUP stays ignored)
- * and ignore SIGXFSZ: past `ulimit -f`, write() fails with EFBIG and the
- * error names the file, instead of a silent death.
+ * Catch every signal that would end us and is not ignored (nohup's SIGHUP
+ * stays ignored): SIGQUIT, SIGALRM, SIGPIPE, SIGUSR1... as well as SIGINT,
+ * SIGTERM and SIGHUP must take the temp file with them. Ignore SIGXFSZ:
+ * past `ulimit -f`, write() fails with EFBIG and the error names the file,
+ * instead of a silent death.
  */
 static void catch_signals(void)
 {
@@ -103,7 +89,7 @@ static void catch_signals(void)
 	for (sig = 1; sig < NSIG; sig++) {
 		tmp_caught[sig] = false;
 		/* glibc keeps two real-time signals for itself: EINVAL */
-		if (!terminates(sig) || sigaction(sig, NULL, &tmp_old[sig]) < 0 ||
+		if (!st_signal_kills(sig) || sigaction(sig, NULL, &tmp_old[sig]) < 0 ||
 		    tmp_old[sig].sa_handler == SIG_IGN)
 			continue;
 		tmp_caught[sig] = !sigaction(sig, &sa, NULL);
