@@ -116,7 +116,7 @@ static int tmp_create(const char *dir, const char *base)
 	    (int)sizeof(tmp_path))
 		return -ENAMETOOLONG;
 	block_signals(true);
-	fd = mkostemp(tmp_path, O_CLOEXEC);
+	fd = mkostemp(tmp_path, O_CLOEXEC | O_NOFOLLOW);
 	if (fd < 0)
 		ret = -errno;
 	else
