@@ -70,32 +70,79 @@ void st_kernel_result_free(struct st_kernel_result *r)
 	free(r);
 }
 
+static bool inside_tree(const char *dir, const char *src);
+
 /*
- * Is @dir (which may not exist yet) @src or below it? Decided on the
- * deepest part of @dir that exists, resolved: what mkdir -p would create
- * under it cannot leave it (a missing directory has no symlinks, and
- * "missing/.." is the part that exists).
+ * @real (resolved, existing) with @rest appended as mkdir -p would make it:
+ * the new components have no symlinks, so "." and ".." over them are
+ * plain; a ".." back into what exists is resolved again (inside_tree()).
+ */
+static bool made_inside(char *real, size_t len, const char *rest, const char *src)
+{
+	const char *p = rest, *end;
+	size_t n, made = 0;
+
+	for (; *p; p = *end ? end + 1 : end) {
+		end = strchrnul(p, '/');
+		n = (size_t)(end - p);
+		if (!n || (n == 1 && *p == '.'))
+			continue;
+		if (n == 2 && p[0] == '.' && p[1] == '.') {
+			if (!made)
+				return false;	/* cannot be: the check after the mkdir */
+			*strrchr(real, '/') = 0;
+			if (--made)
+				continue;
+			/* back where things exist: a symlink there counts */
+			if (strlen(real) + strlen(end) + 2 > len)
+				return false;
+			strcat(real, end);
+			return inside_tree(*real ? real : "/", src);
+		}
+		if (strlen(real) + n + 2 > len)
+			return false;
+		strcat(real, "/");
+		strncat(real, p, n);
+		made++;
+	}
+	return !strncmp(real, src, strlen(src)) &&
+	       (real[strlen(src)] == '/' || !real[strlen(src)]);
+}
+
+/*
+ * Is @dir (which may not exist yet) @src or below it? The deepest part of
+ * @dir that exists, resolved, and the rest as mkdir -p would make it: a
+ * refusal before anything is made.
  */
 static bool inside_tree(const char *dir, const char *src)
 {
 	char part[PATH_MAX], real[PATH_MAX], *slash;
-	size_t n = strlen(src);
+	size_t cut;
 
 	if (st_pathf(part, "%s", dir))
 		return false;
+	cut = strlen(part);	/* what mkdir -p makes: dir + cut */
 	while (!realpath(part, real)) {
 		if (errno != ENOENT)
 			return false;	/* the check after the mkdir decides */
 		slash = strrchr(part, '/');
-		if (!slash)	/* relative, and nothing of it exists */
-			return getcwd(real, sizeof(real)) && inside_tree(real, src);
+		if (!slash) {	/* relative, nothing of it exists */
+			if (!getcwd(real, sizeof(real)))
+				return false;
+			cut = 0;
+			break;
+		}
 		if (slash == part) {
-			snprintf(real, sizeof(real), "/");
+			real[0] = 0;	/* "/": its components are appended */
+			cut = 1;
 			break;
 		}
 		*slash = 0;
+		cut = (size_t)(slash - part) + 1;
 	}
-	return !strncmp(real, src, n) && (real[n] == '/' || !real[n]);
+	if (!strcmp(real, "/"))
+		real[0] = 0;
+	return made_inside(real, sizeof(real), dir + cut, src);
 }
 
 /* Tree name, version and build directory of the run. */
