@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,17 +116,23 @@ void build_progress_end(struct build_args *b)
 int build_args_finish(struct build_args *b)
 {
 	struct st_error e = { 0 };
+	char refused[PATH_MAX] = "";
 	const char *env;
 	size_t i;
 	int ret;
 
 	ret = st_build_datadir(b->datadir, sizeof(b->datadir), &e);
 	if (!ret && !b->builddir[0])
-		ret = st_build_default_dir(b->builddir, sizeof(b->builddir), &e);
+		ret = st_build_default_dir(b->builddir, sizeof(b->builddir), refused,
+					   sizeof(refused), &e);
 	if (ret) {
 		p_lib_err(&e, NULL, ret);
 		return ST_EXIT_ERROR;
 	}
+	if (*refused)
+		p_note("%s: cache directory is not private (want a directory of owner %u, "
+		       "mode 0700): using %s for this run", refused, (unsigned int)geteuid(),
+		       b->builddir);
 	b->o.datadir = b->datadir;
 	b->o.builddir = b->builddir;
 	/* as make: $ARCH unless --arch says otherwise */

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -225,6 +226,34 @@ static int console_follow(struct console *c, struct st_child *child, double dead
 	}
 }
 
+/* Has @pid ended? Asked without reaping it, so that it keeps its group. */
+static bool qemu_ended(pid_t pid)
+{
+	siginfo_t si = { 0 };
+
+	return !waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) && si.si_pid == pid;
+}
+
+/*
+ * After the console: QEMU gets until the deadline (GRACE_MS after the end
+ * marker) to end, else it is killed; a QEMU that closed its console and
+ * lives on is a timeout of ours, not a wait without end. Whatever is left
+ * of its group goes too.
+ */
+static void qemu_end(struct console *c, struct st_child *child, double deadline)
+{
+	if (c->seen_end)
+		deadline = c->seen_end + GRACE_MS / 1e3;
+	while (!qemu_ended(child->pid)) {
+		if (st_boot_now() >= deadline) {
+			c->timed_out = !c->seen_end;
+			break;
+		}
+		usleep(20000);
+	}
+	kill(-child->pid, SIGKILL);
+}
+
 /* @it's error for a boot that gave no figures (@ret from the parse), with the log's tail. */
 static void boot_error(const struct boot_arch *a, struct st_boot_item *it, const struct console *c,
 		       const char *path, int ret, int status, unsigned int timeout)
@@ -299,15 +328,20 @@ int st_boot_one(const struct boot_arch *a, struct st_boot_item *it, const char *
 	if (qemu_cmd(&q, a, it, initrd, r, kvm))
 		return -ENOMEM;
 	c.t0 = st_boot_now();
-	ret = st_spawn(&child, q.argv, NULL, NULL, ST_SPAWN_STDOUT | ST_SPAWN_PGRP);
+	/* QEMU dies with us, whatever ends us: it has a group of its own */
+	ret = st_spawn(&child, q.argv, NULL, NULL,
+		       ST_SPAWN_STDOUT | ST_SPAWN_PGRP | ST_SPAWN_DEATHSIG);
 	free(q.append);
 	if (ret) {
 		it->error = st_asprintf("%s: cannot start %s: %s", it->name, a->qemu,
 					strerror(-ret));
 		return ret;
 	}
+	st_spawn_guard(child.pid);
 	ret = console_follow(&c, &child, c.t0 + timeout, banner_s);
+	qemu_end(&c, &child, c.t0 + timeout);
 	status = st_child_wait(&child);
+	st_spawn_unguard();
 	if (ret == -ENOMEM) {
 		it->error = st_asprintf("%s: out of memory", it->name);
 		goto out;

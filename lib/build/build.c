@@ -169,6 +169,7 @@ struct ctx {
 	const struct st_build_opts *o;
 	char datadir[PATH_MAX];
 	char builddir[PATH_MAX];
+	char tmpdir[PATH_MAX];	/* this run's private one in builddir; "" if none */
 	char slabdir[PATH_MAX];
 	const char *python;
 	char **cflags;		/* words */
@@ -236,30 +237,42 @@ static bool stamp_ok(const char *out, const char *key)
 }
 
 /*
- * Where a job writes before commit() moves it in place: per process, so two
- * runs on one build dir never write the same temporary file.
+ * Where a job writes before commit() moves it in place: the run's own
+ * mkdtemp directory inside the build dir, so that no one else can plant a
+ * name (a symlink) the compiler or the Kconfig helper would write through,
+ * and two runs never share a temporary file. @out's path below the build
+ * dir, '/' as '%', is its name there.
  */
-static void tmp_path(char *buf, size_t len, const char *out)
+static void tmp_path(const struct ctx *c, char *buf, size_t len, const char *out)
 {
-	st_bufprintf(buf, len, "%s.tmp.%ld", out, (long)getpid());
+	size_t n = strlen(c->builddir), i;
+	const char *rel = out;
+
+	if (!strncmp(out, c->builddir, n) && out[n] == '/')
+		rel = out + n + 1;
+	if (st_bufprintf(buf, len, "%s/%s", c->tmpdir, rel))
+		return;
+	for (i = strlen(c->tmpdir) + 1; buf[i]; i++)
+		if (buf[i] == '/')
+			buf[i] = '%';
 }
 
 /* A failed job leaves no temporary behind. */
-static void drop_tmp(const char *out)
+static void drop_tmp(const struct ctx *c, const char *out)
 {
 	char tmp[PATH_MAX];
 
-	tmp_path(tmp, sizeof(tmp), out);
+	tmp_path(c, tmp, sizeof(tmp), out);
 	unlink(tmp);
 }
 
 /* Move the temporary of @out over @out and record @key in @out.stamp. */
-static int commit(const char *out, const char *key)
+static int commit(const struct ctx *c, const char *out, const char *key)
 {
 	char tmp[PATH_MAX], sp[PATH_MAX], stamp[ST_HASH_HEX + 1];
 	int ret;
 
-	tmp_path(tmp, sizeof(tmp), out);
+	tmp_path(c, tmp, sizeof(tmp), out);
 	ret = stamp_path(sp, sizeof(sp), out);
 	if (ret)
 		return ret;
@@ -391,28 +404,33 @@ static int kconfig_prepare(struct st_job *j)
 	arg(&a, "--defconfig");
 	arg(&a, vs->v->defconfig);
 	arg(&a, "--header");
-	tmp_path(tmp, sizeof(tmp), vs->header);
+	tmp_path(c, tmp, sizeof(tmp), vs->header);
 	arg(&a, tmp);
 	arg(&a, "--config");
-	arg(&a, vs->config);
+	tmp_path(c, tmp, sizeof(tmp), vs->config);
+	arg(&a, tmp);
 	return argv_done(j, &a);
 }
 
 static int kconfig_finish(struct st_job *j, int status)
 {
 	struct vstate *vs = j->data;
-	char key[ST_HASH_HEX];
+	char key[ST_HASH_HEX], tmp[PATH_MAX];
 	int err;
 
 	if (status) {
-		drop_tmp(vs->header);
+		drop_tmp(vs->c, vs->header);
+		drop_tmp(vs->c, vs->config);
 		st_job_fail(j, "%s: Kconfig helper failed (exit %d)", vs->v->defconfig, status);
 		return -EIO;
 	}
 	err = kconfig_key(vs, key);
 	if (err)
 		return err;
-	err = commit(vs->header, key);
+	tmp_path(vs->c, tmp, sizeof(tmp), vs->config);
+	if (rename(tmp, vs->config))
+		return -errno;
+	err = commit(vs->c, vs->header, key);
 	if (err)
 		return err;
 	return hash_file(&vs->header_hash, vs->header);
@@ -452,7 +470,7 @@ static int cc_prepare(struct st_job *j)
 	st_bufprintf(p, sizeof(p), "%s/%s", c->slabdir, c->srcs[cs->src]);
 	arg(&a, p);
 	arg(&a, "-o");
-	tmp_path(p, sizeof(p), cs->obj);
+	tmp_path(c, p, sizeof(p), cs->obj);
 	arg(&a, p);
 	return argv_done(j, &a);
 }
@@ -462,12 +480,12 @@ static int cc_finish(struct st_job *j, int status)
 	struct cstate *cs = j->data;
 
 	if (status) {
-		drop_tmp(cs->obj);
+		drop_tmp(cs->c, cs->obj);
 		st_job_fail(j, "%s: %s: %s exited with status %d", cs->t->arch,
 			    cs->c->srcs[cs->src], cs->t->cc[0], status);
 		return -EIO;
 	}
-	return commit(cs->obj, cs->key);
+	return commit(cs->c, cs->obj, cs->key);
 }
 
 /* ld <arch> <variant>: the objects into one relocatable object. */
@@ -494,7 +512,7 @@ static int ld_prepare(struct st_job *j)
 	arg(&a, "-nostdlib");
 	arg(&a, "-no-pie");
 	arg(&a, "-o");
-	tmp_path(p, sizeof(p), ls->out);
+	tmp_path(ls->c, p, sizeof(p), ls->out);
 	arg(&a, p);
 	for (i = 0; i < ls->ncs; i++)
 		arg(&a, ls->cs[i]->obj);
@@ -506,12 +524,12 @@ static int ld_finish(struct st_job *j, int status)
 	struct lstate *ls = j->data;
 
 	if (status) {
-		drop_tmp(ls->out);
+		drop_tmp(ls->c, ls->out);
 		st_job_fail(j, "%s: %s: linking failed (exit %d)", ls->t->arch,
 			    ls->vs->v->name, status);
 		return -EIO;
 	}
-	return commit(ls->out, ls->key);
+	return commit(ls->c, ls->out, ls->key);
 }
 
 static int hash_kconfig_dir(struct ctx *c, struct st_error *e)
@@ -628,7 +646,7 @@ static int setup_ctx(struct run *r, const struct st_build_opts *o, struct st_err
 	if (o->builddir)
 		ret = st_bufprintf(c->builddir, sizeof(c->builddir), "%s", o->builddir);
 	else
-		ret = st_build_default_dir(c->builddir, sizeof(c->builddir), e);
+		ret = st_build_default_dir(c->builddir, sizeof(c->builddir), NULL, 0, e);
 	if (ret)
 		return st_err(e, ret, o->builddir, "%s", strerror(-ret));
 	c->python = o->python ? o->python : ST_PYTHON;
@@ -897,6 +915,19 @@ static int collect(struct run *r, struct st_build_result **out, struct st_error 
 	return 0;
 }
 
+/* The run's private directory for temporary files (see tmp_path()). */
+static int make_tmpdir(struct ctx *c, struct st_error *e)
+{
+	if (st_bufprintf(c->tmpdir, sizeof(c->tmpdir), "%s/.tmp.XXXXXX", c->builddir))
+		return st_err(e, ENAMETOOLONG, c->builddir, "name too long");
+	if (!mkdtemp(c->tmpdir)) {
+		c->tmpdir[0] = 0;
+		return st_err(e, errno, c->builddir, "cannot create a temporary directory: %s",
+			      strerror(errno));
+	}
+	return 0;
+}
+
 int st_build_run(const struct st_build_opts *o, struct st_build_result **out,
 		 struct st_error *e)
 {
@@ -907,6 +938,8 @@ int st_build_run(const struct st_build_opts *o, struct st_build_result **out,
 	ret = setup_ctx(&r, o, e);
 	if (!ret)
 		ret = st_mkdir_p(r.c.builddir) ? st_err(e, errno, r.c.builddir, "%s", strerror(errno)) : 0;
+	if (!ret)
+		ret = make_tmpdir(&r.c, e);
 	if (!ret) {
 		struct st_build_opts to = *o;
 
@@ -927,6 +960,8 @@ int st_build_run(const struct st_build_opts *o, struct st_build_result **out,
 	if (!ret)
 		ret = collect(&r, out, e);
 out:
+	if (r.c.tmpdir[0])
+		rmdir(r.c.tmpdir);
 	run_free(&r);
 	return ret;
 }

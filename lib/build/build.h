@@ -117,8 +117,16 @@ struct cJSON *st_build_to_json(const struct st_build_result *r);
  */
 int st_build_datadir(char *buf, size_t len, struct st_error *e);
 
-/* $SLUBTINY_BUILDDIR, else $XDG_CACHE_HOME/slubtiny, else ~/.cache/slubtiny. */
-int st_build_default_dir(char *buf, size_t len, struct st_error *e);
+/*
+ * $SLUBTINY_BUILDDIR as it is, else $XDG_CACHE_HOME/slubtiny, else
+ * ~/.cache/slubtiny, made (0700) if missing. That cache holds objects and
+ * stamps later runs trust, so it must be private (st_private_dir()): when
+ * it is someone else's, writable by others or a symlink, a fresh 0700
+ * mkdtemp directory under $TMPDIR is used instead and @refused (@rlen
+ * bytes, may be NULL) names the cache refused; else it is "".
+ */
+int st_build_default_dir(char *buf, size_t len, char *refused, size_t rlen,
+			 struct st_error *e);
 
 /* Online CPUs, at least 1. */
 unsigned int st_build_cpus(void);

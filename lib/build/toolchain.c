@@ -130,22 +130,63 @@ int st_build_datadir(char *buf, size_t len, struct st_error *e)
 		      "set SLUBTINY_DATADIR to a source tree or install slubtiny");
 }
 
-int st_build_default_dir(char *buf, size_t len, struct st_error *e)
+/*
+ * The cache under $XDG_CACHE_HOME or ~/.cache in @buf: made private, or
+ * refused (its name in @refused) and a fresh mkdtemp one in @buf instead.
+ */
+static int private_cache(char *buf, size_t len, char *refused, size_t rlen,
+			 struct st_error *e)
+{
+	const char *tmp = getenv("TMPDIR");
+	char *slash = strrchr(buf, '/');
+	int ret;
+
+	/* the parent (~/.cache) as mkdir -p makes it; the cache itself 0700 */
+	if (slash && slash != buf) {
+		*slash = 0;
+		ret = st_mkdir_p(buf);
+		*slash = '/';
+		if (ret)
+			return st_err(e, -ret, buf, "cannot create: %s", strerror(-ret));
+	}
+	ret = st_private_dir(buf);
+	if (!ret)
+		return 0;
+	if (ret != -EPERM && ret != -ENOTDIR)
+		return st_err(e, -ret, buf, "cannot use as build directory: %s", strerror(-ret));
+	/* someone else's, open to others or a symlink: later runs would trust it */
+	if (refused)
+		snprintf(refused, rlen, "%s", buf);
+	if (st_bufprintf(buf, len, "%s/slubtiny-XXXXXX", tmp && *tmp == '/' ? tmp : "/tmp"))
+		return st_err(e, ENAMETOOLONG, NULL, "build directory name too long");
+	if (!mkdtemp(buf))
+		return st_err(e, errno, buf, "cannot create: %s", strerror(errno));
+	return 0;
+}
+
+int st_build_default_dir(char *buf, size_t len, char *refused, size_t rlen,
+			 struct st_error *e)
 {
 	const char *env = getenv("SLUBTINY_BUILDDIR");
 	const char *xdg = getenv("XDG_CACHE_HOME");
 	const char *home = getenv("HOME");
+	int ret;
 
+	if (refused && rlen)
+		*refused = 0;
 	if (env && *env)
-		snprintf(buf, len, "%s", env);
-	else if (xdg && *xdg)
-		snprintf(buf, len, "%s/slubtiny", xdg);
+		return st_bufprintf(buf, len, "%s", env) ?
+		       st_err(e, ENAMETOOLONG, env, "name too long") : 0;
+	if (xdg && *xdg)
+		ret = st_bufprintf(buf, len, "%s/slubtiny", xdg);
 	else if (home && *home)
-		snprintf(buf, len, "%s/.cache/slubtiny", home);
+		ret = st_bufprintf(buf, len, "%s/.cache/slubtiny", home);
 	else
 		return st_err(e, ENOENT, NULL, "no build directory: none of SLUBTINY_BUILDDIR, "
 			      "XDG_CACHE_HOME and HOME is set");
-	return 0;
+	if (ret)
+		return st_err(e, ENAMETOOLONG, NULL, "build directory name too long");
+	return private_cache(buf, len, refused, rlen, e);
 }
 
 static bool in_path(const char *name)

@@ -9,6 +9,7 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -195,6 +196,47 @@ int st_mkdir_p(const char *path)
 	return 0;
 }
 
+int st_private_dir(const char *path)
+{
+	struct stat st;
+
+	if (mkdir(path, 0700) && errno != EEXIST)
+		return -errno;
+	if (lstat(path, &st))
+		return -errno;
+	if (!S_ISDIR(st.st_mode))
+		return -ENOTDIR;
+	if (st.st_uid != geteuid() || (st.st_mode & 022))
+		return -EPERM;
+	/*
+	 * Ours and writable by us alone (an older slubtiny made it 0755): no
+	 * one else can have put anything in it, so closing it is safe.
+	 */
+	if ((st.st_mode & 07777) != 0700 && chmod(path, 0700))
+		return -EPERM;
+	return 0;
+}
+
+int st_tmp_open(const char *path, char *tmp, size_t len, mode_t mode)
+{
+	static atomic_uint seq;
+	unsigned int i;
+	int fd;
+
+	for (i = 0; i < 64; i++) {
+		if (st_bufprintf(tmp, len, "%s.tmp.%ld.%u", path, (long)getpid(),
+				 atomic_fetch_add(&seq, 1)))
+			return -ENAMETOOLONG;
+		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+		if (fd >= 0)
+			return fd;
+		/* a name someone made first, a symlink above all: the next one */
+		if (errno != EEXIST)
+			return -errno;
+	}
+	return -EEXIST;
+}
+
 int st_write_file(const char *path, const void *data, size_t len, mode_t mode)
 {
 	char tmp[PATH_MAX];
@@ -203,11 +245,9 @@ int st_write_file(const char *path, const void *data, size_t len, mode_t mode)
 	int fd, ret = 0;
 
 	/* beside @path, so the rename stays on one file system */
-	if (st_pathf(tmp, "%s.tmp.%ld", path, (long)getpid()))
-		return -ENAMETOOLONG;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+	fd = st_tmp_open(path, tmp, sizeof(tmp), mode);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	while (len) {
 		w = write(fd, p, len);
 		if (w < 0 && errno == EINTR)

@@ -47,9 +47,27 @@ int st_path_within(const char *path, const char *root);
 int st_mkdir_p(const char *path);
 
 /*
+ * A directory only we can write, for a cache whose contents later runs
+ * trust: @path is made 0700 when missing; an existing one must be a
+ * directory (not a symlink) owned by the effective uid and writable by no
+ * one else; 0755 of an older slubtiny is closed to 0700. 0, -ENOTDIR (not
+ * a directory, or a symlink), -EPERM (someone else's or group/world
+ * writable), or another -errno.
+ */
+int st_private_dir(const char *path);
+
+/*
+ * A new temporary file beside @path for writing (O_EXCL | O_NOFOLLOW, so a
+ * name planted in advance, a symlink above all, is never opened): its name
+ * into @tmp (@len bytes), "<path>.tmp.<pid>.<n>". The descriptor, or
+ * -errno.
+ */
+int st_tmp_open(const char *path, char *tmp, size_t len, mode_t mode);
+
+/*
  * Write a file the program makes (a cache entry, a stamp, a result) so that
  * a reader never sees half of it: @len bytes of @data to a temporary file
- * beside @path, fsync, rename over @path. 0 or -errno; on error @path is
+ * beside @path (st_tmp_open()), fsync, rename over @path. 0 or -errno; on error @path is
  * as it was. A user's own file is edited in place only by lib/defconfig's
  * writer, which keeps its owner, mode and attributes and refuses a file
  * changed meanwhile: this one keeps nothing of an old @path.

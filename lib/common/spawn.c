@@ -234,6 +234,59 @@ int st_run(char *const argv[], char *const env_add[], const char *cwd,
 	return err;
 }
 
+bool st_signal_kills(int sig)
+{
+	switch (sig) {
+	case SIGKILL: case SIGSTOP: case SIGCHLD: case SIGCONT: case SIGTSTP:
+	case SIGTTIN: case SIGTTOU: case SIGURG: case SIGWINCH: case SIGXFSZ:
+		return false;
+	default:
+		return sig > 0 && sig < NSIG;
+	}
+}
+
+static volatile sig_atomic_t guard_pgid;
+static struct sigaction guard_old[NSIG];
+static bool guard_caught[NSIG];
+
+/* Only async-signal-safe calls: the group first, then the signal's own end. */
+static void guard_signal(int sig)
+{
+	if (guard_pgid > 0)
+		kill(-(pid_t)guard_pgid, SIGKILL);
+	sigaction(sig, &guard_old[sig], NULL);
+	raise(sig);
+}
+
+void st_spawn_guard(pid_t pgid)
+{
+	struct sigaction sa = { .sa_handler = guard_signal };
+	int sig;
+
+	sigemptyset(&sa.sa_mask);
+	guard_pgid = pgid;
+	for (sig = 1; sig < NSIG; sig++) {
+		guard_caught[sig] = false;
+		/* glibc keeps two real-time signals for itself: EINVAL */
+		if (!st_signal_kills(sig) || sigaction(sig, NULL, &guard_old[sig]) < 0 ||
+		    guard_old[sig].sa_handler == SIG_IGN)
+			continue;
+		guard_caught[sig] = !sigaction(sig, &sa, NULL);
+	}
+}
+
+void st_spawn_unguard(void)
+{
+	int sig;
+
+	for (sig = 1; sig < NSIG; sig++) {
+		if (guard_caught[sig])
+			sigaction(sig, &guard_old[sig], NULL);
+		guard_caught[sig] = false;
+	}
+	guard_pgid = 0;
+}
+
 bool st_find_exe(const char *name, char *buf, size_t len)
 {
 	const char *p = getenv("PATH"), *end;

@@ -41,6 +41,23 @@ int st_run(char *const argv[], char *const env_add[], const char *cwd,
 	   char **out, size_t *out_len, unsigned int flags);
 
 /*
+ * Until st_spawn_unguard(): a signal that would end this process (one of
+ * st_signal_kills(), not ignored) first SIGKILLs the process group @pgid
+ * (a child spawned with ST_SPAWN_PGRP, QEMU and whatever it started), then
+ * ends the process as it would have. One group at a time. ST_SPAWN_DEATHSIG
+ * covers the child itself, even against SIGKILL; this covers its group.
+ */
+void st_spawn_guard(pid_t pgid);
+void st_spawn_unguard(void);
+
+/*
+ * Does @sig, left to its default action, end the process, and can it be
+ * caught? SIGXFSZ is not counted: a writer ignores it (write() then fails
+ * with EFBIG).
+ */
+bool st_signal_kills(int sig);
+
+/*
  * Find @name as execvp() does: a name with a '/' as it is, else the first
  * executable file of that name in $PATH (a default one when PATH is
  * unset; empty entries skipped). Its path goes into @buf.

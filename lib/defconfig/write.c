@@ -6,9 +6,9 @@
  *
  * Nothing of the old file is lost: the temp file gets its owner, group,
  * mode and extended attributes (POSIX ACLs included) before the rename; an
- * edit made meanwhile by someone else makes us refuse; SIGINT, SIGTERM and
- * SIGHUP remove the temp file; a file with other hard links, or anything
- * but a regular file, is refused.
+ * edit made meanwhile by someone else makes us refuse; every signal that
+ * would end the process removes the temp file first; a file with other
+ * hard links, or anything but a regular file, is refused.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -28,6 +28,7 @@
 
 #include "common/error.h"
 #include "common/fs.h"
+#include "common/spawn.h"
 #include "defconfig/defconfig.h"
 
 #define ACL_ACCESS	"system.posix_acl_access"
@@ -47,58 +48,64 @@ struct target {
 static pthread_mutex_t tmp_mutex = PTHREAD_MUTEX_INITIALIZER;
 static char tmp_path[PATH_MAX + 16];
 static volatile sig_atomic_t tmp_armed;
-static const int tmp_signals[] = { SIGINT, SIGTERM, SIGHUP };
-static struct sigaction tmp_old[3];
-static bool tmp_caught[3];
+static struct sigaction tmp_old[NSIG], xfsz_old;
+static bool tmp_caught[NSIG];
 
 static void on_signal(int sig)
 {
-	size_t i;
-
 	if (tmp_armed)
 		unlink(tmp_path);
 	tmp_armed = 0;
 	/* The old disposition (the default: die of the signal) gets it next. */
-	for (i = 0; i < 3; i++)
-		if (tmp_signals[i] == sig)
-			sigaction(sig, &tmp_old[i], NULL);
+	sigaction(sig, &tmp_old[sig], NULL);
 	raise(sig);
 }
 
 static void block_signals(bool block)
 {
 	sigset_t set;
-	size_t i;
+	int sig;
 
 	sigemptyset(&set);
-	for (i = 0; i < 3; i++)
-		sigaddset(&set, tmp_signals[i]);
+	for (sig = 1; sig < NSIG; sig++)
+		if (tmp_caught[sig])
+			sigaddset(&set, sig);
 	pthread_sigmask(block ? SIG_BLOCK : SIG_UNBLOCK, &set, NULL);
 }
 
-/* Catch the signals that are not ignored (nohup's SIGHUP stays ignored). */
+/*
+ * Catch every signal that would end us and is not ignored (nohup's SIGHUP
+ * stays ignored): SIGQUIT, SIGALRM, SIGPIPE, SIGUSR1... as well as SIGINT,
+ * SIGTERM and SIGHUP must take the temp file with them. Ignore SIGXFSZ:
+ * past `ulimit -f`, write() fails with EFBIG and the error names the file,
+ * instead of a silent death.
+ */
 static void catch_signals(void)
 {
-	struct sigaction sa = { .sa_handler = on_signal };
-	size_t i;
+	struct sigaction sa = { .sa_handler = on_signal }, ign = { .sa_handler = SIG_IGN };
+	int sig;
 
 	sigemptyset(&sa.sa_mask);
-	for (i = 0; i < 3; i++) {
-		tmp_caught[i] = false;
-		if (sigaction(tmp_signals[i], NULL, &tmp_old[i]) < 0 ||
-		    tmp_old[i].sa_handler == SIG_IGN)
+	sigemptyset(&ign.sa_mask);
+	for (sig = 1; sig < NSIG; sig++) {
+		tmp_caught[sig] = false;
+		/* glibc keeps two real-time signals for itself: EINVAL */
+		if (!st_signal_kills(sig) || sigaction(sig, NULL, &tmp_old[sig]) < 0 ||
+		    tmp_old[sig].sa_handler == SIG_IGN)
 			continue;
-		tmp_caught[i] = !sigaction(tmp_signals[i], &sa, NULL);
+		tmp_caught[sig] = !sigaction(sig, &sa, NULL);
 	}
+	sigaction(SIGXFSZ, &ign, &xfsz_old);
 }
 
 static void release_signals(void)
 {
-	size_t i;
+	int sig;
 
-	for (i = 0; i < 3; i++)
-		if (tmp_caught[i])
-			sigaction(tmp_signals[i], &tmp_old[i], NULL);
+	sigaction(SIGXFSZ, &xfsz_old, NULL);
+	for (sig = 1; sig < NSIG; sig++)
+		if (tmp_caught[sig])
+			sigaction(sig, &tmp_old[sig], NULL);
 }
 
 /* mkostemp() into tmp_path with no moment where a signal could leak it. */
@@ -110,7 +117,7 @@ static int tmp_create(const char *dir, const char *base)
 	    (int)sizeof(tmp_path))
 		return -ENAMETOOLONG;
 	block_signals(true);
-	fd = mkostemp(tmp_path, O_CLOEXEC);
+	fd = mkostemp(tmp_path, O_CLOEXEC | O_NOFOLLOW);
 	if (fd < 0)
 		ret = -errno;
 	else

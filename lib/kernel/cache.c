@@ -25,32 +25,6 @@
 
 #define LOCK_NAME ".slubtiny-lock"
 
-/*
- * The cache holds objects later runs report without rebuilding: another
- * user who could create or write it first would choose what we report.
- * An existing one must be ours and 0700.
- */
-static int private_dir(const char *path)
-{
-	struct stat st;
-
-	if (mkdir(path, 0700) && errno != EEXIST)
-		return -errno;
-	if (lstat(path, &st))
-		return -errno;
-	if (!S_ISDIR(st.st_mode))
-		return -ENOTDIR;
-	if (st.st_uid != geteuid() || (st.st_mode & 022))
-		return -EPERM;
-	/*
-	 * Ours and writable by us alone (an older slubtiny made it 0755): no
-	 * one else can have put anything in it, so closing it is safe.
-	 */
-	if ((st.st_mode & 07777) != 0700 && chmod(path, 0700))
-		return -EPERM;
-	return 0;
-}
-
 int st_kernel_default_dir(char *buf, size_t len)
 {
 	const char *x = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
@@ -82,7 +56,8 @@ int st_kernel_default_dir(char *buf, size_t len)
 		snprintf(buf, len, "%s", top);
 		return ret;
 	}
-	ret = private_dir(top);
+	/* it holds objects later runs report without rebuilding */
+	ret = st_private_dir(top);
 	if (ret)
 		snprintf(buf, len, "%s", top);
 	return ret;

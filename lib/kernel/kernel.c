@@ -70,6 +70,81 @@ void st_kernel_result_free(struct st_kernel_result *r)
 	free(r);
 }
 
+static bool inside_tree(const char *dir, const char *src);
+
+/*
+ * @real (resolved, existing) with @rest appended as mkdir -p would make it:
+ * the new components have no symlinks, so "." and ".." over them are
+ * plain; a ".." back into what exists is resolved again (inside_tree()).
+ */
+static bool made_inside(char *real, size_t len, const char *rest, const char *src)
+{
+	const char *p = rest, *end;
+	size_t n, made = 0;
+
+	for (; *p; p = *end ? end + 1 : end) {
+		end = strchrnul(p, '/');
+		n = (size_t)(end - p);
+		if (!n || (n == 1 && *p == '.'))
+			continue;
+		if (n == 2 && p[0] == '.' && p[1] == '.') {
+			if (!made)
+				return false;	/* cannot be: the check after the mkdir */
+			*strrchr(real, '/') = 0;
+			if (--made)
+				continue;
+			/* back where things exist: a symlink there counts */
+			if (strlen(real) + strlen(end) + 2 > len)
+				return false;
+			strcat(real, end);
+			return inside_tree(*real ? real : "/", src);
+		}
+		if (strlen(real) + n + 2 > len)
+			return false;
+		strcat(real, "/");
+		strncat(real, p, n);
+		made++;
+	}
+	return !strncmp(real, src, strlen(src)) &&
+	       (real[strlen(src)] == '/' || !real[strlen(src)]);
+}
+
+/*
+ * Is @dir (which may not exist yet) @src or below it? The deepest part of
+ * @dir that exists, resolved, and the rest as mkdir -p would make it: a
+ * refusal before anything is made.
+ */
+static bool inside_tree(const char *dir, const char *src)
+{
+	char part[PATH_MAX], real[PATH_MAX], *slash;
+	size_t cut;
+
+	if (st_pathf(part, "%s", dir))
+		return false;
+	cut = strlen(part);	/* what mkdir -p makes: dir + cut */
+	while (!realpath(part, real)) {
+		if (errno != ENOENT)
+			return false;	/* the check after the mkdir decides */
+		slash = strrchr(part, '/');
+		if (!slash) {	/* relative, nothing of it exists */
+			if (!getcwd(real, sizeof(real)))
+				return false;
+			cut = 0;
+			break;
+		}
+		if (slash == part) {
+			real[0] = 0;	/* "/": its components are appended */
+			cut = 1;
+			break;
+		}
+		*slash = 0;
+		cut = (size_t)(slash - part) + 1;
+	}
+	if (!strcmp(real, "/"))
+		real[0] = 0;
+	return made_inside(real, sizeof(real), dir + cut, src);
+}
+
 /* Tree name, version and build directory of the run. */
 static int setup_tree(struct run *r, struct st_error *e)
 {
@@ -107,20 +182,23 @@ static int setup_tree(struct run *r, struct st_error *e)
 		snprintf(r->builddir, sizeof(r->builddir), "%s", o->builddir);
 	else if ((ret = st_kernel_default_dir(r->builddir, sizeof(r->builddir))))
 		return st_kernel_default_dir_err(r->builddir, ret, e);
+	/* O= inside the source tree would write into it: refused before any mkdir. */
+	if (inside_tree(r->builddir, r->src))
+		return st_err(e, EINVAL, r->builddir, "build directory is inside the kernel tree %s",
+			      r->src);
 	ret = st_mkdir_p(r->builddir);
 	if (ret)
 		return st_err(e, -ret, r->builddir, "cannot create: %s", strerror(-ret));
 	if (!realpath(r->builddir, mk))
 		return st_err(e, errno, r->builddir, "%s", strerror(errno));
 	snprintf(r->builddir, sizeof(r->builddir), "%s", mk);
+	/* again, resolved: a symlink made meanwhile */
+	if (inside_tree(r->builddir, r->src))
+		return st_err(e, EINVAL, r->builddir, "build directory is inside the kernel tree %s",
+			      r->src);
 	ret = st_kernel_lock_builddir(r, e);
 	if (ret)
 		return ret;
-	/* O= inside the source tree would write into it. */
-	if (!strncmp(r->builddir, r->src, strlen(r->src)) &&
-	    (r->builddir[strlen(r->src)] == '/' || !r->builddir[strlen(r->src)]))
-		return st_err(e, EINVAL, r->builddir, "build directory is inside the kernel tree %s",
-			      r->src);
 	/* No make target starts with '.': ".config" is a file, even a missing one. */
 	r->is_file = strchr(o->defconfig, '/') || o->defconfig[0] == '.' ||
 		     !access(o->defconfig, F_OK);

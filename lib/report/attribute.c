@@ -21,6 +21,7 @@
 
 #include "build/build.h"
 #include "common/error.h"
+#include "common/fs.h"
 #include "defconfig/defconfig.h"
 #include "elf/elf.h"
 #include "report/report.h"
@@ -224,7 +225,6 @@ static int write_toggled(const char *base_def, struct toggle *t, const struct to
 	struct st_defconfig *dc;
 	char *text, fname[512];
 	size_t len;
-	FILE *f;
 	int ret;
 
 	ret = st_defconfig_load(&dc, base_def, e);
@@ -252,16 +252,11 @@ static int write_toggled(const char *base_def, struct toggle *t, const struct to
 		free(text);
 		return st_err(e, ENOMEM, NULL, "out of memory");
 	}
-	f = fopen(t->defconfig, "we");
-	if (!f) {
-		ret = st_err(e, errno, t->defconfig, "%s", strerror(errno));
-		free(text);
-		return ret;
-	}
-	fwrite(text, 1, len, f);
+	/* in the build dir: never through a name someone planted there */
+	ret = st_write_file(t->defconfig, text, len, 0666);
 	free(text);
-	if (fclose(f))
-		return st_err(e, errno, t->defconfig, "%s", strerror(errno));
+	if (ret)
+		return st_err(e, -ret, t->defconfig, "%s", strerror(-ret));
 	return 0;
 }
 
@@ -643,7 +638,7 @@ int st_report_attribute(struct st_report *r, const struct st_build_opts *o,
 		ro.datadir = datadir;
 	}
 	if (!ro.builddir) {
-		ret = st_build_default_dir(builddir, sizeof(builddir), e);
+		ret = st_build_default_dir(builddir, sizeof(builddir), NULL, 0, e);
 		if (ret)
 			return ret;
 		ro.builddir = builddir;

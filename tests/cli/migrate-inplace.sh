@@ -1,7 +1,8 @@
 #!/bin/sh
 # migrate --in-place and check --fix under faults: an edit made while the
 # tool works is not overwritten, hard links and anything but a regular file
-# are refused, and SIGINT/SIGTERM/SIGHUP leave no temp file. The window before
+# are refused, every signal that kills leaves no temp file, and a write past
+# `ulimit -f` is an error naming the file. The window before
 # the rename is held open with the test-only ST_TEST_STOP_BEFORE_RENAME hook
 # (the writer stops itself there; see doc/testing.md).
 set -u
@@ -140,7 +141,10 @@ same a_defconfig "$orig" "locked: file untouched"
 no_temp "locked"
 
 # 2. Signals while the temp file exists: it goes, the file stays as it was.
-for sig in INT:2 TERM:15 HUP:1; do
+# Every signal whose default action kills (SIGQUIT and SIGALRM... used to
+# leave the temp file); no core file for SIGQUIT.
+ulimit -c 0 2>/dev/null
+for sig in INT:2 TERM:15 HUP:1 QUIT:3 USR1:10 USR2:12 PIPE:13 ALRM:14 VTALRM:26 RTMIN:34; do
 	nr=${sig#*:}
 	sig=${sig%:*}
 	printf "$orig" >a_defconfig
@@ -150,7 +154,7 @@ for sig in INT:2 TERM:15 HUP:1; do
 	stopped || { echo "FAIL: SIG$sig: migrate did not stop"; fail=1; }
 	ls -A | grep -q '^\.a_defconfig\.' ||
 		{ echo "FAIL: SIG$sig: no temp file while stopped"; fail=1; }
-	kill -$sig $pid
+	kill -$nr $pid
 	kill -CONT $pid
 	wait $pid
 	st=$?
@@ -160,6 +164,21 @@ for sig in INT:2 TERM:15 HUP:1; do
 	same a_defconfig "$orig" "SIG$sig: the file must be untouched"
 	no_temp "SIG$sig"
 done
+
+# 2b. A file size limit: SIGXFSZ used to kill the writer without a word
+# and leave the temp file. Now write() fails: one error naming the file
+# (beside the finding's note), exit 2, the file as it was, no temp file.
+awk 'BEGIN { print "CONFIG_SLOB=y"; for (i = 0; i < 4000; i++) print "CONFIG_FILLER_" i "=y" }' \
+	>a_defconfig
+cp a_defconfig big.orig
+(ulimit -f 40 && exec env --default-signal=XFSZ "$SLUBTINY" migrate --no-verify \
+	--in-place a_defconfig) >out 2>err
+check_run $? 2 "ulimit -f"
+[ "$(grep -c '^slubtiny:' err)" = 1 ] || { echo "FAIL: ulimit -f: want one error:"; cat err; fail=1; }
+expect_err '^slubtiny: migrate: a_defconfig: write error: File too large$' "ulimit -f message"
+cmp -s a_defconfig big.orig || { echo "FAIL: ulimit -f: the file changed"; fail=1; }
+no_temp "ulimit -f"
+rm big.orig
 
 # 3. Hard links: refused, every name keeps the same text.
 printf "$orig" >a_defconfig
