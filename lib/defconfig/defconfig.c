@@ -628,7 +628,18 @@ oom:
 	return st_err(err, ENOMEM, name, "out of memory");
 }
 
-/* "-": standard input, whatever it is (a pipe, a terminal, a file), to its end. */
+/* The one wording of the size limit, for a file and for standard input. */
+static int too_large(struct st_error *err, const char *name)
+{
+	return st_err(err, EFBIG, name, "larger than %d MiB: not a kernel config "
+		      "(the limit of every input; real ones are under 1 MiB)",
+		      ST_DC_MAX_FILE >> 20);
+}
+
+/*
+ * "-": standard input, whatever it is (a pipe, a terminal, a file), to its
+ * end, or to one byte over the limit: more is not read at all.
+ */
 static int load_stdin(struct st_defconfig **out, struct st_error *err)
 {
 	size_t len = 0, cap = 0;
@@ -639,10 +650,8 @@ static int load_stdin(struct st_defconfig **out, struct st_error *err)
 	for (;;) {
 		if (len == cap) {
 			cap = cap ? cap * 2 : 65536;
-			if (cap > ((size_t)1 << 30)) {
-				free(buf);
-				return st_err(err, EFBIG, "-", "standard input is over 1 GiB");
-			}
+			if (cap > (size_t)ST_DC_MAX_FILE + 1)
+				cap = (size_t)ST_DC_MAX_FILE + 1;
 			nb = realloc(buf, cap);
 			if (!nb) {
 				free(buf);
@@ -661,6 +670,10 @@ static int load_stdin(struct st_defconfig **out, struct st_error *err)
 		if (!n)
 			break;
 		len += n;
+		if (len > ST_DC_MAX_FILE) {
+			free(buf);
+			return too_large(err, "-");
+		}
 	}
 	ret = st_defconfig_parse(out, buf ? buf : "", len, "-", err);
 	free(buf);
@@ -678,7 +691,11 @@ int st_defconfig_load(struct st_defconfig **out, const char *path,
 	*out = NULL;
 	if (!strcmp(path, "-"))
 		return load_stdin(out, err);
-	ret = st_read_file(path, &buf, &len, SIZE_MAX - 1, &st, err);
+	ret = st_read_file(path, &buf, &len, ST_DC_MAX_FILE, &st, err);
+	if (ret == -EFBIG) {
+		st_error_clear(err);
+		return too_large(err, path);
+	}
 	if (ret)
 		return ret;
 	ret = st_defconfig_parse(out, buf, len, path, err);

@@ -23,6 +23,11 @@ struct st_error;
 
 #define ST_DC_PREFIX		"CONFIG_"
 #define ST_DC_MAX_LINE		(64 * 1024)	/* longer lines are an error */
+/*
+ * Larger inputs are refused before they are read whole: real configs are
+ * under 1 MiB, and the model takes about twice a file's size.
+ */
+#define ST_DC_MAX_FILE		(64 * 1024 * 1024)
 
 enum st_dc_kind {
 	ST_DC_ASSIGN,	/* CONFIG_FOO=value */
@@ -105,10 +110,12 @@ int st_defconfig_parse(struct st_defconfig **out, const char *buf, size_t len,
 		       const char *name, struct st_error *err);
 
 /*
- * Read and parse @path. Errors (missing, unreadable, not a regular file) fill
+ * Read and parse @path. Errors (missing, unreadable, not a regular file,
+ * over ST_DC_MAX_FILE bytes: -EFBIG, seen by fstat before any read) fill
  * @err and return -errno. The model remembers the file's stat for
- * st_defconfig_write_atomic(). "-" reads standard input to its end (the
- * model's stat is then zero: it cannot be written back).
+ * st_defconfig_write_atomic(). "-" reads standard input to its end, or to
+ * one byte over ST_DC_MAX_FILE and no further (-EFBIG; the model's stat is
+ * then zero: it cannot be written back).
  */
 int st_defconfig_load(struct st_defconfig **out, const char *path,
 		      struct st_error *err);
