@@ -144,10 +144,15 @@ add_diag(struct st_defconfig *dc, int line, enum st_dc_severity sev,
 	d->line = line;
 	d->sev = sev;
 	d->kind = kind;
-	snprintf(d->sym, sizeof(d->sym), "%s", sym ? sym : "");
+	/* a file can have a diagnostic a line: no fixed arrays, no malloc each */
+	d->sym = st_strpool_dup(&dc->diag_strs, sym);
 	va_start(ap, fmt);
-	vsnprintf(d->msg, sizeof(d->msg), fmt, ap);
+	d->msg = st_strpool_vprintf(&dc->diag_strs, fmt, ap);
 	va_end(ap);
+	if (!d->sym)
+		d->sym = "";
+	if (!d->msg)
+		d->msg = "";
 	if (sev == ST_DC_ERROR)
 		dc->nr_errors++;
 	return d;
@@ -414,6 +419,7 @@ void st_defconfig_free(struct st_defconfig *dc)
 	if (!in_block(dc, dc->lines))
 		free(dc->lines);
 	free(dc->diags);
+	st_strpool_release(&dc->diag_strs);
 	if (!in_block(dc, dc->name))
 		free(dc->name);
 	free(dc);	/* the block */
@@ -722,7 +728,7 @@ static int line_copy(struct st_defconfig *dc, struct st_dc_line *dst,
 	return 0;
 }
 
-int st_defconfig_dup(struct st_defconfig **out, const struct st_defconfig *dc)
+int st_defconfig_dup_empty(struct st_defconfig **out, const struct st_defconfig *dc)
 {
 	struct st_defconfig *n;
 	size_t i;
@@ -734,22 +740,59 @@ int st_defconfig_dup(struct st_defconfig **out, const struct st_defconfig *dc)
 		return -ENOMEM;
 	to_block(n)->owns = true;
 	n->name = strdup(dc->name);
-	n->lines = calloc(dc->nr_lines + 1, sizeof(*n->lines));
 	n->diags = calloc(dc->nr_diags + 1, sizeof(*n->diags));
-	if (!n->name || !n->lines || !n->diags)
+	if (!n->name || !n->diags)
 		goto oom;
-	n->alloc_lines = dc->nr_lines + 1;
-	for (i = 0; i < dc->nr_lines; i++, n->nr_lines++)
-		if (line_copy(n, &n->lines[i], &dc->lines[i]))
+	for (i = 0; i < dc->nr_diags; i++) {
+		n->diags[i] = dc->diags[i];
+		n->diags[i].sym = st_strpool_dup(&n->diag_strs, dc->diags[i].sym);
+		n->diags[i].msg = st_strpool_dup(&n->diag_strs, dc->diags[i].msg);
+		if (!n->diags[i].sym || !n->diags[i].msg)
 			goto oom;
-	if (dc->nr_diags)
-		memcpy(n->diags, dc->diags, dc->nr_diags * sizeof(*n->diags));
+	}
 	n->nr_diags = dc->nr_diags;
 	n->alloc_diags = dc->nr_diags + 1;
 	n->nr_errors = dc->nr_errors;
 	n->have_stat = dc->have_stat;
 	n->st = dc->st;
 	n->sum = dc->sum;
+	*out = n;
+	return 0;
+oom:
+	st_defconfig_free(n);
+	return -ENOMEM;
+}
+
+int st_defconfig_append(struct st_defconfig *dc, const struct st_dc_line *l)
+{
+	struct st_dc_line *dst = open_slot(dc, dc->nr_lines);
+
+	if (!dst)
+		return -ENOMEM;
+	to_block(dc)->owns = true;
+	if (line_copy(dc, dst, l)) {
+		dc->nr_lines--;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+int st_defconfig_dup(struct st_defconfig **out, const struct st_defconfig *dc)
+{
+	struct st_defconfig *n;
+	size_t i;
+	int ret;
+
+	ret = st_defconfig_dup_empty(&n, dc);
+	if (ret)
+		return ret;
+	n->lines = calloc(dc->nr_lines + 1, sizeof(*n->lines));
+	if (!n->lines)
+		goto oom;
+	n->alloc_lines = dc->nr_lines + 1;
+	for (i = 0; i < dc->nr_lines; i++)
+		if (st_defconfig_append(n, &dc->lines[i]))
+			goto oom;
 	*out = n;
 	return 0;
 oom:
@@ -824,7 +867,12 @@ int st_defconfig_replace(struct st_defconfig *dc, size_t idx, const char *text)
 
 int st_defconfig_insert(struct st_defconfig *dc, size_t idx, const char *text)
 {
-	const char *eol = st_defconfig_eol(dc);
+	return st_defconfig_insert_eol(dc, idx, text, st_defconfig_eol(dc));
+}
+
+int st_defconfig_insert_eol(struct st_defconfig *dc, size_t idx, const char *text,
+			    const char *eol)
+{
 	struct st_dc_line *l, *last;
 	int ret;
 
