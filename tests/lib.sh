@@ -30,3 +30,17 @@ st_tmpdir() {
 		st_atexit "rm -rf '$st_d'"
 	fi
 }
+
+# st_peak_rss FILE CMD...: run CMD (stdin, stdout and stderr its own) and
+# write its peak resident set, in kB, to FILE (the largest of it and the
+# children it waited for); returns CMD's exit status. Needs ST_PYTHON.
+st_peak_rss() {
+	st_rss_file=$1; shift
+	"${ST_PYTHON:-python3}" -c '
+import resource, subprocess, sys
+st = subprocess.call(sys.argv[2:])
+with open(sys.argv[1], "w") as f:
+    print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, file=f)
+sys.exit(st if st >= 0 else 128 - st)
+' "$st_rss_file" "$@"
+}

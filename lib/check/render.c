@@ -234,9 +234,13 @@ static int cmp_stack(const void *a, const void *b)
 		      ((const struct st_check_stack *)b)->file);
 }
 
-cJSON *st_check_to_json(const struct st_check_result *r)
+/*
+ * The document; with @stream, the findings array is st_json_stream_mark()
+ * for st_json_print_stream() to fill.
+ */
+static cJSON *check_json(const struct st_check_result *r, bool stream)
 {
-	cJSON *root = cJSON_CreateObject(), *arr, *by, *it;
+	cJSON *root = cJSON_CreateObject(), *arr = NULL, *by, *it;
 	size_t counts[ST_RULE_COUNT] = { 0 };
 	size_t i;
 
@@ -251,14 +255,21 @@ cJSON *st_check_to_json(const struct st_check_result *r)
 	}
 	if (!cJSON_AddItemToObject(root, "files", json_archs(r)))
 		goto oom;
-	arr = cJSON_AddArrayToObject(root, "findings");
-	if (!arr)
-		goto oom;
-	for (i = 0; i < r->nr; i++) {
-		it = json_finding(&r->f[i]);
-		if (!it)
+	if (stream) {
+		if (!cJSON_AddItemToObject(root, "findings", st_json_stream_mark()))
 			goto oom;
-		cJSON_AddItemToArray(arr, it);
+	} else {
+		arr = cJSON_AddArrayToObject(root, "findings");
+		if (!arr)
+			goto oom;
+	}
+	for (i = 0; i < r->nr; i++) {
+		if (!stream) {
+			it = json_finding(&r->f[i]);
+			if (!it)
+				goto oom;
+			cJSON_AddItemToArray(arr, it);
+		}
 		counts[r->f[i].rule]++;
 	}
 	/* files not checked: present only when there are some */
@@ -302,9 +313,21 @@ oom:
 	return NULL;
 }
 
+cJSON *st_check_to_json(const struct st_check_result *r)
+{
+	return check_json(r, false);
+}
+
+static cJSON *json_finding_at(const void *ctx, size_t i)
+{
+	return json_finding(&((const struct st_check_result *)ctx)->f[i]);
+}
+
+/* The findings one at a time: the whole tree is ten times their size. */
 static int render_json(FILE *f, const struct st_check_result *r, bool pretty, bool color)
 {
-	return st_json_print(f, st_check_to_json(r), pretty);
+	return st_json_print_stream(f, check_json(r, true), r->nr, json_finding_at, r,
+				    pretty);
 }
 
 static cJSON *text_obj(const char *text)

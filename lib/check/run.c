@@ -167,14 +167,28 @@ static const char *line_text(const struct st_defconfig *dc, int line)
 	return line > 0 && (size_t)line <= dc->nr_lines ? dc->lines[line - 1].text : "";
 }
 
-static bool has_line(const struct st_defconfig *dc, const char *text)
+static int cmp_text(const void *a, const void *b)
 {
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* @dc's line texts sorted, for has_line(): a scan per finding is quadratic. */
+static const char **sorted_texts(const struct st_defconfig *dc)
+{
+	const char **t = malloc((dc->nr_lines + 1) * sizeof(*t));
 	size_t i;
 
+	if (!t)
+		return NULL;
 	for (i = 0; i < dc->nr_lines; i++)
-		if (!strcmp(dc->lines[i].text, text))
-			return true;
-	return false;
+		t[i] = dc->lines[i].text;
+	qsort(t, dc->nr_lines, sizeof(*t), cmp_text);
+	return t;
+}
+
+static bool has_line(const char **texts, size_t n, const char *text)
+{
+	return bsearch(&text, texts, n, sizeof(*texts), cmp_text) != NULL;
 }
 
 /*
@@ -187,10 +201,14 @@ static int drop_pre_existing(struct st_check_result *r, size_t start,
 			     const struct st_defconfig *base)
 {
 	struct st_origin_key *keys = malloc((b->nr + 1) * sizeof(*keys)), k;
+	const char **texts = sorted_texts(base);
 	size_t i, kept = start;
 
-	if (!keys)
+	if (!keys || !texts) {
+		free(keys);
+		free(texts);
 		return -ENOMEM;
+	}
 	for (i = 0; i < b->nr; i++) {
 		keys[i].sym = b->f[i].sym;
 		keys[i].kind = st_check_rules[b->f[i].rule].id;
@@ -204,7 +222,7 @@ static int drop_pre_existing(struct st_check_result *r, size_t start,
 		k.sym = f->sym;
 		k.kind = st_check_rules[f->rule].id;
 		k.requested = text;
-		if (st_origin_of(keys, b->nr, &k, has_line(base, text)) ==
+		if (st_origin_of(keys, b->nr, &k, has_line(texts, base->nr_lines, text)) ==
 		    ST_ORIGIN_PRE_EXISTING) {
 			free(f->file);
 			free(f->sym);
@@ -218,6 +236,7 @@ static int drop_pre_existing(struct st_check_result *r, size_t start,
 	}
 	r->nr = kept;
 	free(keys);
+	free(texts);
 	return 0;
 }
 

@@ -127,22 +127,28 @@ static bool is_tiny_config(const char *path)
 	return !strcmp(base ? base + 1 : path, "tiny.config");
 }
 
-/* Index of this file's finding of a tree-less rule on @line for @sym, or -1. */
-static long find_guess(const struct st_check_result *r, size_t start, int line,
-		       const char *sym)
+static bool is_guess(const struct st_check_finding *f)
+{
+	return f->rule == ST_RULE_REMOVED_ALLOCATOR || f->rule == ST_RULE_REMOVED_OPTION ||
+	       f->rule == ST_RULE_SLUB_TINY_DEPS || f->rule == ST_RULE_SLUB_TINY_DISABLES;
+}
+
+/*
+ * Index of this file's finding of a tree-less rule on @line for @sym, or
+ * -1. Those rules find a few lines a file (the last line of a few slab
+ * symbols), listed in @guess: a scan of every finding per tree finding is
+ * quadratic in a file with a finding a line.
+ */
+static long find_guess(const struct st_check_result *r, const size_t *guess, size_t n,
+		       int line, const char *sym)
 {
 	size_t i;
 
-	for (i = start; i < r->nr; i++) {
-		const struct st_check_finding *f = &r->f[i];
+	for (i = 0; i < n; i++) {
+		const struct st_check_finding *f = &r->f[guess[i]];
 
-		if (f->line != line || !f->sym || strcmp(f->sym, sym))
-			continue;
-		if (f->rule == ST_RULE_REMOVED_ALLOCATOR ||
-		    f->rule == ST_RULE_REMOVED_OPTION ||
-		    f->rule == ST_RULE_SLUB_TINY_DEPS ||
-		    f->rule == ST_RULE_SLUB_TINY_DISABLES)
-			return i;
+		if (f->line == line && f->sym && !strcmp(f->sym, sym))
+			return guess[i];
 	}
 	return -1;
 }
@@ -233,18 +239,26 @@ static int merge(struct st_check_result *r, size_t start, const char *path,
 		 const struct st_kc_result *res, const struct st_check_opts *o,
 		 bool *confirmed)
 {
-	size_t i;
+	size_t i, n = 0, *guess = malloc((r->nr - start + 1) * sizeof(*guess));
 	int ret = 0;
 
+	if (!guess)
+		return -ENOMEM;
+	/* findings added below are the tree's own: no guess among them */
+	for (i = start; i < r->nr; i++)
+		if (is_guess(&r->f[i]))
+			guess[n++] = i;
 	for (i = 0; i < res->nr_findings && !ret; i++) {
 		const struct st_kc_finding *k = &res->findings[i];
 		enum st_rule rule = k->kind == ST_KC_UNKNOWN ?
 				    ST_RULE_UNKNOWN_SYMBOL : ST_RULE_INEFFECTIVE;
-		long g = find_guess(r, start, k->line, k->sym);
+		long g = find_guess(r, guess, n, k->line, k->sym);
 		char hint[256], *msg = tree_message(k);
 
-		if (!msg)
-			return -ENOMEM;
+		if (!msg) {
+			ret = -ENOMEM;
+			break;
+		}
 		if (g >= 0) {
 			/* the specific rule stays; the tree adds the cause */
 			confirmed[g - start] = true;
@@ -270,6 +284,7 @@ static int merge(struct st_check_result *r, size_t start, const char *path,
 		}
 		free(msg);
 	}
+	free(guess);
 	return ret;
 }
 
@@ -332,9 +347,19 @@ out:
 	chain = NULL;
 	f->hint = strdup("pass the kernel tree with the build system's patches applied as "
 			 "--srctree, or delete the lines (-v lists them)");
-	for (i = r->nr; i-- > first + 1; )
-		if (r->f[i].rule == ST_RULE_UNKNOWN_SYMBOL)
-			drop(r, i);
+	/* one pass: a drop each would move the rest once per unknown symbol */
+	for (i = k = first + 1; i < r->nr; i++) {
+		if (r->f[i].rule == ST_RULE_UNKNOWN_SYMBOL) {
+			free(r->f[i].file);
+			free(r->f[i].sym);
+			free(r->f[i].msg);
+			free(r->f[i].hint);
+			free(r->f[i].chain);
+			continue;
+		}
+		r->f[k++] = r->f[i];
+	}
+	r->nr = k;
 	ret = f->hint ? 0 : -ENOMEM;
 fail:
 	free(names);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* gcc-form diagnostics (diag.h): one printer for check and migrate. */
 #include <errno.h>
+#include <stdlib.h>
 
 #include "common/diag.h"
 
@@ -16,7 +17,8 @@ static const char *const level_sgr[] = {
 	[ST_DIAG_ERROR] = "\033[01;31m\033[K",
 };
 
-int st_diag_vprint(FILE *f, bool color, const struct st_diag *d, const char *fmt, va_list ap)
+/* The diagnostic into @f, piece by piece. */
+static void diag_put(FILE *f, bool color, const struct st_diag *d, const char *fmt, va_list ap)
 {
 	const char *on = color ? level_sgr[d->level] : "", *off = color ? SGR_RESET : "";
 
@@ -29,6 +31,26 @@ int st_diag_vprint(FILE *f, bool color, const struct st_diag *d, const char *fmt
 	if (d->rule)
 		fprintf(f, " [%s%s%s]", on, d->rule, off);
 	fputc('\n', f);
+}
+
+int st_diag_vprint(FILE *f, bool color, const struct st_diag *d, const char *fmt, va_list ap)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	/*
+	 * One write per line: stderr is unbuffered, and six writes a line
+	 * were most of the time of a file with a hundred thousand findings.
+	 */
+	if (!m) {
+		diag_put(f, color, d, fmt, ap);
+	} else {
+		diag_put(m, color, d, fmt, ap);
+		if (fclose(m) == 0)
+			fwrite(buf, 1, len, f);
+		free(buf);
+	}
 	return ferror(f) ? -EIO : 0;
 }
 

@@ -144,10 +144,15 @@ add_diag(struct st_defconfig *dc, int line, enum st_dc_severity sev,
 	d->line = line;
 	d->sev = sev;
 	d->kind = kind;
-	snprintf(d->sym, sizeof(d->sym), "%s", sym ? sym : "");
+	/* a file can have a diagnostic a line: no fixed arrays, no malloc each */
+	d->sym = st_strpool_dup(&dc->diag_strs, sym);
 	va_start(ap, fmt);
-	vsnprintf(d->msg, sizeof(d->msg), fmt, ap);
+	d->msg = st_strpool_vprintf(&dc->diag_strs, fmt, ap);
 	va_end(ap);
+	if (!d->sym)
+		d->sym = "";
+	if (!d->msg)
+		d->msg = "";
 	if (sev == ST_DC_ERROR)
 		dc->nr_errors++;
 	return d;
@@ -414,6 +419,7 @@ void st_defconfig_free(struct st_defconfig *dc)
 	if (!in_block(dc, dc->lines))
 		free(dc->lines);
 	free(dc->diags);
+	st_strpool_release(&dc->diag_strs);
 	if (!in_block(dc, dc->name))
 		free(dc->name);
 	free(dc);	/* the block */
@@ -628,7 +634,18 @@ oom:
 	return st_err(err, ENOMEM, name, "out of memory");
 }
 
-/* "-": standard input, whatever it is (a pipe, a terminal, a file), to its end. */
+/* The one wording of the size limit, for a file and for standard input. */
+static int too_large(struct st_error *err, const char *name)
+{
+	return st_err(err, EFBIG, name, "larger than %d MiB: not a kernel config "
+		      "(the limit of every input; real ones are under 1 MiB)",
+		      ST_DC_MAX_FILE >> 20);
+}
+
+/*
+ * "-": standard input, whatever it is (a pipe, a terminal, a file), to its
+ * end, or to one byte over the limit: more is not read at all.
+ */
 static int load_stdin(struct st_defconfig **out, struct st_error *err)
 {
 	size_t len = 0, cap = 0;
@@ -639,10 +656,8 @@ static int load_stdin(struct st_defconfig **out, struct st_error *err)
 	for (;;) {
 		if (len == cap) {
 			cap = cap ? cap * 2 : 65536;
-			if (cap > ((size_t)1 << 30)) {
-				free(buf);
-				return st_err(err, EFBIG, "-", "standard input is over 1 GiB");
-			}
+			if (cap > (size_t)ST_DC_MAX_FILE + 1)
+				cap = (size_t)ST_DC_MAX_FILE + 1;
 			nb = realloc(buf, cap);
 			if (!nb) {
 				free(buf);
@@ -661,6 +676,10 @@ static int load_stdin(struct st_defconfig **out, struct st_error *err)
 		if (!n)
 			break;
 		len += n;
+		if (len > ST_DC_MAX_FILE) {
+			free(buf);
+			return too_large(err, "-");
+		}
 	}
 	ret = st_defconfig_parse(out, buf ? buf : "", len, "-", err);
 	free(buf);
@@ -678,7 +697,11 @@ int st_defconfig_load(struct st_defconfig **out, const char *path,
 	*out = NULL;
 	if (!strcmp(path, "-"))
 		return load_stdin(out, err);
-	ret = st_read_file(path, &buf, &len, SIZE_MAX - 1, &st, err);
+	ret = st_read_file(path, &buf, &len, ST_DC_MAX_FILE, &st, err);
+	if (ret == -EFBIG) {
+		st_error_clear(err);
+		return too_large(err, path);
+	}
 	if (ret)
 		return ret;
 	ret = st_defconfig_parse(out, buf, len, path, err);
@@ -705,7 +728,7 @@ static int line_copy(struct st_defconfig *dc, struct st_dc_line *dst,
 	return 0;
 }
 
-int st_defconfig_dup(struct st_defconfig **out, const struct st_defconfig *dc)
+int st_defconfig_dup_empty(struct st_defconfig **out, const struct st_defconfig *dc)
 {
 	struct st_defconfig *n;
 	size_t i;
@@ -717,22 +740,59 @@ int st_defconfig_dup(struct st_defconfig **out, const struct st_defconfig *dc)
 		return -ENOMEM;
 	to_block(n)->owns = true;
 	n->name = strdup(dc->name);
-	n->lines = calloc(dc->nr_lines + 1, sizeof(*n->lines));
 	n->diags = calloc(dc->nr_diags + 1, sizeof(*n->diags));
-	if (!n->name || !n->lines || !n->diags)
+	if (!n->name || !n->diags)
 		goto oom;
-	n->alloc_lines = dc->nr_lines + 1;
-	for (i = 0; i < dc->nr_lines; i++, n->nr_lines++)
-		if (line_copy(n, &n->lines[i], &dc->lines[i]))
+	for (i = 0; i < dc->nr_diags; i++) {
+		n->diags[i] = dc->diags[i];
+		n->diags[i].sym = st_strpool_dup(&n->diag_strs, dc->diags[i].sym);
+		n->diags[i].msg = st_strpool_dup(&n->diag_strs, dc->diags[i].msg);
+		if (!n->diags[i].sym || !n->diags[i].msg)
 			goto oom;
-	if (dc->nr_diags)
-		memcpy(n->diags, dc->diags, dc->nr_diags * sizeof(*n->diags));
+	}
 	n->nr_diags = dc->nr_diags;
 	n->alloc_diags = dc->nr_diags + 1;
 	n->nr_errors = dc->nr_errors;
 	n->have_stat = dc->have_stat;
 	n->st = dc->st;
 	n->sum = dc->sum;
+	*out = n;
+	return 0;
+oom:
+	st_defconfig_free(n);
+	return -ENOMEM;
+}
+
+int st_defconfig_append(struct st_defconfig *dc, const struct st_dc_line *l)
+{
+	struct st_dc_line *dst = open_slot(dc, dc->nr_lines);
+
+	if (!dst)
+		return -ENOMEM;
+	to_block(dc)->owns = true;
+	if (line_copy(dc, dst, l)) {
+		dc->nr_lines--;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+int st_defconfig_dup(struct st_defconfig **out, const struct st_defconfig *dc)
+{
+	struct st_defconfig *n;
+	size_t i;
+	int ret;
+
+	ret = st_defconfig_dup_empty(&n, dc);
+	if (ret)
+		return ret;
+	n->lines = calloc(dc->nr_lines + 1, sizeof(*n->lines));
+	if (!n->lines)
+		goto oom;
+	n->alloc_lines = dc->nr_lines + 1;
+	for (i = 0; i < dc->nr_lines; i++)
+		if (st_defconfig_append(n, &dc->lines[i]))
+			goto oom;
 	*out = n;
 	return 0;
 oom:
@@ -807,7 +867,12 @@ int st_defconfig_replace(struct st_defconfig *dc, size_t idx, const char *text)
 
 int st_defconfig_insert(struct st_defconfig *dc, size_t idx, const char *text)
 {
-	const char *eol = st_defconfig_eol(dc);
+	return st_defconfig_insert_eol(dc, idx, text, st_defconfig_eol(dc));
+}
+
+int st_defconfig_insert_eol(struct st_defconfig *dc, size_t idx, const char *text,
+			    const char *eol)
+{
 	struct st_dc_line *l, *last;
 	int ret;
 

@@ -19,10 +19,17 @@
 #include <stddef.h>
 #include <sys/stat.h>
 
+#include "common/strpool.h"
+
 struct st_error;
 
 #define ST_DC_PREFIX		"CONFIG_"
 #define ST_DC_MAX_LINE		(64 * 1024)	/* longer lines are an error */
+/*
+ * Larger inputs are refused before they are read whole: real configs are
+ * under 1 MiB, and the model takes about twice a file's size.
+ */
+#define ST_DC_MAX_FILE		(64 * 1024 * 1024)
 
 enum st_dc_kind {
 	ST_DC_ASSIGN,	/* CONFIG_FOO=value */
@@ -79,9 +86,9 @@ struct st_dc_diag {
 	int line;			/* 1-based */
 	enum st_dc_severity sev;
 	enum st_dc_diag_kind kind;
-	char sym[128];			/* "" when not about a symbol */
+	const char *sym;		/* "" when not about a symbol */
 	int other_line;			/* DUPLICATE/CONFLICT: the earlier line */
-	char msg[256];			/* lowercase, no FILE:LINE prefix */
+	const char *msg;		/* lowercase, no FILE:LINE prefix */
 };
 
 struct st_defconfig {
@@ -91,6 +98,7 @@ struct st_defconfig {
 	struct st_dc_diag *diags;
 	size_t nr_diags, alloc_diags;
 	size_t nr_errors;		/* diags with ST_DC_ERROR */
+	struct st_strpool diag_strs;	/* the diags' sym and msg strings */
 	bool have_stat;			/* st is the file as it was read */
 	struct stat st;
 	unsigned long long sum;		/* st_defconfig_sum() of the bytes read */
@@ -105,10 +113,12 @@ int st_defconfig_parse(struct st_defconfig **out, const char *buf, size_t len,
 		       const char *name, struct st_error *err);
 
 /*
- * Read and parse @path. Errors (missing, unreadable, not a regular file) fill
+ * Read and parse @path. Errors (missing, unreadable, not a regular file,
+ * over ST_DC_MAX_FILE bytes: -EFBIG, seen by fstat before any read) fill
  * @err and return -errno. The model remembers the file's stat for
- * st_defconfig_write_atomic(). "-" reads standard input to its end (the
- * model's stat is then zero: it cannot be written back).
+ * st_defconfig_write_atomic(). "-" reads standard input to its end, or to
+ * one byte over ST_DC_MAX_FILE and no further (-EFBIG; the model's stat is
+ * then zero: it cannot be written back).
  */
 int st_defconfig_load(struct st_defconfig **out, const char *path,
 		      struct st_error *err);
@@ -117,6 +127,16 @@ void st_defconfig_free(struct st_defconfig *dc);
 
 /* A deep copy: same lines, same diagnostics, lineno/modified kept. */
 int st_defconfig_dup(struct st_defconfig **out, const struct st_defconfig *dc);
+
+/*
+ * A copy of @dc without its lines (same name, stat and diagnostics), to be
+ * filled with st_defconfig_append(): a rewrite that edits line by line in
+ * a copy costs a move of every later line per edit; building the result
+ * from the front costs nothing more per line.
+ */
+int st_defconfig_dup_empty(struct st_defconfig **out, const struct st_defconfig *dc);
+/* Append a copy of @l (of any model), lineno, modified and eol kept. */
+int st_defconfig_append(struct st_defconfig *dc, const struct st_dc_line *l);
 
 /* The file's bytes, malloc'd into *buf (NUL-terminated, *len without it). */
 int st_defconfig_render(const struct st_defconfig *dc, char **buf, size_t *len);
@@ -133,6 +153,9 @@ const char *st_defconfig_eol(const struct st_defconfig *dc);
  */
 int st_defconfig_replace(struct st_defconfig *dc, size_t idx, const char *text);
 int st_defconfig_insert(struct st_defconfig *dc, size_t idx, const char *text);
+/* st_defconfig_insert() with @eol instead of st_defconfig_eol(@dc) (O(lines)). */
+int st_defconfig_insert_eol(struct st_defconfig *dc, size_t idx, const char *text,
+			    const char *eol);
 int st_defconfig_delete(struct st_defconfig *dc, size_t idx);
 
 /* Index of the last ASSIGN or NOT_SET line of @sym, or -1. */

@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/array.h"
 #include "common/vec.h"
 #include "defconfig/defconfig.h"
 #include "migrate/migrate.h"
@@ -36,6 +37,11 @@ const struct st_kver st_kver_newest = { 7, 3 };
 #define FAM_SLOB	0x1
 #define FAM_SLAB	0x2
 
+/* The symbols whose last line a rewrite asks for (ctx->last[], by index). */
+static const char *const last_syms[] = {
+	"SLOB_DEPRECATED", "SLAB_DEPRECATED", "EXPERT", "KMALLOC_PARTITION_CACHES",
+};
+
 struct st_mig_ctx {
 	const struct st_defconfig *in;
 	struct st_defconfig *out;
@@ -44,6 +50,18 @@ struct st_mig_ctx {
 	bool have_slub, have_tiny; /* the output already has them =y */
 	long winner;		/* the allocator choice's last =y line, or -1 */
 	char note[200];		/* what the current rewrite did */
+	/*
+	 * The input's last line of each symbol a rewrite asks about, found in
+	 * one pass: a search of the file per rewritten line is quadratic.
+	 */
+	long last[ARRAY_SIZE(last_syms)];
+	/*
+	 * Ends of line of the whole file as the rewrite stands (the output so
+	 * far and the input's lines still to come): an inserted line takes
+	 * the usual one, as st_defconfig_insert() does, without a scan each.
+	 */
+	size_t lf, crlf;
+	const char *eol;	/* the usual one, for the current rewrite */
 };
 
 int st_kver_parse(const char *s, struct st_kver *v)
@@ -99,9 +117,20 @@ static bool is_off(const struct st_dc_line *l, const char *sym)
 	       is_assign(l, sym, "n");
 }
 
+/* st_defconfig_find() on the input, from the table for the usual symbols. */
+static long in_find(const struct st_mig_ctx *ctx, const char *sym)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(last_syms); i++)
+		if (!strcmp(sym, last_syms[i]))
+			return ctx->last[i];
+	return st_defconfig_find(ctx->in, sym);
+}
+
 static bool in_has(const struct st_mig_ctx *ctx, const char *sym)
 {
-	return st_defconfig_find(ctx->in, sym) >= 0;
+	return in_find(ctx, sym) >= 0;
 }
 
 /* The members of the allocator choice over the versions the rules know. */
@@ -206,7 +235,7 @@ static int put_lines(struct st_mig_ctx *ctx, size_t idx, size_t at, const char *
 		if (!done)
 			ret = st_defconfig_replace(ctx->out, at, t);
 		else
-			ret = st_defconfig_insert(ctx->out, at + done, t);
+			ret = st_defconfig_insert_eol(ctx->out, at + done, t, ctx->eol);
 		if (ret)
 			goto out;
 		done++;
@@ -355,7 +384,7 @@ static bool match_embedded(const struct st_mig_ctx *ctx, size_t idx)
 
 static int rewrite_embedded(struct st_mig_ctx *ctx, size_t idx, size_t at)
 {
-	long e = st_defconfig_find(ctx->in, "EXPERT");
+	long e = in_find(ctx, "EXPERT");
 	const char *text[1] = { ST_DC_PREFIX "EXPERT=y" };
 
 	/* a later line of the file decides EXPERT itself */
@@ -407,7 +436,7 @@ static int rewrite_random_kmalloc(struct st_mig_ctx *ctx, size_t idx, size_t at)
 	const struct st_dc_line *l = in_line(ctx, idx);
 	bool on = l->kind == ST_DC_ASSIGN && strcmp(l->val, "n");
 	bool tiny = on && (ctx->have_tiny || (ctx->families & FAM_SLOB));
-	long other = st_defconfig_find(ctx->in, "KMALLOC_PARTITION_CACHES");
+	long other = in_find(ctx, "KMALLOC_PARTITION_CACHES");
 	const char *text[1] = { NULL };
 	char buf[128];
 	size_t len;
@@ -499,15 +528,33 @@ static bool applies(const struct st_mig_rule *r, struct st_kver target)
 	return st_kver_cmp(target, r->from) >= 0;
 }
 
+/* Count @l's end of line into ctx's totals (@sign +1) or out of them (-1). */
+static void count_eol(struct st_mig_ctx *ctx, const struct st_dc_line *l, int sign)
+{
+	if (!strcmp(l->eol, "\n"))
+		ctx->lf += sign;
+	else if (!strcmp(l->eol, "\r\n"))
+		ctx->crlf += sign;
+}
+
 static void scan_input(struct st_mig_ctx *ctx)
 {
 	const struct st_mig_rule *r;
-	size_t i;
+	size_t i, k;
 
 	ctx->winner = -1;
-	for (i = 0; i < ctx->in->nr_lines; i++)
-		if (choice_member(in_line(ctx, i)))
+	for (k = 0; k < ARRAY_SIZE(last_syms); k++)
+		ctx->last[k] = -1;
+	for (i = 0; i < ctx->in->nr_lines; i++) {
+		const struct st_dc_line *l = in_line(ctx, i);
+
+		if (choice_member(l))
 			ctx->winner = i;
+		count_eol(ctx, l, 1);
+		for (k = 0; l->sym && k < ARRAY_SIZE(last_syms); k++)
+			if (!strcmp(l->sym, last_syms[k]))
+				ctx->last[k] = i;
+	}
 	for (i = 0; i < ctx->in->nr_lines; i++) {
 		const struct st_dc_line *l = in_line(ctx, i);
 
@@ -531,7 +578,22 @@ struct st_mig_change *st_migration_new_change(struct st_migration *m)
 		return NULL;
 	c = &m->changes[m->nr_changes++];
 	memset(c, 0, sizeof(*c));
+	c->msg = c->text = "";
 	return c;
+}
+
+/*
+ * @s in @m's pool, or @prev (the same field of the previous finding or
+ * change) when it is the same text: a file with a finding a line repeats
+ * most of them (symbol, kind, cause, often the message).
+ */
+static const char *keep_str(struct st_migration *m, const char *prev, const char *s)
+{
+	if (!s || !*s)
+		return "";
+	if (prev && !strcmp(prev, s))
+		return prev;
+	return st_strpool_dup(&m->strs, s);
 }
 
 static int add_change(struct st_migration *m, const struct st_mig_rule *r, int line,
@@ -544,41 +606,85 @@ static int add_change(struct st_migration *m, const struct st_mig_rule *r, int l
 		return -ENOMEM;
 	c->rule = r->id;
 	c->line = line;
-	snprintf(c->msg, sizeof(c->msg), "%s", note);
-	return 0;
+	c->msg = keep_str(m, m->nr_changes > 1 ? m->changes[m->nr_changes - 2].msg : NULL,
+			  note);
+	return c->msg ? 0 : -ENOMEM;
 }
 
 int st_migration_add_finding(struct st_migration *m, const struct st_mig_finding *f)
 {
+	const struct st_mig_finding *prev;
+	struct st_mig_finding *x;
+	size_t n = m->nr_findings;
+
 	if (st_vec_grow(&m->findings, &m->findings_cap, m->nr_findings + 1, sizeof(*f)))
 		return -ENOMEM;
-	m->findings[m->nr_findings++] = *f;
+	prev = n ? &m->findings[n - 1] : NULL;	/* the array may have moved */
+	x = &m->findings[n];
+	*x = *f;
+	x->symbol = keep_str(m, prev ? prev->symbol : NULL, f->symbol);
+	x->kind = keep_str(m, prev ? prev->kind : NULL, f->kind);
+	x->requested = keep_str(m, prev ? prev->requested : NULL, f->requested);
+	x->actual = keep_str(m, prev ? prev->actual : NULL, f->actual);
+	x->cause = keep_str(m, prev ? prev->cause : NULL, f->cause);
+	/* a baseline is compared by its keys, never shown */
+	x->message = m->keys_only ? "" : keep_str(m, prev ? prev->message : NULL, f->message);
+	x->detail = m->keys_only ? "" : keep_str(m, prev ? prev->detail : NULL, f->detail);
+	if (!x->symbol || !x->kind || !x->requested || !x->actual || !x->cause ||
+	    !x->message || !x->detail)
+		return -ENOMEM;
+	m->nr_findings++;
 	return 0;
 }
 
-/* Apply the first applicable rule to each input line, in order. */
+/*
+ * The rewrite of input line @i, which is the output's last line (@at):
+ * the ends of line it changes (its own and its neighbour's, see
+ * st_defconfig_delete()) are taken out of ctx's count, and put back after.
+ */
+static int rewrite_one(struct st_mig_ctx *ctx, const struct st_mig_rule *r, size_t i,
+		       size_t at)
+{
+	struct st_defconfig *out = ctx->out;
+	size_t j, from = at ? at - 1 : 0;
+	int n;
+
+	ctx->eol = ctx->crlf > ctx->lf ? "\r\n" : "\n";
+	for (j = from; j < out->nr_lines; j++)
+		count_eol(ctx, &out->lines[j], -1);
+	n = r->rewrite(ctx, i, at);
+	for (j = from; n >= 0 && j < out->nr_lines; j++)
+		count_eol(ctx, &out->lines[j], 1);
+	return n;
+}
+
+/*
+ * Apply the first applicable rule to each input line, in order. The output
+ * is built from the front: each input line is appended, and a rule rewrites
+ * it where it stands, at the end, so no edit moves the lines after it.
+ */
 static int rewrite_all(struct st_mig_ctx *ctx, struct st_migration *m)
 {
 	const struct st_mig_rule *r;
-	size_t i, at = 0;
+	size_t i;
 	int n, ret;
 
 	for (i = 0; i < ctx->in->nr_lines; i++) {
+		ret = st_defconfig_append(ctx->out, in_line(ctx, i));
+		if (ret)
+			return ret;
 		for (r = st_mig_rules; r->id; r++)
 			if (applies(r, ctx->target) && r->match(ctx, i))
 				break;
-		if (!r->id) {
-			at++;
+		if (!r->id)
 			continue;
-		}
 		ctx->note[0] = '\0';
-		n = r->rewrite(ctx, i, at);
+		n = rewrite_one(ctx, r, i, ctx->out->nr_lines - 1);
 		if (n < 0)
 			return n;
 		ret = add_change(m, r, in_line(ctx, i)->lineno, ctx->note);
 		if (ret)
 			return ret;
-		at += n;
 	}
 	return 0;
 }
@@ -622,8 +728,8 @@ static void finding_for(struct st_mig_finding *f, const struct st_dc_line *l, in
 {
 	memset(f, 0, sizeof(*f));
 	f->line = line;
-	snprintf(f->symbol, sizeof(f->symbol), "%s", l->sym);
-	snprintf(f->requested, sizeof(f->requested), "%s", l->val);
+	f->symbol = l->sym;
+	f->requested = l->val;
 }
 
 /* Slab symbols of the migrated file that @target does not know or ignores. */
@@ -632,6 +738,7 @@ static int slab_findings(const struct st_defconfig *dc, struct st_kver target,
 {
 	const struct slab_sym *s;
 	struct st_mig_finding f;
+	char msg[512], detail[64];
 	size_t i;
 	int ret;
 
@@ -647,25 +754,26 @@ static int slab_findings(const struct st_defconfig *dc, struct st_kver target,
 		finding_for(&f, l, (int)i + 1);
 		if ((known(s->added) && st_kver_cmp(target, s->added) < 0) ||
 		    (known(s->removed) && st_kver_cmp(target, s->removed) >= 0)) {
-			snprintf(f.kind, sizeof(f.kind), "unknown");
-			snprintf(f.cause, sizeof(f.cause), "unknown");
-			snprintf(f.message, sizeof(f.message),
+			f.kind = "unknown";
+			f.cause = "unknown";
+			snprintf(msg, sizeof(msg),
 				 "%s%s: no such symbol in Linux %d.%d (%s); the line has no effect",
 				 ST_DC_PREFIX, l->sym, target.major, target.minor, s->history);
-			snprintf(f.detail, sizeof(f.detail), "delete line %d", f.line);
 		} else if (known(s->forced) && st_kver_cmp(target, s->forced) >= 0 &&
 			   strcmp(l->val, s->forced_val)) {
-			snprintf(f.kind, sizeof(f.kind), "ineffective");
-			snprintf(f.actual, sizeof(f.actual), "%s", s->forced_val);
-			snprintf(f.cause, sizeof(f.cause), "no_prompt");
-			snprintf(f.message, sizeof(f.message),
+			f.kind = "ineffective";
+			f.actual = s->forced_val;
+			f.cause = "no_prompt";
+			snprintf(msg, sizeof(msg),
 				 "%s%s=%s has no effect: %s in Linux %d.%d, it is always %s",
 				 ST_DC_PREFIX, l->sym, l->val, l->sym, target.major,
 				 target.minor, s->forced_val);
-			snprintf(f.detail, sizeof(f.detail), "delete line %d", f.line);
 		} else {
 			continue;
 		}
+		snprintf(detail, sizeof(detail), "delete line %d", f.line);
+		f.message = msg;
+		f.detail = detail;
 		ret = st_migration_add_finding(m, &f);
 		if (ret)
 			return ret;
@@ -677,6 +785,7 @@ static int slab_findings(const struct st_defconfig *dc, struct st_kver target,
 static int syntax_findings(const struct st_defconfig *dc, struct st_migration *m)
 {
 	struct st_mig_finding f;
+	char detail[160];
 	size_t i;
 	int ret;
 
@@ -690,16 +799,17 @@ static int syntax_findings(const struct st_defconfig *dc, struct st_migration *m
 			kind = "conflict";
 		memset(&f, 0, sizeof(f));
 		f.line = d->line;
-		snprintf(f.symbol, sizeof(f.symbol), "%s", d->sym);
-		snprintf(f.kind, sizeof(f.kind), "%s", kind);
-		snprintf(f.message, sizeof(f.message), "%s", d->msg);
+		f.symbol = d->sym;
+		f.kind = kind;
+		f.message = d->msg;
 		if (d->other_line) {
 			/* a cause is a name, like the Kconfig causes (no_prompt) */
-			snprintf(f.cause, sizeof(f.cause), "assigned_again");
-			snprintf(f.detail, sizeof(f.detail),
+			f.cause = "assigned_again";
+			snprintf(detail, sizeof(detail),
 				 "also assigned on line %d; the later line wins in Kconfig; "
 				 "keep one of lines %d and %d",
 				 d->other_line, d->other_line, d->line);
+			f.detail = detail;
 		}
 		ret = st_migration_add_finding(m, &f);
 		if (ret)
@@ -751,17 +861,26 @@ int st_migration_findings_of(const struct st_defconfig *dc, struct st_kver targe
 {
 	int ret;
 
+	/*
+	 * @dc as parsed: its diagnostics are those of its bytes, so no copy
+	 * to render and parse again (three times the file's model).
+	 */
 	memset(m, 0, sizeof(*m));
-	ret = st_defconfig_dup(&m->after, dc);
+	m->keys_only = true;
+	ret = syntax_findings(dc, m);
 	if (!ret)
-		ret = findings(m, target);
-	if (ret)
+		ret = slab_findings(dc, target, m);
+	if (ret) {
 		st_migration_release(m);
-	return ret;
+		return ret;
+	}
+	st_migration_sort_findings(m);
+	return 0;
 }
 
 int st_migration_refind(struct st_migration *m, struct st_kver target)
 {
+	/* the changes' strings are in the pool too: it stays */
 	free(m->findings);
 	m->findings = NULL;
 	m->nr_findings = m->findings_cap = 0;
@@ -782,6 +901,7 @@ void st_migration_release(struct st_migration *m)
 	st_defconfig_free(m->after);
 	free(m->changes);
 	free(m->findings);
+	st_strpool_release(&m->strs);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -792,7 +912,7 @@ int st_migrate(const struct st_defconfig *before, struct st_kver target,
 	int ret;
 
 	memset(m, 0, sizeof(*m));
-	ret = st_defconfig_dup(&m->after, before);
+	ret = st_defconfig_dup_empty(&m->after, before);
 	if (ret)
 		return ret;
 	ctx.out = m->after;

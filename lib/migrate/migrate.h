@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "common/strpool.h"
 #include "common/render.h"
 #include "kconfig/kconfig.h"
 #include "layout/layout.h"
@@ -56,37 +57,46 @@ struct st_mig_change {
 	int line;		/* 1-based line of the input */
 	int out_line;		/* where it is in the migrated file (for a
 				 * deleted line: the line that took its place) */
-	char msg[256];		/* "CONFIG_SLOB=y -> CONFIG_SLUB=y, CONFIG_SLUB_TINY=y: ..." */
-	char text[160];		/* fix-deps: the line written */
+	const char *msg;	/* "CONFIG_SLOB=y -> CONFIG_SLUB=y, CONFIG_SLUB_TINY=y: ..." */
+	const char *text;	/* fix-deps: the line written; "" for a rule's */
 };
 
 /*
  * A finding about the migrated file. kind is one of "ineffective",
  * "unknown", "duplicate", "conflict", "redundant" (the JSON schema of
  * `slubtiny migrate`) or "syntax" (a line the parser diagnosed). Empty
- * strings where a field does not apply.
+ * strings where a field does not apply. The strings belong to the
+ * migration's pool (st_migration_add_finding() copies them there): a file
+ * can have a finding a line, and fixed arrays cost 1.8 kB each.
  */
 struct st_mig_finding {
 	int line;			/* 1-based, in the migrated file */
 	int in_line;			/* the input's line it comes from (an
 					 * added line: the one it follows) */
 	bool pre_existing;		/* the input had it (lib/migrate/origin.h) */
-	char symbol[128];		/* without CONFIG_ */
-	char kind[16];
-	char requested[128];		/* value the file asks for, "n" for is not set */
-	char actual[128];		/* value it gets, "" if unknown */
-	char cause[256];		/* short reason */
-	char message[512];		/* one line, for FILE:LINE: warning: */
-	char detail[512];		/* more, e.g. the fix */
+	const char *symbol;		/* without CONFIG_ */
+	const char *kind;
+	const char *requested;		/* value the file asks for, "n" for is not set */
+	const char *actual;		/* value it gets, "" if unknown */
+	const char *cause;		/* short reason */
+	const char *message;		/* one line, for FILE:LINE: warning: */
+	const char *detail;		/* more, e.g. the fix */
 };
 
 struct st_migration {
+	struct st_strpool strs;		/* the strings of changes and findings */
 	struct st_defconfig *after;	/* the migrated model (owned) */
 	struct st_mig_change *changes;
 	size_t nr_changes, changes_cap;
 	struct st_mig_finding *findings;
 	size_t nr_findings, findings_cap;
 	bool changed;			/* after differs from the input */
+	/*
+	 * A baseline (st_migration_findings_of()): its findings keep their
+	 * keys (line, symbol, kind, requested, actual, cause); message and
+	 * detail are "", as they are compared, never shown.
+	 */
+	bool keys_only;
 };
 
 /*
@@ -102,17 +112,25 @@ void st_migration_release(struct st_migration *m);
 /*
  * The rule table's findings about @dc as it is (parser diagnostics, slab
  * symbols @target does not know or ignores), as if migrating it changed
- * nothing: the baseline a migration is judged against. Fills *m with
- * m->after a copy of @dc.
+ * nothing: the baseline a migration is judged against. @dc must be as
+ * st_defconfig_parse() or _load() made it (its diagnostics are its
+ * bytes'). Fills *m's findings, keys only (m->keys_only); m->after
+ * stays NULL.
  */
 int st_migration_findings_of(const struct st_defconfig *dc, struct st_kver target,
 			     struct st_migration *m);
 /* Recompute m's rule table findings after m->after was edited further. */
 int st_migration_refind(struct st_migration *m, struct st_kver target);
 
-/* Append a finding to @m (for callers adding verification results). */
+/*
+ * Append a finding to @m (for callers adding verification results); its
+ * strings are copied into @m's pool (NULL is taken as "").
+ */
 int st_migration_add_finding(struct st_migration *m, const struct st_mig_finding *f);
-/* Append a zeroed change to @m and return it; NULL when out of memory. */
+/*
+ * Append a change to @m and return it, its strings "" (set them from
+ * st_strpool_*(&m->strs)); NULL when out of memory.
+ */
 struct st_mig_change *st_migration_new_change(struct st_migration *m);
 /* Order @m's findings by line, then symbol: the order every report uses. */
 void st_migration_sort_findings(struct st_migration *m);

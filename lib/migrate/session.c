@@ -281,10 +281,10 @@ static int add_fix_change(struct st_migration *m, const struct st_kc_fix *fx, in
 		return -ENOMEM;
 	c->rule = rule;
 	c->line = line;
-	snprintf(c->text, sizeof(c->text), "%s", fx->line_text);
-	snprintf(c->msg, sizeof(c->msg), "%s %s: %s", fx->replace_line ? "set" : "added",
-		 fx->line_text, fx->reason ? fx->reason : "");
-	return 0;
+	c->text = st_strpool_dup(&m->strs, fx->line_text);
+	c->msg = st_strpool_printf(&m->strs, "%s %s: %s", fx->replace_line ? "set" : "added",
+				fx->line_text, fx->reason ? fx->reason : "");
+	return c->text && c->msg ? 0 : -ENOMEM;
 }
 
 /*
@@ -353,6 +353,53 @@ static char *base_text(const struct st_layout_base *b, const char *s)
 	return b->n && s ? st_layout_base_text(b, s) : strdup(s ? s : "");
 }
 
+static int cmp_kc_line_sym(const void *a, const void *b)
+{
+	const struct st_kc_finding *x = *(const struct st_kc_finding *const *)a;
+	const struct st_kc_finding *y = *(const struct st_kc_finding *const *)b;
+
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	return strcmp(x->sym, y->sym);
+}
+
+/*
+ * Drop the rule table's unknown and ineffective findings of @m on a line
+ * and symbol @res also has: a search in @res sorted, not a scan per finding.
+ */
+static int drop_guesses(struct st_migration *m, const struct st_kc_result *res)
+{
+	const struct st_kc_finding **by, *kp;
+	struct st_kc_finding key;
+	size_t i, k;
+
+	if (!res->nr_findings)
+		return 0;
+	by = malloc(res->nr_findings * sizeof(*by));
+	if (!by)
+		return -ENOMEM;
+	for (i = 0; i < res->nr_findings; i++)
+		by[i] = &res->findings[i];
+	qsort(by, res->nr_findings, sizeof(*by), cmp_kc_line_sym);
+	for (i = 0, k = 0; i < m->nr_findings; i++) {
+		const struct st_mig_finding *x = &m->findings[i];
+
+		/* Parser findings (duplicate, conflict, syntax) always stay. */
+		if (!strcmp(x->kind, "unknown") || !strcmp(x->kind, "ineffective")) {
+			memset(&key, 0, sizeof(key));
+			key.line = x->line;
+			key.sym = (char *)x->symbol;
+			kp = &key;
+			if (bsearch(&kp, by, res->nr_findings, sizeof(*by), cmp_kc_line_sym))
+				continue;
+		}
+		m->findings[k++] = *x;
+	}
+	m->nr_findings = k;
+	free(by);
+	return 0;
+}
+
 /*
  * Kconfig findings replace the rule table's own slab guesses for a line.
  * Those on lines of @b (a build system's base) are the base's: counted in
@@ -362,23 +409,13 @@ static int merge_findings(struct st_migration *m, const struct st_layout_base *b
 			  const struct st_kc_result *res, size_t *in_base)
 {
 	struct st_mig_finding f;
-	size_t i, j, k;
-	char *msg, *detail;
+	size_t j;
+	char *msg, *detail, *full;
 	int ret, line;
 
-	for (i = 0, k = 0; i < m->nr_findings; i++) {
-		bool dup = false;
-
-		/* Parser findings (duplicate, conflict, syntax) always stay. */
-		for (j = 0; j < res->nr_findings; j++)
-			dup |= res->findings[j].line == m->findings[i].line &&
-			       !strcmp(res->findings[j].sym, m->findings[i].symbol) &&
-			       (!strcmp(m->findings[i].kind, "unknown") ||
-				!strcmp(m->findings[i].kind, "ineffective"));
-		if (!dup)
-			m->findings[k++] = m->findings[i];
-	}
-	m->nr_findings = k;
+	ret = drop_guesses(m, res);
+	if (ret)
+		return ret;
 	for (j = 0; j < res->nr_findings; j++) {
 		const struct st_kc_finding *kf = &res->findings[j];
 
@@ -389,30 +426,24 @@ static int merge_findings(struct st_migration *m, const struct st_layout_base *b
 		}
 		msg = base_text(b, kf->message);
 		detail = base_text(b, kf->detail);
-		if (!msg || !detail) {
-			free(msg);
-			free(detail);
-			return -ENOMEM;
-		}
+		/* "fix: CONFIG_EXPERT=y" reads better than a bare line. */
+		full = msg && detail ? st_asprintf("%s%s%s%s", detail,
+						   kf->fix && *detail ? "\n" : "",
+						   kf->fix ? "fix: " : "",
+						   kf->fix ? kf->fix : "") : NULL;
 		memset(&f, 0, sizeof(f));
 		f.line = kf->line;
-		snprintf(f.symbol, sizeof(f.symbol), "%s", kf->sym);
-		snprintf(f.kind, sizeof(f.kind), "%s", st_kc_kind_name(kf->kind));
-		snprintf(f.requested, sizeof(f.requested), "%s", kf->requested ? kf->requested : "");
-		snprintf(f.actual, sizeof(f.actual), "%s", kf->actual ? kf->actual : "");
-		snprintf(f.cause, sizeof(f.cause), "%s", st_kc_cause_name(kf->cause));
-		snprintf(f.message, sizeof(f.message), "%s", msg);
-		snprintf(f.detail, sizeof(f.detail), "%s%s%s", detail,
-			 kf->fix && *detail ? "\n" : "", kf->fix ? kf->fix : "");
+		f.symbol = kf->sym;
+		f.kind = st_kc_kind_name(kf->kind);
+		f.requested = kf->requested;
+		f.actual = kf->actual;
+		f.cause = st_kc_cause_name(kf->cause);
+		f.message = msg;
+		f.detail = full;
+		ret = full ? st_migration_add_finding(m, &f) : -ENOMEM;
 		free(msg);
 		free(detail);
-		if (kf->fix) {
-			/* "fix: CONFIG_EXPERT=y" reads better than a bare line. */
-			size_t len = strlen(f.detail) - strlen(kf->fix);
-
-			snprintf(f.detail + len, sizeof(f.detail) - len, "fix: %s", kf->fix);
-		}
-		ret = st_migration_add_finding(m, &f);
+		free(full);
 		if (ret)
 			return ret;
 	}

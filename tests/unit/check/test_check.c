@@ -14,6 +14,7 @@
 #include "check/check.h"
 #include "check/check_priv.h"
 #include "common/error.h"
+#include "common/json.h"
 #include "defconfig/defconfig.h"
 #include "layout/discover.h"
 #include "migrate/migrate.h"
@@ -413,6 +414,32 @@ static char *render(const struct st_check_result *r, enum st_format fmt)
 	return buf;
 }
 
+/*
+ * The JSON renderer prints the findings one at a time; its bytes must be
+ * those of the whole tree (st_check_to_json()), plain and indented.
+ */
+static void json_same(const struct st_check_result *r, const char *what)
+{
+	int pretty;
+
+	for (pretty = 0; pretty < 2; pretty++) {
+		char *a = NULL, *b = NULL;
+		size_t la = 0, lb = 0;
+		FILE *fa = open_memstream(&a, &la), *fb = open_memstream(&b, &lb);
+
+		if (!fa || !fb || st_json_print(fa, st_check_to_json(r), pretty) ||
+		    st_check_render(fb, r, &(struct st_render_opts){
+			    .format = ST_FORMAT_JSON, .pretty = pretty }))
+			abort();
+		fclose(fa);
+		fclose(fb);
+		ok(la == lb && !memcmp(a, b, la), "json streamed = whole tree, %s%s", what,
+		   pretty ? ", indented" : "");
+		free(a);
+		free(b);
+	}
+}
+
 static void test_render(void)
 {
 	struct st_check_result r = run("dir, x/a%b_defconfig",
@@ -443,12 +470,19 @@ static void test_render(void)
 	   "json format");
 	cJSON_Delete(j);
 	free(s);
+	json_same(&r, "two findings");
 	s = render(&r, ST_FORMAT_SARIF);
 	j = cJSON_Parse(s);
 	ok(j && !strcmp(cJSON_GetObjectItem(j, "version")->valuestring, "2.1.0") &&
 	   strstr(s, "\"uri\":\"dir%2C%20x/a%25b_defconfig\""), "sarif format");
 	cJSON_Delete(j);
 	free(s);
+	st_check_result_free(&r);
+	r = run("one_defconfig", "CONFIG_SLAB=y\n", NULL);
+	json_same(&r, "one finding");
+	st_check_result_free(&r);
+	r = run("clean_defconfig", "CONFIG_SLUB=y\n", NULL);
+	json_same(&r, "no finding");
 	st_check_result_free(&r);
 }
 

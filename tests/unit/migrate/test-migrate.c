@@ -282,8 +282,67 @@ static void test_collateral(void)
 	st_collateral_free(c, n);
 }
 
+/*
+ * The rewrite builds its output from the front; an inserted line must still
+ * take the end of line st_defconfig_insert() gives (the most common in the
+ * file as it stands), also where a mixed file's majority tips. Judged
+ * against the edit API applied to a copy, line by line, as before.
+ */
+static void test_eol_majority(void)
+{
+	/* 2 LF, 2 CRLF: tied; each rewrite changes the count it sees */
+	static const char *const in[] = {
+		"CONFIG_A=y\r\nCONFIG_SLOB=y\nCONFIG_B=y\r\n# CONFIG_SLUB is not set\n",
+		"CONFIG_SLOB=y\r\nCONFIG_A=y\nCONFIG_B=y\n",
+		"CONFIG_A=y\r\nCONFIG_B=y\r\nCONFIG_SLOB=y\n",
+		"CONFIG_SLOB=y\r\n# CONFIG_SLUB is not set\n# CONFIG_SLUB_TINY is not set\r\nCONFIG_A=y",
+		"CONFIG_A=y\r\nCONFIG_B=y\nCONFIG_SLOB=y",
+		"CONFIG_A=y\r\nCONFIG_SLOB=y\n# CONFIG_SLUB_TINY is not set",
+		/* CRLF leads 3:2 in the input, ties once the deleted line is gone */
+		"CONFIG_A=y\n# CONFIG_SLUB_TINY is not set\r\nCONFIG_SLOB=y\r\nCONFIG_B=y\r\nCONFIG_C=y\n",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(in) / sizeof(in[0]); i++) {
+		struct st_defconfig *dc, *ref;
+		struct st_migration m;
+		char *out, *want;
+		size_t len, j, at;
+
+		out = run(in[i], "6.3", &m);
+		/* the same edits through the API that counts the whole file */
+		if (st_defconfig_parse(&dc, in[i], strlen(in[i]), "t", NULL) ||
+		    st_defconfig_dup(&ref, dc))
+			abort();
+		for (j = 0, at = 0; j < dc->nr_lines; j++) {
+			const struct st_dc_line *l = &dc->lines[j];
+
+			if (l->sym && !strcmp(l->sym, "SLOB")) {
+				st_defconfig_replace(ref, at, "CONFIG_SLUB=y");
+				st_defconfig_insert(ref, ++at, "CONFIG_SLUB_TINY=y");
+			} else if (l->kind == ST_DC_NOT_SET && !strcmp(l->sym, "SLUB")) {
+				st_defconfig_replace(ref, at, "# CONFIG_SLOB_DEPRECATED is not set");
+			} else if (l->kind == ST_DC_NOT_SET && !strcmp(l->sym, "SLUB_TINY")) {
+				st_defconfig_delete(ref, at--);
+			}
+			at++;
+		}
+		if (st_defconfig_render(ref, &want, &len))
+			abort();
+		ok(!strcmp(out, want), "mixed ends of line %zu: inserted lines as the edit API", i);
+		if (strcmp(out, want))
+			printf("# got:\n%s# want:\n%s", out, want);
+		free(out);
+		free(want);
+		st_defconfig_free(dc);
+		st_defconfig_free(ref);
+		st_migration_release(&m);
+	}
+}
+
 int main(void)
 {
+	test_eol_majority();
 	test_rules();
 	test_rule_notes();
 	test_findings();
