@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "build/pool.h"
+#include "common/array.h"
 #include "common/error.h"
 #include "common/fs.h"
 #include "common/spawn.h"
@@ -248,7 +249,14 @@ static int plan(struct run *r, struct st_error *e)
 	if (narches > 8)
 		return st_err(e, E2BIG, NULL, "at most 8 arches per run");
 	for (a = 0; a < narches; a++) {
-		ret = st_kernel_offered(r, arches[a], st_kernel_cross(o, arches[a]), choices[a],
+		ret = st_kernel_toolchain(o, arches[a], &r->tcs[a], e);
+		if (ret)
+			return ret;
+		if (o->toolchain)
+			o->toolchain(o->progress_ctx, arches[a], &r->tcs[a]);
+	}
+	for (a = 0; a < narches; a++) {
+		ret = st_kernel_offered(r, arches[a], r->tcs[a].cross, choices[a],
 					&has_tiny[a], e);
 		if (ret)
 			return ret;
@@ -296,7 +304,7 @@ static int plan(struct run *r, struct st_error *e)
 	if (!r->items || !res->items)
 		return st_err(e, ENOMEM, NULL, "out of memory");
 	for (a = 0; a < narches; a++) {
-		const char *cross = st_kernel_cross(o, arches[a]);
+		const char *cross = r->tcs[a].cross;
 		bool need_base = false, have_base = false;
 
 		for (v = 0; v < NKVARIANTS; v++) {
@@ -405,6 +413,8 @@ out:
 	st_pool_free(&r.pool);
 	if (r.lock_fd >= 0)
 		close(r.lock_fd);
+	for (i = 0; i < ARRAY_SIZE(r.tcs); i++)
+		st_kernel_tc_release(&r.tcs[i]);
 	free(r.cc_ver);
 	free(r.cc_cross);
 	if (ret) {
