@@ -22,6 +22,7 @@
 
 struct st_error;
 struct st_report;
+struct st_kernel_tc;
 
 /* One step of one work item, for a progress line. */
 struct st_kernel_progress {
@@ -105,6 +106,8 @@ struct st_kernel_item {
 
 struct st_kernel_result {
 	char *tree;		/* "linux-6.12.57" */
+	char *defconfig;	/* the file or make target each variant started from */
+	char *measured;		/* what each item's object is: "vmlinux", the image; NULL: the slab objects */
 	char *baseline;
 	char **variants;	/* offered and asked for, report column order */
 	size_t nvariants;
