@@ -66,6 +66,8 @@ void st_kernel_result_free(struct st_kernel_result *r)
 	free(r->items);
 	st_strv_free(r->variants, r->nvariants);
 	st_strv_free(r->arches, r->narches);
+	free(r->defconfig);
+	free(r->measured);
 	free(r->tree);
 	free(r->baseline);
 	free(r);
@@ -354,6 +356,13 @@ int st_kernel_run(const struct st_kernel_opts *o, struct st_kernel_result **out,
 		ret = st_err(e, EINVAL, NULL, "invalid shard %u/%u", o->shard_k, o->shard_n);
 		goto out;
 	}
+	r.res->defconfig = strdup(o->defconfig ? o->defconfig : ST_KERNEL_DEFCONFIG);
+	if (o->image_target || o->vmlinux)
+		r.res->measured = strdup(o->image_target ? o->image_file : "vmlinux");
+	if (!r.res->defconfig || ((o->image_target || o->vmlinux) && !r.res->measured)) {
+		ret = st_err(e, ENOMEM, NULL, "out of memory");
+		goto out;
+	}
 	ret = setup_tree(&r, e);
 	if (!ret)
 		ret = plan(&r, e);
@@ -448,5 +457,15 @@ int st_kernel_report(struct st_report **out, const struct st_kernel_result *k,
 				   (const char *const *)k->arches, k->narches, k->baseline,
 				   in, k->nitems, e);
 	free(in);
-	return ret;
+	if (ret)
+		return ret;
+	/* What was measured, for the report's first lines. */
+	(*out)->defconfig = strdup(k->defconfig ? k->defconfig : ST_KERNEL_DEFCONFIG);
+	(*out)->measured = k->measured ? strdup(k->measured) : NULL;
+	if (!(*out)->defconfig || (k->measured && !(*out)->measured)) {
+		st_report_free(*out);
+		*out = NULL;
+		return st_err(e, ENOMEM, NULL, "out of memory");
+	}
+	return 0;
 }

@@ -11,7 +11,9 @@
 set -u
 . "$(dirname "$0")/../../lib.sh"
 . "$(dirname "$0")/../kernel-tree.sh"
-command -v dpkg >/dev/null || { echo "skip: dpkg missing"; exit 77; }
+for p in dpkg jq; do
+	command -v $p >/dev/null || { echo "skip: $p missing"; exit 77; }
+done
 st_tmpdir t
 kb=$t/kb
 mkdir -p "$t/bin" "$t/cross"
@@ -27,6 +29,7 @@ for a; do case $a in
 olddefconfig) ;;
 *config) printf 'CONFIG_SLUB=y\n' >"$o/.config" ;;
 *.o)	mkdir -p "$o/${a%/*}"; cp "$ST_FAKE_OBJECT" "$o/$a" ;;
+vmlinux) cp "$ST_FAKE_OBJECT" "$o/vmlinux" ;;
 esac; done
 exit 0
 EOS
@@ -70,9 +73,38 @@ for pair in arm:gcc-arm-linux-gnueabi arm64:gcc-aarch64-linux-gnu \
 done
 [ $n -gt 0 ] || { echo "skip: no cross compiler of .ci/deps installed"; exit 77; }
 
+# The report says what it measured: which objects of which tree, the
+# defconfig and the compiler (text, Markdown, JSON).
+tree_name=linux-$(sed -n 's/^VERSION = //p' "$tree/Makefile").$(sed -n 's/^PATCHLEVEL = //p' "$tree/Makefile").$(sed -n 's/^SUBLEVEL = //p' "$tree/Makefile")
+objs="mm/slab_common.o and the variant's allocator (mm/slub.o, mm/slab.o or mm/slob.o)"
+measured="the slab objects of kernel tree $tree_name ($objs), defconfig tinyconfig, built by the tree's make"
+arm=$(prefix_of gcc-arm-linux-gnueabi)
+if [ -n "$arm" ]; then
+	[ "$(sed -n 1p "$t/found-arm.out")" = "Measured: $measured" ] ||
+		bad "report: line 1: $(sed -n 1p "$t/found-arm.out")"
+	[ "$(sed -n 2p "$t/found-arm.out")" = "Compilers: arm ${arm}gcc" ] ||
+		bad "report: line 2: $(sed -n 2p "$t/found-arm.out")"
+	kernel md arm --markdown
+	[ $st = 0 ] || bad "--markdown: exit $st: $(tail -3 "$t/md.err")"
+	stderr_is md "slubtiny: kernel: arm: using ${arm}gcc (CROSS_COMPILE=$arm)"
+	[ "$(sed -n 3p "$t/md.out")" = "- **Measured:** $measured" ] ||
+		bad "--markdown: line 3: $(sed -n 3p "$t/md.out")"
+	[ "$(sed -n 4p "$t/md.out")" = "- **Compilers:** arm ${arm}gcc" ] ||
+		bad "--markdown: line 4: $(sed -n 4p "$t/md.out")"
+	kernel json arm --json
+	[ $st = 0 ] || bad "--json: exit $st: $(tail -3 "$t/json.err")"
+	[ "$(jq -r '.measured | "\(.subject)|\(.defconfig)|\(.compilers.arm)|\(.objects)"' "$t/json.out")" = \
+	  "kernel|tinyconfig|${arm}gcc|$objs" ] || bad "--json: measured $(jq -c .measured "$t/json.out")"
+	[ "$(jq -r .measured.summary "$t/json.out")" = "$measured" ] ||
+		bad "--json: summary $(jq -r .measured.summary "$t/json.out")"
+	kernel vmlinux arm --json --vmlinux --defconfig allnoconfig
+	[ $st = 0 ] || bad "--vmlinux: exit $st: $(tail -3 "$t/vmlinux.err")"
+	[ "$(jq -r '.measured | "\(.defconfig)|\(.objects)"' "$t/vmlinux.out")" = "allnoconfig|vmlinux" ] ||
+		bad "--vmlinux: measured $(jq -c .measured "$t/vmlinux.out")"
+fi
+
 # The user's CROSS_COMPILE wins, as an option and from the environment: a
 # prefix of links to the arm compiler under another name.
-arm=$(prefix_of gcc-arm-linux-gnueabi)
 if [ -n "$arm" ]; then
 	for tool in /usr/bin/"$arm"*; do
 		ln -s "$tool" "$t/cross/my-${tool#/usr/bin/"$arm"}"
