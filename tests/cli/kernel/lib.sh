@@ -61,7 +61,7 @@ need_trees() { # tools...
 # and the line naming each arch's compiler.
 only_progress() { # stderr-file [command]
 	if grep -v "^slubtiny: ${2:-kernel}: \[[0-9]*/[0-9]*\] " "$1" |
-	   grep -v "^slubtiny: ${2:-kernel}: [a-z0-9_]*: using .* (.*)$" | grep -q .; then
+	   grep -v "^slubtiny: ${2:-kernel}\( boot\)\?: [a-z0-9_]*: using .* (.*)$" | grep -q .; then
 		err "unexpected stderr in ${1##*/}:"
 		cat "$1"
 	fi
