@@ -13,6 +13,30 @@ static const char *env_or_null(const char *name)
 	return v && *v ? v : NULL;
 }
 
+/*
+ * The compiler each arch's builds use, said before they start:
+ * "arm: using arm-linux-gnueabi-gcc (CROSS_COMPILE=arm-linux-gnueabi-)".
+ */
+static void toolchain_note(void *ctx, const char *arch, const struct st_kernel_tc *tc)
+{
+	(void)ctx;
+	switch (tc->from) {
+	case ST_KERNEL_TC_GIVEN:
+		p_note("%s: using %s (CROSS_COMPILE=%s, as given)", arch, tc->cc, tc->cross);
+		break;
+	case ST_KERNEL_TC_FOUND:
+		p_note("%s: using %s (CROSS_COMPILE=%s)", arch, tc->cc, tc->cross);
+		break;
+	case ST_KERNEL_TC_HOST:
+		p_note("%s: using %s (the host's arch: no CROSS_COMPILE)", arch, tc->cc);
+		break;
+	case ST_KERNEL_TC_CC:
+		p_note("%s: using %s (as $CC or $LLVM says; no cross compiler found)", arch,
+		       tc->cc);
+		break;
+	}
+}
+
 void st_ktree_init(struct st_ktree_args *k)
 {
 	const char *mf = getenv("MAKEFLAGS");
@@ -22,6 +46,7 @@ void st_ktree_init(struct st_ktree_args *k)
 	k->o.cross = k->cross;
 	k->o.variants = k->variants;
 	k->o.fragments = k->fragments;
+	k->o.toolchain = toolchain_note;
 	/* MAKEFLAGS of a make -jN that runs us: its jobserver is ours to join. */
 	k->o.jobserver = mf && (strstr(mf, "--jobserver-auth=") || strstr(mf, "--jobserver-fds="));
 	k->o.cc = env_or_null("CC");

@@ -27,7 +27,7 @@ enum {
 #define ST_KTREE_ROW_SRCTREE { "srctree", 0, ST_KTREE_SRCTREE, "DIR", "the kernel tree (required; never written)" }
 #define ST_KTREE_ROW_DEFCONFIG { "defconfig", 0, ST_KTREE_DEFCONFIG, "FILE|TARGET", "a defconfig file or a make target such as tinyconfig (default: defconfig)" }
 #define ST_KTREE_ROW_CONFIG { "config", 0, ST_KTREE_CONFIG, "FRAGMENT", "merge this config fragment into every variant (as merge_config.sh); repeatable" }
-#define ST_KTREE_ROW_CROSS { "cross-compile", 0, ST_KTREE_CROSS, "[A=]PREFIX", "CROSS_COMPILE, for every arch or for arch A; repeatable (default: $CROSS_COMPILE)" }
+#define ST_KTREE_ROW_CROSS { "cross-compile", 0, ST_KTREE_CROSS, "[A=]PREFIX", "CROSS_COMPILE, for every arch or for arch A; repeatable (default: $CROSS_COMPILE, else the cross compiler build finds)" }
 #define ST_KTREE_ROW_VARIANT { "variant", 0, ST_KTREE_VARIANT, "V", "only this allocator (slub, slub_tiny, slab, slob); repeatable" }
 #define ST_KTREE_ROW_JOBS { "jobs", 'j', ST_KTREE_JOBS, "N", "make -j N; 0 = all CPUs (under make -j the caller's jobserver)" }
 #define ST_KTREE_ROW_CC_WRAPPER { "cc-wrapper", 0, ST_KTREE_CC_WRAPPER, "distcc|ccache", "compile through this wrapper: CC=\"distcc ${CROSS_COMPILE}gcc\" (or before $CC)" }

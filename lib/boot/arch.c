@@ -65,11 +65,11 @@ static const char *const riscv_nommu_config[] = {
 
 static const struct boot_arch boot_arches[] = {
 	{ "x86_64", "qemu-system-x86_64", "qemu-system-x86", NULL, "bzImage",
-	  "arch/x86/boot/bzImage", "ttyS0", "x86_64-linux-gnu-", x86_config },
+	  "arch/x86/boot/bzImage", "ttyS0", x86_config },
 	{ "arm", "qemu-system-arm", "qemu-system-arm", "virt", "zImage", "arch/arm/boot/zImage",
-	  "ttyAMA0", "arm-linux-gnueabi-", arm_config },
+	  "ttyAMA0", arm_config },
 	{ "riscv", "qemu-system-riscv64", "qemu-system-misc", "virt", "Image",
-	  "arch/riscv/boot/Image", "ttyS0", "riscv64-linux-gnu-", riscv_config,
+	  "arch/riscv/boot/Image", "ttyS0", riscv_config,
 	  riscv_nommu_config },
 };
 

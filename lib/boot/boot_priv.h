@@ -25,7 +25,6 @@ struct st_error;
 /* A QEMU machine footprint boot knows. */
 struct boot_arch {
 	const char *arch, *qemu, *package, *machine, *target, *file, *console;
-	const char *cross;	/* Debian's cross compiler when none is named for the arch */
 	const char *const *config;
 	const char *const *nommu_config;	/* NULL: no no-MMU boot */
 };

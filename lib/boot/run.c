@@ -73,7 +73,8 @@ struct plan {
 	const struct boot_profile *prof;
 	struct st_kernel_opts ko;	/* the user's, plus what a boot adds */
 	const char *extra[24], *frags[ST_BOOT_MAX_FRAGMENTS + 1], *cross[2];
-	char cross_arg[64], builddir[PATH_MAX], frag[PATH_MAX];
+	struct st_kernel_tc tc;		/* the arch's compiler (st_kernel_toolchain()) */
+	char builddir[PATH_MAX], frag[PATH_MAX];
 	char tmp[PATH_MAX], initrd[PATH_MAX];
 	unsigned int timeout;
 	bool kvm, nommu;
@@ -134,7 +135,7 @@ static int validate(const struct st_boot_opts *o, struct plan *p, struct st_erro
 /*
  * The kernel build a boot asks lib/kernel for: the arch's image, the
  * boot's lines and the profile's fragment on top of the user's
- * configuration, Debian's cross compiler when none is named.
+ * configuration, the compiler lib/kernel's finder picks when none is named.
  */
 static int plan_kernel(const struct st_boot_opts *o, struct plan *p, struct st_error *e)
 {
@@ -162,10 +163,19 @@ static int plan_kernel(const struct st_boot_opts *o, struct plan *p, struct st_e
 		ko->fragments = p->frags;
 		ko->nfragments = o->k.nfragments + 1;
 	}
-	/* Debian's cross compiler when none is named for this arch (and not building on it) */
-	if (!st_kernel_cross(&o->k, p->a->arch) && strcmp(p->a->arch, st_kernel_host_arch())) {
-		snprintf(p->cross_arg, sizeof(p->cross_arg), "%s", p->a->cross);
-		p->cross[0] = p->cross_arg;
+	/*
+	 * The compiler `kernel` would pick (the init is built with it too),
+	 * said here once: lib/kernel then sees it as given.
+	 */
+	ret = st_kernel_toolchain(&o->k, p->a->arch, &p->tc, e);
+	if (ret)
+		return ret;
+	if (o->k.toolchain)
+		o->k.toolchain(o->k.progress_ctx, p->a->arch, &p->tc);
+	ko->toolchain = NULL;
+	ko->ncross = 0;
+	if (p->tc.cross) {
+		p->cross[0] = p->tc.cross;
 		p->cross[1] = NULL;
 		ko->cross = p->cross;
 		ko->ncross = 1;
@@ -353,8 +363,10 @@ int st_boot_run(const struct st_boot_opts *o, struct st_boot_result **out, struc
 		ret = find_qemu(p.a, e);
 	if (!ret)
 		ret = prepare(o, &p, e);
-	if (ret)
+	if (ret) {
+		st_kernel_tc_release(&p.tc);
 		return ret;
+	}
 	ret = st_kernel_run(&p.ko, &k, e);
 	if (ret)
 		goto out;
@@ -367,6 +379,7 @@ int st_boot_run(const struct st_boot_opts *o, struct st_boot_result **out, struc
 	*out = r;
 out:
 	st_kernel_result_free(k);
+	st_kernel_tc_release(&p.tc);
 	rm_tree(p.tmp);
 	return ret;
 }

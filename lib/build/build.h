@@ -38,6 +38,7 @@ struct st_toolchain {
 	char *version;		/* first line of `cc --version` */
 	char *cflags;		/* arch flags always passed (e.g. -mcx16 on x86_64), may be "" */
 	bool found;
+	bool freestanding;	/* probed for a kernel: its C library not asked for */
 	char *reason;		/* why it is skipped (!found) */
 };
 
@@ -69,6 +70,11 @@ struct st_build_opts {
 	const char *cflags;	/* replaces the default optimisation flags */
 	const char *cross_compile;	/* build only this prefix's arch */
 	bool quiet;		/* compilers' stderr to /dev/null (failures still reported) */
+	/*
+	 * The compilers build a kernel, not lib/slab: no C library is needed,
+	 * so a cross compiler without its libc headers is found all the same.
+	 */
+	bool freestanding;
 	/* Called from the pool loop (the caller's thread); may be NULL. */
 	void (*progress)(void *ctx, const struct st_build_progress *p);
 	void *progress_ctx;
@@ -151,6 +157,19 @@ void st_build_variants_free(struct st_variant *v, size_t n);
 int st_build_toolchains(const struct st_build_opts *o, struct st_toolchain **out,
 			size_t *n, struct st_error *e);
 void st_toolchains_free(struct st_toolchain *tcs, size_t n);
+
+/*
+ * The one toolchain finder for a make ARCH (`kernel`, `footprint boot`):
+ * st_build_toolchains() asked for the bundled build's arch of @make_arch
+ * (st_build_arch_of_make()), freestanding, so that `build`, `report` and
+ * the kernel commands pick the same compiler. *@out is the host's compiler
+ * (prefix "") when @make_arch is the host's arch, else the Debian cross
+ * compiler; found is false (with a reason) when that is not installed or
+ * does not run. -ENOENT when no known arch is @make_arch (out untouched).
+ * @builddir caches the probes (NULL: none). Free with st_toolchains_free().
+ */
+int st_build_find_toolchain(const char *make_arch, const char *builddir,
+			    struct st_toolchain **out, struct st_error *e);
 
 /* Names of the known architectures, NULL-terminated (for help texts). */
 const char *const *st_build_known_arches(void);

@@ -359,7 +359,7 @@ static int probe_libc(struct st_toolchain *t)
 	int ret;
 
 	/* The host compiler's libc comes with the build's own dependencies. */
-	if (!t->prefix || !*t->prefix)
+	if (!t->prefix || !*t->prefix || t->freestanding)
 		return 0;
 	/* The arch's own flags say where its C library is (newlib for or1k). */
 	flags = st_split_words(t->cflags ? t->cflags : "");
@@ -446,7 +446,7 @@ static int probe(struct st_toolchain *t, struct tc_cache *c)
 	 * A missing C library is not remembered: installing it (libnewlib-dev)
 	 * changes the answer without touching the compiler.
 	 */
-	if (v && libc) {
+	if (v && (libc || t->freestanding)) {
 		t->version = strdup(v);
 		if (!t->version)
 			return -ENOMEM;
@@ -455,7 +455,7 @@ static int probe(struct st_toolchain *t, struct tc_cache *c)
 	}
 	ret = probe_run(t);
 	/* Only a compiler that ran is remembered; a failing one is probed again. */
-	if (!ret && t->version)
+	if (!ret && t->version && !t->freestanding)
 		cache_put(c, key, t->found, t->version);
 	return ret;
 }
@@ -493,18 +493,20 @@ static const struct arch_def *host_def(void)
 }
 
 /* Fill @t for @d; the host arch uses plain gcc (or $CC). */
-static int fill(struct st_toolchain *t, const struct arch_def *d, bool host, const char *cc,
-		struct tc_cache *c)
+static int fill(struct st_toolchain *t, const struct arch_def *d, bool host,
+		const struct st_build_opts *o, struct tc_cache *c)
 {
+	const char *cc = host ? o->cc : NULL;
 	char buf[256];
 
 	t->arch = strdup(d->arch);
 	t->prefix = strdup(host ? "" : d->prefix);
 	t->pkg = strdup(host ? "gcc" : d->pkg);
 	t->cflags = strdup(d->cflags ? d->cflags : "");
+	t->freestanding = o->freestanding;
 	if (!t->arch || !t->prefix || !t->pkg || !t->cflags)
 		return -ENOMEM;
-	if (host && cc_given(cc))
+	if (cc_given(cc))
 		snprintf(buf, sizeof(buf), "%s", cc);
 	else
 		snprintf(buf, sizeof(buf), "%sgcc", t->prefix);
@@ -534,6 +536,7 @@ static int cross_only(const struct st_build_opts *o, struct st_toolchain **out, 
 	t->cflags = strdup(cflags ? cflags : "");
 	t->prefix = strdup(o->cross_compile);
 	t->pkg = strdup(*pkg ? pkg : "a cross compiler");
+	t->freestanding = o->freestanding;
 	snprintf(buf, sizeof(buf), "%sgcc", o->cross_compile);
 	t->cc = st_split_words(cc_given(o->cc) ? o->cc : buf);
 	if (!t->arch || !t->prefix || !t->pkg || !t->cc || !t->cflags) {
@@ -605,14 +608,14 @@ static int discover(const struct st_build_opts *o, struct st_toolchain **out, si
 		return st_err(e, ENOMEM, NULL, "out of memory");
 	/* The host first: it is the arch most readers care about. */
 	if (host && wanted(o, host->arch)) {
-		ret = fill(&tcs[k++], host, true, o->cc, c);
+		ret = fill(&tcs[k++], host, true, o, c);
 		if (ret)
 			goto fail;
 	}
 	for (i = 0; i < NARCH; i++) {
 		if (&arch_defs[i] == host || !wanted(o, arch_defs[i].arch))
 			continue;
-		ret = fill(&tcs[k++], &arch_defs[i], false, NULL, c);
+		ret = fill(&tcs[k++], &arch_defs[i], false, o, c);
 		if (ret)
 			goto fail;
 	}
@@ -633,5 +636,26 @@ int st_build_toolchains(const struct st_build_opts *o, struct st_toolchain **out
 	cache_load(&c, o->builddir);
 	ret = discover(o, out, n, &c, e);
 	cache_save(&c);
+	return ret;
+}
+
+int st_build_find_toolchain(const char *make_arch, const char *builddir,
+			    struct st_toolchain **out, struct st_error *e)
+{
+	const char *arch = st_build_arch_of_make(make_arch);
+	struct st_build_opts o = {
+		.builddir = builddir, .arches = &arch, .narches = 1, .freestanding = true,
+	};
+	size_t n;
+	int ret;
+
+	if (!arch)
+		return -ENOENT;
+	ret = st_build_toolchains(&o, out, &n, e);
+	if (!ret && n != 1) {
+		st_toolchains_free(*out, n);
+		*out = NULL;
+		return st_err(e, ENOENT, NULL, "no toolchain for ARCH=%s", make_arch);
+	}
 	return ret;
 }

@@ -306,6 +306,13 @@ static void text_kernel(const struct st_fp_report *r, FILE *f)
 			r->kernel[i].from ? r->kernel[i].from : "");
 }
 
+/*
+ * What a replay measures, the first line of the text and "measured" in
+ * JSON: not a kernel (its user-space allocator is lib/slab's), whatever the
+ * booted figures beside it say.
+ */
+#define FP_MEASURED "slubtiny's bundled user-space allocator (lib/slab), not a kernel"
+
 static void render_text(const struct st_fp_report *r, bool verbose, FILE *f)
 {
 	size_t first[64], n = traces(r, first, 64), i;
@@ -313,6 +320,8 @@ static void render_text(const struct st_fp_report *r, bool verbose, FILE *f)
 
 	if (!n)
 		return;
+	/* one line of 80 columns: the default text fits a terminal */
+	fprintf(f, "Measured: %s\n", FP_MEASURED);
 	text_table(r, f);
 	text_vs_base(r, first, n, f);
 	text_ratios(r, verbose, f);
@@ -428,16 +437,21 @@ static cJSON *ratio_json(const struct st_fp_ratio *x)
 
 cJSON *st_fp_to_json(const struct st_fp_report *r)
 {
-	cJSON *root = cJSON_CreateObject(), *runs, *ratios, *k, *x, *from;
+	cJSON *root = cJSON_CreateObject(), *runs, *ratios, *k, *x, *from, *m;
 	size_t i;
 
+	if (!root)
+		return NULL;
 	cJSON_AddStringToObject(root, "version", ST_VERSION);
 	runs = cJSON_AddArrayToObject(root, "runs");
 	ratios = cJSON_AddArrayToObject(root, "ratios");
 	k = cJSON_AddObjectToObject(root, "kernel_slab_kb");
 	from = cJSON_AddObjectToObject(root, "kernel_slab_from");
 	if (!runs || !ratios || !k || !from ||
-	    !cJSON_AddBoolToObject(root, "expectations_hold", !r->failed))
+	    !cJSON_AddBoolToObject(root, "expectations_hold", !r->failed) ||
+	    !(m = cJSON_AddObjectToObject(root, "measured")) ||
+	    !cJSON_AddStringToObject(m, "subject", "bundled-allocator") ||
+	    !cJSON_AddStringToObject(m, "summary", FP_MEASURED))
 		goto fail;
 	/* only the booted figures: nothing without footprint boot */
 	for (i = 0; i < r->nr_kernel; i++) {

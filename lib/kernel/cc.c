@@ -6,6 +6,9 @@
  * version see only the compiler behind it, because the wrapper runs that
  * same compiler on the same preprocessed source: a distcc build and a
  * local build of one configuration are the same objects.
+ *
+ * Which compiler an arch gets at all is lib/build's finder's answer, the
+ * one `build` and `report` use (st_kernel_toolchain()).
  */
 #include <errno.h>
 #include <limits.h>
@@ -14,6 +17,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "build/build.h"
+#include "common/error.h"
 #include "common/spawn.h"
 #include "kernel/kernel.h"
 
@@ -163,5 +168,92 @@ out:
 	free(def);
 	if (ret)
 		st_kernel_cc_release(out);
+	return ret;
+}
+
+void st_kernel_tc_release(struct st_kernel_tc *tc)
+{
+	free(tc->cross);
+	free(tc->cc);
+	memset(tc, 0, sizeof(*tc));
+}
+
+/* kbuild's SRCARCH: one tree and one compiler for i386 and x86_64. */
+static const char *src_arch(const char *arch)
+{
+	return !strcmp(arch, "i386") || !strcmp(arch, "x86_64") ? "x86" : arch;
+}
+
+/* A cross arch without a usable compiler: what to install, or to set. */
+static int no_compiler(const char *arch, const struct st_toolchain *t, struct st_error *e)
+{
+	if (!t)
+		return st_err(e, ENOENT, NULL, "ARCH=%s: no cross compiler known for it; "
+			      "set CROSS_COMPILE", arch);
+	return st_err(e, ENOENT, NULL, "ARCH=%s: %s; or set CROSS_COMPILE", arch,
+		      t->reason ? t->reason : "no cross compiler");
+}
+
+/* The CROSS_COMPILE of @arch when @o names none: see st_kernel_toolchain(). */
+static int find_cross(const struct st_kernel_opts *o, const char *arch,
+		      struct st_kernel_tc *out, struct st_error *e)
+{
+	const char *llvm = getenv("LLVM");
+	struct st_toolchain *t = NULL;
+	int ret;
+
+	if (!strcmp(src_arch(arch), src_arch(st_kernel_host_arch()))) {
+		out->from = ST_KERNEL_TC_HOST;
+		return 0;
+	}
+	ret = st_build_find_toolchain(arch, NULL, &t, e);
+	if (ret && ret != -ENOENT)
+		return ret;
+	if (!ret && t->found) {
+		out->from = ST_KERNEL_TC_FOUND;
+		out->cross = strdup(t->prefix);
+		ret = out->cross ? 0 : st_err(e, ENOMEM, NULL, "out of memory");
+	} else if (o->cc || (llvm && *llvm)) {
+		out->from = ST_KERNEL_TC_CC;
+		ret = 0;
+	} else {
+		ret = no_compiler(arch, t, e);
+	}
+	st_toolchains_free(t, t ? 1 : 0);
+	return ret;
+}
+
+int st_kernel_toolchain(const struct st_kernel_opts *o, const char *arch,
+			struct st_kernel_tc *out, struct st_error *e)
+{
+	const char *given = st_kernel_cross(o, arch);
+	struct st_kernel_cc kcc;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	if (given) {
+		out->from = ST_KERNEL_TC_GIVEN;
+		out->cross = strdup(given);
+		ret = out->cross ? 0 : st_err(e, ENOMEM, NULL, "out of memory");
+	} else {
+		ret = find_cross(o, arch, out, e);
+	}
+	if (ret)
+		goto out;
+	ret = st_kernel_cc(o, out->cross, &kcc);
+	if (ret == -EINVAL)
+		ret = st_err(e, EINVAL, NULL, "CC='%s' already runs through a compiler wrapper "
+			     "other than %s", o->cc ? o->cc : "", o->cc_wrapper);
+	else if (ret)
+		ret = st_err(e, -ret, NULL, "%s", strerror(-ret));
+	if (ret)
+		goto out;
+	out->cc = strdup(kcc.cc);
+	st_kernel_cc_release(&kcc);
+	if (!out->cc)
+		ret = st_err(e, ENOMEM, NULL, "out of memory");
+out:
+	if (ret)
+		st_kernel_tc_release(out);
 	return ret;
 }

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "build/pool.h"
+#include "common/array.h"
 #include "common/error.h"
 #include "common/fs.h"
 #include "common/spawn.h"
@@ -65,6 +66,8 @@ void st_kernel_result_free(struct st_kernel_result *r)
 	free(r->items);
 	st_strv_free(r->variants, r->nvariants);
 	st_strv_free(r->arches, r->narches);
+	free(r->defconfig);
+	free(r->measured);
 	free(r->tree);
 	free(r->baseline);
 	free(r);
@@ -326,7 +329,14 @@ static int plan(struct run *r, struct st_error *e)
 	if (narches > 8)
 		return st_err(e, E2BIG, NULL, "at most 8 arches per run");
 	for (a = 0; a < narches; a++) {
-		ret = st_kernel_offered(r, arches[a], st_kernel_cross(o, arches[a]), choices[a],
+		ret = st_kernel_toolchain(o, arches[a], &r->tcs[a], e);
+		if (ret)
+			return ret;
+		if (o->toolchain)
+			o->toolchain(o->progress_ctx, arches[a], &r->tcs[a]);
+	}
+	for (a = 0; a < narches; a++) {
+		ret = st_kernel_offered(r, arches[a], r->tcs[a].cross, choices[a],
 					&has_tiny[a], e);
 		if (ret)
 			return ret;
@@ -374,7 +384,7 @@ static int plan(struct run *r, struct st_error *e)
 	if (!r->items || !res->items)
 		return st_err(e, ENOMEM, NULL, "out of memory");
 	for (a = 0; a < narches; a++) {
-		const char *cross = st_kernel_cross(o, arches[a]);
+		const char *cross = r->tcs[a].cross;
 		bool need_base = false, have_base = false;
 
 		for (v = 0; v < NKVARIANTS; v++) {
@@ -422,6 +432,13 @@ int st_kernel_run(const struct st_kernel_opts *o, struct st_kernel_result **out,
 		return st_err(e, ENOMEM, NULL, "out of memory");
 	if (o->shard_n && (!o->shard_k || o->shard_k > o->shard_n)) {
 		ret = st_err(e, EINVAL, NULL, "invalid shard %u/%u", o->shard_k, o->shard_n);
+		goto out;
+	}
+	r.res->defconfig = strdup(o->defconfig ? o->defconfig : ST_KERNEL_DEFCONFIG);
+	if (o->image_target || o->vmlinux)
+		r.res->measured = strdup(o->image_target ? o->image_file : "vmlinux");
+	if (!r.res->defconfig || ((o->image_target || o->vmlinux) && !r.res->measured)) {
+		ret = st_err(e, ENOMEM, NULL, "out of memory");
 		goto out;
 	}
 	ret = setup_tree(&r, e);
@@ -483,6 +500,8 @@ out:
 	st_pool_free(&r.pool);
 	if (r.lock_fd >= 0)
 		close(r.lock_fd);
+	for (i = 0; i < ARRAY_SIZE(r.tcs); i++)
+		st_kernel_tc_release(&r.tcs[i]);
 	free(r.cc_ver);
 	free(r.cc_cross);
 	if (ret) {
@@ -516,5 +535,15 @@ int st_kernel_report(struct st_report **out, const struct st_kernel_result *k,
 				   (const char *const *)k->arches, k->narches, k->baseline,
 				   in, k->nitems, e);
 	free(in);
-	return ret;
+	if (ret)
+		return ret;
+	/* What was measured, for the report's first lines. */
+	(*out)->defconfig = strdup(k->defconfig ? k->defconfig : ST_KERNEL_DEFCONFIG);
+	(*out)->measured = k->measured ? strdup(k->measured) : NULL;
+	if (!(*out)->defconfig || (k->measured && !(*out)->measured)) {
+		st_report_free(*out);
+		*out = NULL;
+		return st_err(e, ENOMEM, NULL, "out of memory");
+	}
+	return 0;
 }

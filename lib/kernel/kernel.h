@@ -22,6 +22,7 @@
 
 struct st_error;
 struct st_report;
+struct st_kernel_tc;
 
 /* One step of one work item, for a progress line. */
 struct st_kernel_progress {
@@ -78,6 +79,11 @@ struct st_kernel_opts {
 	unsigned int shard_k, shard_n;	/* 1-based K of N; N 0: no sharding */
 	void (*progress)(void *ctx, const struct st_kernel_progress *p);
 	void *progress_ctx;
+	/*
+	 * Called once per arch, before anything runs for it, with the
+	 * compiler st_kernel_toolchain() chose (progress_ctx); may be NULL.
+	 */
+	void (*toolchain)(void *ctx, const char *arch, const struct st_kernel_tc *tc);
 };
 
 struct st_kernel_item {
@@ -100,6 +106,8 @@ struct st_kernel_item {
 
 struct st_kernel_result {
 	char *tree;		/* "linux-6.12.57" */
+	char *defconfig;	/* the file or make target each variant started from */
+	char *measured;		/* what each item's object is: "vmlinux", the image; NULL: the slab objects */
 	char *baseline;
 	char **variants;	/* offered and asked for, report column order */
 	size_t nvariants;
@@ -118,6 +126,33 @@ struct st_kernel_cc {
 	const char *wrapper;	/* "distcc", "icecc", "ccache" (static), or NULL */
 	bool is_default;	/* compiler is kbuild's default for this CROSS_COMPILE */
 };
+
+/* Where an arch's CROSS_COMPILE came from (st_kernel_toolchain()). */
+enum st_kernel_tc_from {
+	ST_KERNEL_TC_GIVEN,	/* --cross-compile or $CROSS_COMPILE */
+	ST_KERNEL_TC_HOST,	/* the host's arch: none needed */
+	ST_KERNEL_TC_FOUND,	/* lib/build's finder: the Debian cross compiler */
+	ST_KERNEL_TC_CC,	/* none found, but $CC or $LLVM names the compiler */
+};
+
+/* The compiler a kernel build of one arch uses, and why (st_kernel_toolchain()). */
+struct st_kernel_tc {
+	char *cross;		/* CROSS_COMPILE given to make, NULL: none */
+	char *cc;		/* what compiles: "arm-linux-gnueabi-gcc", "distcc gcc", "clang" */
+	enum st_kernel_tc_from from;
+};
+
+/*
+ * The compiler of make ARCH @arch: the user's CROSS_COMPILE when @o names
+ * one for it, none on the host's arch (or an arch the host's compiler
+ * builds, i386 on x86_64), else the cross compiler lib/build's finder
+ * picks for `build` and `report`. Without one, a user's $CC or $LLVM is
+ * used as it is; otherwise -ENOENT with @e naming the package to install.
+ * Free with st_kernel_tc_release().
+ */
+int st_kernel_toolchain(const struct st_kernel_opts *o, const char *arch,
+			struct st_kernel_tc *out, struct st_error *e);
+void st_kernel_tc_release(struct st_kernel_tc *tc);
 
 /* The compiler wrappers seen in CC or PATH, NULL-terminated. */
 const char *const *st_kernel_cc_wrappers(void);

@@ -58,6 +58,7 @@ struct run {
 	size_t nitems;
 	struct timespec t0;
 	int lock_fd;		/* held for the whole run, see st_kernel_lock_builddir() */
+	struct st_kernel_tc tcs[8];	/* per arch of the plan: its compiler */
 	char *cc_ver;		/* hash_cc_version() of CROSS_COMPILE cc_cross */
 	char *cc_cross;
 	/* The tree identity of the last arch asked for (items come arch by arch). */

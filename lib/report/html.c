@@ -20,7 +20,8 @@ static const char *const part_name[3] = { "text", "data", "bss" };
 
 static void head(FILE *f, const struct st_report *r)
 {
-	size_t i;
+	char what[1024];
+	size_t i, n = 0;
 
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 	      "<title>slubtiny report</title>\n<style>\n"
@@ -32,7 +33,20 @@ static void head(FILE *f, const struct st_report *r)
 	      ".neg{color:#1a7f37}.pos{color:#b42318}\n"
 	      "pre{background:#f6f6f6;padding:8px}\n"
 	      "</style>\n</head>\n<body>\n", f);
-	fputs("<h1>slubtiny report</h1>\n<p>Slab allocator variants, sizes in bytes as "
+	fputs("<h1>slubtiny report</h1>\n<p id=\"measured\"><b>Measured:</b> ", f);
+	st_xml_escape(f, st_report_summary(r, what, sizeof(what)));
+	fputs("</p>\n", f);
+	for (i = 0; r->compilers && i < r->narches; i++) {
+		if (!r->compilers[i])
+			continue;
+		fputs(n++ ? ", " : "<p id=\"compilers\"><b>Compilers:</b> ", f);
+		st_xml_escape(f, r->arches[i]);
+		fputc(' ', f);
+		st_xml_escape(f, r->compilers[i]);
+	}
+	if (n)
+		fputs("</p>\n", f);
+	fputs("<p>Slab allocator variants, sizes in bytes as "
 	      "binutils <code>size</code> counts them; delta is the total against the baseline <b>", f);
 	st_xml_escape(f, r->baseline);
 	fputs("</b> on the same arch, in bytes and (%) in percent of the baseline's total.</p>\n", f);

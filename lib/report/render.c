@@ -16,6 +16,78 @@
 #include "sizes/size_diff.h"
 #include "st_config.h"
 
+/* The objects a kernel report measured, unless --vmlinux or an image said otherwise. */
+#define KERNEL_OBJECTS "mm/slab_common.o and the variant's allocator " \
+	"(mm/slub.o, mm/slab.o or mm/slob.o)"
+
+static const char *subject_name(enum st_report_subject s)
+{
+	switch (s) {
+	case ST_REPORT_KERNEL:
+		return "kernel";
+	case ST_REPORT_OBJECTS:
+		return "objects";
+	default:
+		return "bundled-allocator";
+	}
+}
+
+static const char *measured_objects(const struct st_report *r)
+{
+	switch (r->subject) {
+	case ST_REPORT_KERNEL:
+		return r->measured ? r->measured : KERNEL_OBJECTS;
+	case ST_REPORT_OBJECTS:
+		return "the ELF files given";
+	default:
+		return "lib/slab/*.c linked into one object per variant and arch";
+	}
+}
+
+const char *st_report_summary(const struct st_report *r, char *buf, size_t len)
+{
+	switch (r->subject) {
+	case ST_REPORT_KERNEL:
+		snprintf(buf, len, "the slab objects of kernel tree %s (%s), defconfig %s, "
+			 "built by the tree's make", r->tree ? r->tree : "?",
+			 measured_objects(r), r->defconfig ? r->defconfig : "unknown");
+		break;
+	case ST_REPORT_OBJECTS:
+		snprintf(buf, len, "the ELF files given (--objects), as they are");
+		break;
+	default:
+		snprintf(buf, len, "slubtiny's bundled user-space slab allocator (lib/slab, "
+			 "built per variant from defconfigs/), not a kernel's slab objects "
+			 "(slubtiny kernel --srctree DIR measures those)");
+		break;
+	}
+	return buf;
+}
+
+/* "x86_64 gcc, arm arm-linux-gnueabi-gcc": each arch's compiler, "" when none is known. */
+static void compilers_str(const struct st_report *r, char *buf, size_t len)
+{
+	size_t a, off = 0;
+
+	buf[0] = 0;
+	for (a = 0; r->compilers && a < r->narches && off < len; a++)
+		if (r->compilers[a])
+			off += snprintf(buf + off, len - off, "%s%s %s", off ? ", " : "",
+					r->arches[a], r->compilers[a]);
+}
+
+/* The first lines of the text and Markdown (@md: list items): what was measured, with what. */
+static void text_measured(FILE *f, const struct st_report *r, bool md)
+{
+	const char *pre = md ? "- **" : "", *post = md ? "**" : "";
+	char what[1024], cc[1024];
+
+	fprintf(f, "%sMeasured:%s %s\n", pre, post, st_report_summary(r, what, sizeof(what)));
+	compilers_str(r, cc, sizeof(cc));
+	if (*cc)
+		fprintf(f, "%sCompilers:%s %s\n", pre, post, cc);
+}
+
 /* Percent change of @delta over @base, as text ("-31.2%"); "" without a base. */
 static const char *pct(char *buf, size_t len, int64_t delta, uint64_t base)
 {
@@ -293,6 +365,8 @@ static int print_text(FILE *f, const struct st_report *r)
 {
 	size_t a, v, i;
 
+	text_measured(f, r, false);
+	fputc('\n', f);
 	fprintf(f, "Slab allocator variants: sizes in bytes, as binutils size counts the "
 		   "sections;\ndelta = total - %s's total on the same arch; "
 		   "%% = delta in %% of %s's total\n\n", r->baseline ? r->baseline : "-",
@@ -354,6 +428,8 @@ static int print_markdown(FILE *f, const struct st_report *r)
 	size_t a, v, i;
 
 	fprintf(f, "### Slab allocator sizes (bytes, baseline `%s`)\n\n", r->baseline);
+	text_measured(f, r, true);
+	fputc('\n', f);
 	fprintf(f, "Sections as binutils `size` counts them; delta: total minus `%s`'s total "
 		   "on the same arch; %%: delta in %% of `%s`'s total.\n\n", r->baseline,
 		r->baseline);
@@ -568,6 +644,25 @@ static int json_options(cJSON *root, const struct st_report *r)
 	return arr ? 0 : -ENOMEM;
 }
 
+/* "measured": what the figures are of, and with which defconfig and compilers. */
+static int json_measured(cJSON *root, const struct st_report *r)
+{
+	cJSON *m = cJSON_AddObjectToObject(root, "measured"), *cc;
+	char what[1024];
+	size_t a;
+
+	if (!m || !cJSON_AddStringToObject(m, "subject", subject_name(r->subject)) ||
+	    !cJSON_AddStringToObject(m, "summary", st_report_summary(r, what, sizeof(what))) ||
+	    !cJSON_AddStringToObject(m, "objects", measured_objects(r)) ||
+	    !st_json_add_str_or_null(m, "defconfig", r->defconfig) ||
+	    !(cc = cJSON_AddObjectToObject(m, "compilers")))
+		return -ENOMEM;
+	for (a = 0; r->compilers && a < r->narches; a++)
+		if (r->compilers[a] && !cJSON_AddStringToObject(cc, r->arches[a], r->compilers[a]))
+			return -ENOMEM;
+	return 0;
+}
+
 /* A kernel report names its tree and its whole grid: shards merge into it. */
 static int json_kernel(cJSON *root, const struct st_report *r)
 {
@@ -595,6 +690,7 @@ cJSON *st_report_to_json(const struct st_report *r)
 	if (!root)
 		return NULL;
 	if (!cJSON_AddStringToObject(root, "version", ST_VERSION) ||
+	    json_measured(root, r) ||
 	    !cJSON_AddStringToObject(root, "baseline", r->baseline ? r->baseline : "") ||
 	    (r->tree && json_kernel(root, r)) ||
 	    !(res = cJSON_AddArrayToObject(root, "results")) ||

@@ -116,6 +116,11 @@ void st_report_free(struct st_report *r)
 		free(r->options[i].option);
 	}
 	free(r->options);
+	for (i = 0; r->compilers && i < r->narches; i++)
+		free(r->compilers[i]);
+	free(r->compilers);
+	free(r->defconfig);
+	free(r->measured);
 	free(r->baseline);
 	free(r->tree);
 	free(r);
@@ -302,7 +307,8 @@ static int alloc_cells(struct st_report *r, struct st_error *e)
 	size_t v, a;
 
 	r->cells = calloc(r->nvariants * r->narches + 1, sizeof(*r->cells));
-	if (!r->cells)
+	r->compilers = calloc(r->narches + 1, sizeof(*r->compilers));
+	if (!r->cells || !r->compilers)
 		return st_err(e, ENOMEM, NULL, "out of memory");
 	/* Given cells clear it: a cell nobody gives (another shard's) is not shown. */
 	for (v = 0; r->tree && v < r->nvariants * r->narches; v++)
@@ -315,6 +321,54 @@ static int alloc_cells(struct st_report *r, struct st_error *e)
 			c->arch = strdup(r->arches[a]);
 			if (!c->variant || !c->arch)
 				return st_err(e, ENOMEM, NULL, "out of memory");
+		}
+	}
+	return 0;
+}
+
+/* Each arch's compiler: the command of its first built cell that names one. */
+static int compilers_from_cells(struct st_report *r, struct st_error *e)
+{
+	size_t a, v;
+
+	for (a = 0; a < r->narches; a++) {
+		for (v = 0; v < r->nvariants && !r->compilers[a]; v++) {
+			const struct st_report_cell *c = st_report_cell(r, v, a);
+
+			if (c->aux || !c->object || !c->cc)
+				continue;
+			r->compilers[a] = strdup(c->cc);
+			if (!r->compilers[a])
+				return st_err(e, ENOMEM, NULL, "out of memory");
+		}
+	}
+	return 0;
+}
+
+/* Each arch's compiler from the build's toolchains: its words, as CC would hold them. */
+static int compilers_from_build(struct st_report *r, const struct st_build_result *b,
+				struct st_error *e)
+{
+	size_t a, i, w;
+	char *s;
+
+	for (a = 0; a < r->narches; a++) {
+		for (i = 0; i < b->ntcs; i++) {
+			const struct st_toolchain *t = &b->tcs[i];
+
+			if (!t->found || !t->cc || strcmp(t->arch, r->arches[a]))
+				continue;
+			s = strdup(t->cc[0]);
+			for (w = 1; s && t->cc[w]; w++) {
+				char *n = st_asprintf("%s %s", s, t->cc[w]);
+
+				free(s);
+				s = n;
+			}
+			if (!s)
+				return st_err(e, ENOMEM, NULL, "out of memory");
+			r->compilers[a] = s;
+			break;
 		}
 	}
 	return 0;
@@ -487,6 +541,8 @@ int st_report_from_build(struct st_report **out, const struct st_build_result *b
 		ret = compute(r, e);
 	if (!ret)
 		ret = options_from_build(r, b, e);
+	if (!ret)
+		ret = compilers_from_build(r, b, e);
 	if (ret) {
 		st_report_free(r);
 		return ret;
@@ -539,6 +595,7 @@ int st_report_from_objects(struct st_report **out, const char *const *names,
 		return st_err(e, ENOMEM, NULL, "out of memory");
 	r->top = ST_REPORT_TOP;
 	r->objects = true;
+	r->subject = ST_REPORT_OBJECTS;
 	/* The arch of each file from its own header; unreadable ones fail later. */
 	for (i = 0; i < n && !ret; i++) {
 		f = NULL;
@@ -595,6 +652,7 @@ int st_report_from_cells(struct st_report **out, const char *tree,
 	if (!r)
 		return st_err(e, ENOMEM, NULL, "out of memory");
 	r->top = ST_REPORT_TOP;
+	r->subject = tree ? ST_REPORT_KERNEL : ST_REPORT_BUNDLED;
 	r->tree = tree ? strdup(tree) : NULL;
 	if (tree && !r->tree)
 		ret = st_err(e, ENOMEM, NULL, "out of memory");
@@ -627,6 +685,8 @@ int st_report_from_cells(struct st_report **out, const char *tree,
 		    (in[i].cc_wrapper && !c->cc_wrapper))
 			ret = st_err(e, ENOMEM, NULL, "out of memory");
 	}
+	if (!ret)
+		ret = compilers_from_cells(r, e);
 	return finish(r, ret, out, e);
 }
 
@@ -841,6 +901,19 @@ static void merge_deltas(struct st_report *r)
 	}
 }
 
+/* A shard's "measured": its defconfig and objects (absent in older reports). */
+static int merge_measured(struct st_report *r, const cJSON *root)
+{
+	const cJSON *m = cJSON_GetObjectItemCaseSensitive(root, "measured");
+	const char *dc = jstr(m, "defconfig"), *objs = jstr(m, "objects");
+
+	if (dc && !(r->defconfig = strdup(dc)))
+		return -ENOMEM;
+	if (objs && !(r->measured = strdup(objs)))
+		return -ENOMEM;
+	return 0;
+}
+
 static int merge_one(struct st_report *r, const cJSON *root, bool first, struct st_error *e,
 		     const char *name)
 {
@@ -855,8 +928,9 @@ static int merge_one(struct st_report *r, const cJSON *root, bool first, struct 
 	if (!tree || !baseline || !cJSON_IsArray(res) || !cJSON_IsArray(sk))
 		return st_err(e, EINVAL, name, "not the JSON of `slubtiny kernel --json`");
 	if (first) {
+		r->subject = ST_REPORT_KERNEL;
 		r->tree = strdup(tree);
-		if (!r->tree)
+		if (!r->tree || merge_measured(r, root))
 			return st_err(e, ENOMEM, NULL, "out of memory");
 		ret = list_of(vs, &r->variants, &r->nvariants);
 		if (!ret)
@@ -919,6 +993,11 @@ int st_report_merge(struct st_report **out, const char *const *texts,
 		return ret;
 	}
 	merge_deltas(r);
+	ret = compilers_from_cells(r, e);
+	if (ret) {
+		st_report_free(r);
+		return ret;
+	}
 	*out = r;
 	return 0;
 }

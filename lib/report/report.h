@@ -71,7 +71,18 @@ struct st_report_option {
 				 * NULL when that variant has no resolved config */
 };
 
+/* What a report measured: said in the first lines of every format. */
+enum st_report_subject {
+	ST_REPORT_BUNDLED,	/* slubtiny's own user-space allocator, lib/slab (report) */
+	ST_REPORT_KERNEL,	/* a kernel tree's objects, built by its make (kernel) */
+	ST_REPORT_OBJECTS,	/* the ELF files given (report --objects) */
+};
+
 struct st_report {
+	enum st_report_subject subject;
+	char *defconfig;	/* kernel: the defconfig file or make target, or NULL */
+	char *measured;		/* kernel: the objects ("vmlinux"); NULL: slab_common + allocator */
+	char **compilers;	/* per arch (row order): what built it ("gcc"), or NULL */
 	char *baseline;
 	char **variants;	/* column order: baseline first */
 	size_t nvariants;
@@ -164,6 +175,12 @@ void st_report_free(struct st_report *r);
  * NULL with *n = 0 on ENOMEM or an empty table.
  */
 struct st_sd_row *st_report_top(const struct st_sd_table *t, unsigned int top, size_t *n);
+
+/*
+ * One sentence saying what @r measured (the first line of every format,
+ * "measured"."summary" in JSON) into @buf, truncated to @len.
+ */
+const char *st_report_summary(const struct st_report *r, char *buf, size_t len);
 
 /* Text, Markdown, JSON and a self-contained HTML page (common/render.h). */
 int st_report_render(FILE *f, const struct st_report *r, const struct st_render_opts *o);

@@ -57,9 +57,11 @@ need_trees() { # tools...
 	src612=$(extract 6.12) || { err "cannot extract linux-source-6.12"; exit 1; }
 }
 
-# Stderr of a good run holds only progress lines of COMMAND (default kernel).
+# Stderr of a good run holds only progress lines of COMMAND (default kernel)
+# and the line naming each arch's compiler.
 only_progress() { # stderr-file [command]
-	if grep -v "^slubtiny: ${2:-kernel}: \[[0-9]*/[0-9]*\] " "$1" | grep -q .; then
+	if grep -v "^slubtiny: ${2:-kernel}: \[[0-9]*/[0-9]*\] " "$1" |
+	   grep -v "^slubtiny: ${2:-kernel}\( boot\)\?: [a-z0-9_]*: using .* (.*)$" | grep -q .; then
 		err "unexpected stderr in ${1##*/}:"
 		cat "$1"
 	fi
