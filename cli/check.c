@@ -9,6 +9,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check/check.h"
 #include "cli.h"
@@ -279,6 +280,7 @@ int cmd_check(int argc, char **argv)
 	struct args a = { 0 };
 	enum st_arch_from arch_from;
 	struct st_progress *prog;
+	char cwd[PATH_MAX];
 	int ret, status;
 
 	ret = parse_args(&a, argc, argv);
@@ -329,6 +331,7 @@ int cmd_check(int argc, char **argv)
 		return ST_EXIT_ERROR;
 	}
 	st_check_result_init(&r);
+	r.srcroot = getcwd(cwd, sizeof(cwd));
 	r.arch = o.arch;
 	r.arch_from = arch_from;
 	prog = st_progress_new("check");
