@@ -383,7 +383,8 @@ static char *uri_encode(const char *path)
 
 /*
  * @path relative to @root when it lies under it (an absolute path given on
- * the command line), else @path itself.
+ * the command line), else @path itself: what the fingerprint hashes, so
+ * that it does not depend on where the tree is checked out.
  */
 static const char *under_root(const char *path, const char *root)
 {
@@ -463,10 +464,13 @@ static bool add_fingerprint(cJSON *o, const struct fingerprint *fp)
 	return p && cJSON_AddStringToObject(p, SARIF_FINGERPRINT, val);
 }
 
-/* The physical location of @x: a URI relative to %SRCROOT% when it can be. */
-static bool add_location(cJSON *loc, const struct st_check_finding *x, const char *root)
+/*
+ * The physical location of @x: a relative path as a URI relative to
+ * %SRCROOT%, an absolute one as a file:// URI, as given.
+ */
+static bool add_location(cJSON *loc, const struct st_check_finding *x)
 {
-	const char *path = under_root(x->file, root);
+	const char *path = x->file;
 	cJSON *phys, *art, *reg;
 	char *uri = uri_encode(path);
 	bool ok;
@@ -483,8 +487,7 @@ static bool add_location(cJSON *loc, const struct st_check_finding *x, const cha
 	       cJSON_AddNumberToObject(reg, "startColumn", x->col);
 }
 
-static cJSON *sarif_result(const struct st_check_finding *x, const struct fingerprint *fp,
-			   const char *root)
+static cJSON *sarif_result(const struct st_check_finding *x, const struct fingerprint *fp)
 {
 	cJSON *o = cJSON_CreateObject(), *locs, *loc;
 	char *msg = NULL;
@@ -501,7 +504,7 @@ static cJSON *sarif_result(const struct st_check_finding *x, const struct finger
 	    !(loc = cJSON_CreateObject()))
 		goto fail;
 	cJSON_AddItemToArray(locs, loc);
-	if (!add_location(loc, x, root) || !add_fingerprint(o, fp))
+	if (!add_location(loc, x) || !add_fingerprint(o, fp))
 		goto fail;
 	free(msg);
 	return o;
@@ -587,7 +590,7 @@ static int render_sarif(FILE *f, const struct st_check_result *r, bool pretty, b
 	if (!add_srcroot(run, r->srcroot) || !(res = cJSON_AddArrayToObject(run, "results")))
 		goto oom;
 	for (i = 0; i < r->nr; i++) {
-		it = sarif_result(&r->f[i], &fp[i], r->srcroot);
+		it = sarif_result(&r->f[i], &fp[i]);
 		if (!it)
 			goto oom;
 		cJSON_AddItemToArray(res, it);
