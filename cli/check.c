@@ -9,6 +9,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check/check.h"
 #include "cli.h"
@@ -350,6 +351,7 @@ int cmd_check(int argc, char **argv)
 	struct st_progress *prog;
 	struct st_baseline bl = { .rev = "" };
 	char label[600];
+	char cwd[PATH_MAX];
 	int ret, status;
 
 	ret = parse_args(&a, argc, argv);
@@ -405,6 +407,7 @@ int cmd_check(int argc, char **argv)
 		return ST_EXIT_ERROR;
 	}
 	st_check_result_init(&r);
+	r.srcroot = getcwd(cwd, sizeof(cwd));
 	r.arch = o.arch;
 	r.arch_from = arch_from;
 	prog = st_progress_new("check");

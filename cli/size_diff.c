@@ -32,7 +32,8 @@ static void *scan(void *arg)
 {
 	struct side *s = arg;
 
-	s->ret = st_elf_scan(&s->f, s->path, ST_ELF_SIZED_ONLY, feed, s, &s->e);
+	s->ret = st_elf_scan(&s->f, s->path, ST_ELF_SIZED_ONLY | ST_ELF_WARN_NO_SYMBOLS, feed, s,
+			     &s->e);
 	return NULL;
 }
 
@@ -151,7 +152,10 @@ int cmd_size_diff(int argc, char **argv)
 	oldf = old.f;
 	newf = new.f;
 	res = old.res;
-	/* members that are not ELF: nm warns and bloat-o-meter compares the rest */
+	/*
+	 * Members that are not ELF, objects without symbols: nm warns and
+	 * bloat-o-meter compares the rest.
+	 */
 	print_warnings(oldf);
 	print_warnings(newf);
 	if (ret) {

@@ -24,3 +24,36 @@ get_bom() {
 	fi
 	[ -s "$bom" ]
 }
+
+# nm_warnings_match REF_ERR OUR_ERR CMD [MODE]: each "nm: NAME: MSG" line
+# that bloat-o-meter's nm left in REF_ERR is "slubtiny: CMD: NAME: MSG" in
+# OUR_ERR, in the same order, and OUR_ERR has no other line (nm names an
+# archive member M, slubtiny ARCHIVE(M)). With MODE -c bloat-o-meter ran nm
+# three times on each file (once a table), slubtiny warns once. Says what
+# differs; 1 if anything.
+nm_warnings_match() {
+	${ST_PYTHON:-python3} - "$@" <<'PY'
+import re, sys
+ref, our, cmd = sys.argv[1:4]
+runs = 3 if sys.argv[4:5] == ['-c'] else 1
+lines = lambda p: [l.rstrip('\n') for l in open(p, encoding='utf-8', errors='replace')]
+want = []
+for l in lines(ref):
+    m = re.match(r'^\S*nm: (.*): ([^:]+)$', l)
+    if not m:
+        sys.exit('bloat-o-meter: not an nm warning: %s' % l)
+    want.append(m.groups())
+if want != want[:len(want) // runs] * runs:
+    sys.exit('bloat-o-meter: not %d runs of nm alike: %s' % (runs, want))
+want = want[:len(want) // runs]
+got = lines(our)
+pre = 'slubtiny: %s: ' % cmd
+for i in range(max(len(want), len(got))):
+    w = want[i] if i < len(want) else None
+    g = got[i] if i < len(got) else None
+    ok = w and g and g.startswith(pre) and g.endswith(': ' + w[1])
+    name = g[len(pre):-len(w[1]) - 2] if ok else None
+    if not ok or not (name == w[0] or name.endswith('(%s)' % w[0])):
+        sys.exit('stderr line %d: want nm\'s %s, got %s' % (i + 1, w and ': '.join(w), g))
+PY
+}

@@ -82,6 +82,8 @@ struct st_check_finding {
 	char *hint;		/* how to fix it, NULL if none */
 	char *chain;		/* the whole cause chain, one cause a line, or NULL;
 				 * @msg names only its root */
+	char *text;		/* the text of @line in @file, or NULL (line 0, or
+				 * not read): SARIF's partialFingerprints hash it */
 };
 
 /* A file of a build system's stack (lib/layout), as it was judged. */
@@ -133,6 +135,12 @@ struct st_check_result {
 	struct st_check_stack *stacks;
 	size_t nr_stacks;
 	size_t nr_in_base;	/* total of the stacks' nr_in_base */
+	/*
+	 * SARIF's %SRCROOT%: the absolute directory relative paths start from
+	 * (the caller's working directory), or NULL. Set by the caller; not
+	 * owned.
+	 */
+	const char *srcroot;
 };
 
 /* One file's ARCH and how it was decided (st_arch_decide()). */

@@ -14,8 +14,13 @@
 #include "check/check.h"
 #include "common/array.h"
 #include "common/diag.h"
+#include "common/stamp.h"
 #include "st_config.h"
 #include "common/json.h"
+
+/* the key of SARIF's partialFingerprints: a new way to compute them is a new version */
+#define SARIF_FINGERPRINT	"slubtinyFinding/v1"
+#define SARIF_SRCROOT		"%SRCROOT%"
 
 #define SARIF_SCHEMA \
 	"https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -399,13 +404,118 @@ static char *uri_encode(const char *path)
 	return out;
 }
 
-static cJSON *sarif_result(const struct st_check_finding *x)
+/*
+ * @path relative to @root when it lies under it (an absolute path given on
+ * the command line), else @path itself: what the fingerprint hashes, so
+ * that it does not depend on where the tree is checked out.
+ */
+static const char *under_root(const char *path, const char *root)
 {
-	cJSON *o = cJSON_CreateObject(), *locs, *loc, *phys, *art, *reg;
-	char *uri = uri_encode(x->file);
+	size_t n = root ? strlen(root) : 0;
+
+	while (n > 1 && root[n - 1] == '/')
+		n--;
+	if (path[0] != '/' || !n || strncmp(path, root, n))
+		return path;
+	if (n == 1 && root[0] == '/')
+		return path[1] ? path + 1 : path;
+	return path[n] == '/' && path[n + 1] ? path + n + 1 : path;
+}
+
+/*
+ * What identifies a finding across commits: its rule, its file, its
+ * symbol and the text of its line, not the line's number (lines move).
+ * Findings alike in all of these are told apart by their order
+ * (":1", ":2", as GitHub's own primaryLocationLineHash does).
+ */
+struct fingerprint {
+	struct st_hash h;
+	size_t idx, nth;
+};
+
+static int fp_cmp(const void *a, const void *b)
+{
+	const struct fingerprint *x = a, *y = b;
+
+	if (x->h.a != y->h.a)
+		return x->h.a < y->h.a ? -1 : 1;
+	if (x->h.b != y->h.b)
+		return x->h.b < y->h.b ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+static int fp_idx_cmp(const void *a, const void *b)
+{
+	const struct fingerprint *x = a, *y = b;
+
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+/* One fingerprint a finding of @r, in @r's order; NULL when out of memory. */
+static struct fingerprint *fingerprints(const struct st_check_result *r)
+{
+	struct fingerprint *fp = malloc((r->nr + 1) * sizeof(*fp));
+	size_t i;
+
+	if (!fp)
+		return NULL;
+	for (i = 0; i < r->nr; i++) {
+		const struct st_check_finding *x = &r->f[i];
+
+		st_hash_init(&fp[i].h);
+		st_hash_str(&fp[i].h, st_check_rules[x->rule].id);
+		st_hash_str(&fp[i].h, under_root(x->file, r->srcroot));
+		st_hash_str(&fp[i].h, x->sym);
+		st_hash_str(&fp[i].h, x->text);
+		fp[i].idx = i;
+	}
+	qsort(fp, r->nr, sizeof(*fp), fp_cmp);
+	for (i = 0; i < r->nr; i++)
+		fp[i].nth = i && !memcmp(&fp[i].h, &fp[i - 1].h, sizeof(fp[i].h)) ?
+			    fp[i - 1].nth + 1 : 1;
+	qsort(fp, r->nr, sizeof(*fp), fp_idx_cmp);
+	return fp;
+}
+
+static bool add_fingerprint(cJSON *o, const struct fingerprint *fp)
+{
+	char hex[ST_HASH_HEX], val[ST_HASH_HEX + 24];
+	cJSON *p = cJSON_AddObjectToObject(o, "partialFingerprints");
+
+	st_hash_hex(&fp->h, hex);
+	snprintf(val, sizeof(val), "%s:%zu", hex, fp->nth);
+	return p && cJSON_AddStringToObject(p, SARIF_FINGERPRINT, val);
+}
+
+/*
+ * The physical location of @x: a relative path as a URI relative to
+ * %SRCROOT%, an absolute one as a file:// URI, as given.
+ */
+static bool add_location(cJSON *loc, const struct st_check_finding *x)
+{
+	const char *path = x->file;
+	cJSON *phys, *art, *reg;
+	char *uri = uri_encode(path);
+	bool ok;
+
+	ok = uri && (phys = cJSON_AddObjectToObject(loc, "physicalLocation")) &&
+	     (art = cJSON_AddObjectToObject(phys, "artifactLocation")) &&
+	     cJSON_AddStringToObject(art, "uri", uri) &&
+	     (path[0] == '/' || cJSON_AddStringToObject(art, "uriBaseId", SARIF_SRCROOT));
+	free(uri);
+	if (!ok || !x->line)
+		return ok;
+	return (reg = cJSON_AddObjectToObject(phys, "region")) &&
+	       cJSON_AddNumberToObject(reg, "startLine", x->line) &&
+	       cJSON_AddNumberToObject(reg, "startColumn", x->col);
+}
+
+static cJSON *sarif_result(const struct st_check_finding *x, const struct fingerprint *fp)
+{
+	cJSON *o = cJSON_CreateObject(), *locs, *loc;
 	char *msg = NULL;
 
-	if (!o || !uri)
+	if (!o)
 		goto fail;
 	if (x->hint && asprintf(&msg, "%s (fix: %s)", x->msg, x->hint) < 0)
 		msg = NULL;
@@ -417,23 +527,34 @@ static cJSON *sarif_result(const struct st_check_finding *x)
 	    !(loc = cJSON_CreateObject()))
 		goto fail;
 	cJSON_AddItemToArray(locs, loc);
-	if (!(phys = cJSON_AddObjectToObject(loc, "physicalLocation")) ||
-	    !(art = cJSON_AddObjectToObject(phys, "artifactLocation")) ||
-	    !cJSON_AddStringToObject(art, "uri", uri))
+	if (!add_location(loc, x) || !add_fingerprint(o, fp))
 		goto fail;
-	if (x->line &&
-	    (!(reg = cJSON_AddObjectToObject(phys, "region")) ||
-	     !cJSON_AddNumberToObject(reg, "startLine", x->line) ||
-	     !cJSON_AddNumberToObject(reg, "startColumn", x->col)))
-		goto fail;
-	free(uri);
 	free(msg);
 	return o;
 fail:
-	free(uri);
 	free(msg);
 	cJSON_Delete(o);
 	return NULL;
+}
+
+/* run.originalUriBaseIds: %SRCROOT% as a file:// URI ending in '/'. */
+static bool add_srcroot(cJSON *run, const char *root)
+{
+	cJSON *ids, *base;
+	char *uri, *dir;
+	bool ok;
+
+	if (!root || root[0] != '/')
+		return true;
+	if (asprintf(&dir, "%s%s", root, root[strlen(root) - 1] == '/' ? "" : "/") < 0)
+		return false;
+	uri = uri_encode(dir);
+	ok = uri && (ids = cJSON_AddObjectToObject(run, "originalUriBaseIds")) &&
+	     (base = cJSON_AddObjectToObject(ids, SARIF_SRCROOT)) &&
+	     cJSON_AddStringToObject(base, "uri", uri);
+	free(uri);
+	free(dir);
+	return ok;
 }
 
 /* The files not checked, as the failed invocation's notifications. */
@@ -466,10 +587,11 @@ static bool sarif_notes(cJSON *run, const struct st_check_result *r)
 static int render_sarif(FILE *f, const struct st_check_result *r, bool pretty, bool color)
 {
 	cJSON *root = cJSON_CreateObject(), *runs, *run, *tool, *drv, *rules, *res, *it;
+	struct fingerprint *fp = fingerprints(r);
 	size_t i;
 
-	if (!root)
-		return -ENOMEM;
+	if (!root || !fp)
+		goto oom;
 	if (!cJSON_AddStringToObject(root, "$schema", SARIF_SCHEMA) ||
 	    !cJSON_AddStringToObject(root, "version", "2.1.0") ||
 	    !(runs = cJSON_AddArrayToObject(root, "runs")) ||
@@ -488,18 +610,20 @@ static int render_sarif(FILE *f, const struct st_check_result *r, bool pretty, b
 			goto oom;
 		cJSON_AddItemToArray(rules, it);
 	}
-	if (!(res = cJSON_AddArrayToObject(run, "results")))
+	if (!add_srcroot(run, r->srcroot) || !(res = cJSON_AddArrayToObject(run, "results")))
 		goto oom;
 	for (i = 0; i < r->nr; i++) {
-		it = sarif_result(&r->f[i]);
+		it = sarif_result(&r->f[i], &fp[i]);
 		if (!it)
 			goto oom;
 		cJSON_AddItemToArray(res, it);
 	}
 	if (r->nr_errors && !sarif_notes(run, r))
 		goto oom;
+	free(fp);
 	return st_json_print(f, root, pretty);
 oom:
+	free(fp);
 	cJSON_Delete(root);
 	return -ENOMEM;
 }

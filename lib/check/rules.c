@@ -142,6 +142,7 @@ static void finding_free(struct st_check_finding *f)
 	free(f->msg);
 	free(f->hint);
 	free(f->chain);
+	free(f->text);
 }
 
 void st_check_result_free(struct st_check_result *r)

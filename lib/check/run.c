@@ -229,6 +229,7 @@ static int drop_pre_existing(struct st_check_result *r, size_t start,
 			free(f->msg);
 			free(f->hint);
 			free(f->chain);
+			free(f->text);
 			r->nr_baseline++;
 			continue;
 		}
@@ -285,6 +286,28 @@ static int keep_stack(const struct st_check_run_opts *o, struct st_check_result 
 	return 0;
 }
 
+/*
+ * Each of @path's findings from @start on keeps the text of its line, which
+ * identifies it across commits where the line number does not (SARIF).
+ */
+static int keep_line_texts(struct st_check_result *r, size_t start, const char *path,
+			   const struct st_defconfig *dc)
+{
+	size_t i;
+
+	for (i = start; i < r->nr; i++) {
+		struct st_check_finding *f = &r->f[i];
+
+		if (f->text || f->line <= 0 || (size_t)f->line > dc->nr_lines ||
+		    strcmp(f->file, path))
+			continue;
+		f->text = strdup(dc->lines[f->line - 1].text);
+		if (!f->text)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 /* The rules alone, or the rules and the tree's verification (@t). */
 static int check_file(const struct st_check_run_opts *o, struct st_check_tree *t,
 		      const char *path, struct st_check_result *r,
@@ -320,6 +343,8 @@ static int check_file(const struct st_check_run_opts *o, struct st_check_tree *t
 	}
 	/* after the baseline: a new unknown symbol is not hidden in an old summary */
 	if (!ret && t && st_check_tree_summarize(r, start))
+		ret = st_err(err, ENOMEM, path, "out of memory");
+	if (!ret && keep_line_texts(r, start, path, dc))
 		ret = st_err(err, ENOMEM, path, "out of memory");
 	if (!ret && l.kind != ST_LAYOUT_PLAIN)
 		ret = keep_stack(o, r, path, &l, in_base, err);

@@ -227,6 +227,7 @@ static void drop(struct st_check_result *r, size_t i)
 	free(f->msg);
 	free(f->hint);
 	free(f->chain);
+	free(f->text);
 	memmove(f, f + 1, (r->nr - i - 1) * sizeof(*f));
 	r->nr--;
 }

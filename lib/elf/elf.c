@@ -825,6 +825,10 @@ static int read_object(struct st_elf_file *f, const struct src *src, const unsig
 	ret = detect_lto(&r, o);
 	if (!ret && symtab)
 		ret = read_symbols(&r, o, symtab);
+	if (!ret && (r.p->flags & ST_ELF_WARN_NO_SYMBOLS) && !o->lto_ir &&
+	    (!symtab || r.shdrs[symtab].sh_size / fsize(&r, ELF_T_SYM) <= 1) &&
+	    add_warning(f, "%s: no symbols", msgname))
+		ret = st_err(e, ENOMEM, msgname, "out of memory");
 	if (!ret)
 		st_nm_classify_symbols(o);
 	if (!ret && (r.p->flags & ST_ELF_SIZED_ONLY)) {

@@ -79,7 +79,8 @@ struct st_elf_file {
 	size_t nobjs;
 	/*
 	 * Archive members skipped because they are not ELF (nm and size warn
-	 * and go on): "ARCHIVE(MEMBER): file format not recognized".
+	 * and go on): "ARCHIVE(MEMBER): file format not recognized"; with
+	 * ST_ELF_WARN_NO_SYMBOLS also nm's "no symbols", in file order.
 	 */
 	const char **warnings;
 	size_t nwarnings;
@@ -104,6 +105,12 @@ int st_elf_open(struct st_elf_file **out, const char *path, struct st_error *e);
  * the members before the damage, and must be closed.
  */
 #define ST_ELF_KEEP_GOING	0x4
+/*
+ * nm's warning for an object with no symbols (stripped: no .symtab, or one
+ * with only its null entry), "FILE: no symbols" or "ARCHIVE(MEMBER): no
+ * symbols", added to the file's warnings in the order nm prints them.
+ */
+#define ST_ELF_WARN_NO_SYMBOLS	0x8
 /*
  * Errors: -ENOEXEC for a file or member binutils would not recognise
  * (not ELF, truncated, corrupt headers), -EBADMSG for a malformed archive,

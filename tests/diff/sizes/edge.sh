@@ -13,7 +13,13 @@
 #      an empty name, as GNU size lists it;
 #   4. objects that binutils refuses ("file format not recognized"):
 #      slubtiny prints nothing and one line naming the file; size exits
-#      with binutils size's status (3), size-diff 2.
+#      with binutils size's status (3), size-diff 2;
+#   5. stripped files (an object, a shared object, an archive member): nm
+#      says "FILE: no symbols" and bloat-o-meter passes it through;
+#      size-diff warns the same, stdout and status as bloat-o-meter's;
+#   6. names with whitespace at either end ("dup_name ", a tab, U+00A0,
+#      a leading blank), written in assembler: bloat-o-meter's split()
+#      drops it and sums them with "dup_name".
 # Every slubtiny run's exit status and stderr are checked.
 set -u
 . "$(dirname "$0")/../../lib.sh"
@@ -177,6 +183,65 @@ for f in bad-*; do
 			bad_n "$cmd $f: stderr: $(cat our.err)"
 	done
 done
+
+# --- 5. stripped files: nm's "no symbols", passed through by bloat-o-meter
+command -v strip >/dev/null 2>&1 || skip "strip missing"
+strip a.o -o stripped.o && strip b1.so -o stripped.so && ar rcS strip-mix.a b1.o stripped.o ||
+	bad_n "cannot strip"
+for pair in "stripped.o a.o" "a.o stripped.o" "b1.so stripped.so" "stripped.so stripped.o" \
+	"dup-v1.o strip-mix.a" "strip-mix.a mixed-v1.a"; do
+	for m in "" -c; do
+		"$python" -S "$bom" $m $pair >ref.out 2>ref.err
+		ref=$?
+		run size-diff $m $pair
+		want $ref "size-diff $m $pair"
+		nm_warnings_match ref.err our.err size-diff $m || bad_n "size-diff $m $pair: stderr"
+	done
+done
+grep -q 'no symbols' ref.err || bad_n "nm says nothing about stripped files"
+
+# --- 6. names with whitespace at either end, folded by split()
+nbsp=$(printf '\302\240')
+tab=$(printf '\t')
+for v in 1 2; do
+	{
+		printf '\t.data\n'
+		# name size: the second file grows some and adds the blank ones
+		for s in "dup_name:8" "keep:16" "$([ $v = 2 ] && echo "dup_name :4")" \
+			"$([ $v = 2 ] && echo "dup_name$tab:2")" "$([ $v = 2 ] && echo "dup_name$nbsp:1")" \
+			"$([ $v = 2 ] && echo " keep:$v")"; do
+			[ -n "$s" ] || continue
+			n=${s%:*} z=${s##*:}
+			printf '\t.globl "%s"\n\t.type "%s", @object\n\t.size "%s", %d\n"%s":\n\t.zero %d\n' \
+				"$n" "$n" "$n" "$z" "$n" "$z"
+		done
+	} >blank$v.s
+	gcc -c blank$v.s -o blank$v.o || bad_n "assembling blank$v.s"
+done
+nm --size-sort blank2.o | grep -q "dup_name $" || bad_n "blank2.o has no 'dup_name ' symbol"
+for m in "" -c -d -t; do
+	for pair in "blank1.o blank2.o" "blank2.o blank1.o" "blank2.o blank2.o"; do
+		"$python" -S "$bom" $m $pair >ref.out 2>ref.err
+		ref=$?
+		[ $ref = 0 ] || bad_n "bloat-o-meter $m $pair: exit $ref: $(tail -1 ref.err)"
+		run size-diff $m $pair
+		want $ref "size-diff $m $pair"
+		quiet "size-diff $m $pair"
+	done
+done
+# Whitespace inside a name, or only whitespace: more or fewer than three
+# fields, bloat-o-meter stops with a ValueError. slubtiny keeps "in side"
+# (trimmed) and skips the blank name (doc/size-diff.md).
+printf '\t.data\n\t.globl "%s"\n\t.size "%s", 4\n"%s":\n\t.zero 4\n' \
+	" in side " " in side " " in side " "  " "  " "  " >inside.s
+gcc -c inside.s -o inside.o || bad_n "assembling inside.s"
+"$python" -S "$bom" blank1.o inside.o >ref.out 2>ref.err
+[ $? != 0 ] && grep -q ValueError ref.err || bad_n "bloat-o-meter reads inside.o: $(tail -1 ref.err)"
+run size-diff blank1.o inside.o
+[ $st = 0 ] || bad_n "size-diff blank1.o inside.o: exit $st"
+quiet "size-diff blank1.o inside.o"
+grep -q '^in side  *- *4 *+4$' our.out || bad_n "size-diff blank1.o inside.o: no 'in side' row: $(cat our.out)"
+[ "$(grep -c '^ *- *4 *+4$' our.out)" = 0 ] || bad_n "size-diff blank1.o inside.o: a row for the blank name"
 
 echo "edge: $pass comparisons identical, $nfail failed"
 exit $fail
