@@ -43,7 +43,9 @@ extern const struct cmd st_commands[];
 
 /* Output settings shared by all commands. */
 struct st_out {
-	bool json;
+	enum st_format format;	/* --format (text by default) */
+	bool format_set;	/* a --format, --json or --markdown was given */
+	bool json;	/* format is ST_FORMAT_JSON */
 	bool pretty;	/* pretty JSON: on a TTY or with -p */
 	bool color;	/* on a TTY, unless NO_COLOR is set */
 	bool err_color;	/* diagnostics: stderr is a TTY, NO_COLOR unset */
@@ -192,9 +194,9 @@ struct st_render_opts st_render_opts(enum st_format format);
 
 struct st_report;
 /*
- * Print a report as text, Markdown or JSON (st_out.json), and HTML to @html
- * (cli/report.c; `kernel` reports through it as well).
+ * Print a report in st_out.format (text, JSON, Markdown or HTML) on stdout,
+ * and HTML to @html too (cli/report.c; `kernel` reports through it as well).
  */
-int report_render(const struct st_report *r, bool markdown, const char *html);
+int report_render(const struct st_report *r, const char *html);
 
 #endif

@@ -40,12 +40,13 @@ const struct st_opt st_migrate_opts[] = {
 	{ "no-verify", 0, OPT_NO_VERIFY, NULL, "apply the rules only; do not ask Kconfig" },
 	{ "force", 0, OPT_FORCE, NULL, "with --in-place: write even a file that does not verify" },
 	{ "shard", 0, OPT_SHARD, "K/N", ST_OPT_SHARD_HELP },
-	{ "all", 0, OPT_ALL, NULL, "also list the findings the input already had" },
+	{ "all", 0, OPT_ALL, NULL, "also list the findings the input already had, and every option that changes as scripts/diffconfig shows it" },
 	{ "allow-empty", 0, OPT_ALLOW_EMPTY, NULL, "a DIR without kernel configs is no error (exit 0)" },
 	{ "skip-non-kernel", 0, OPT_SKIP_NON_KERNEL, NULL, "leave out FILEs whose content is no kernel config (as a DIR walk does)" },
+	ST_OPT_ROW_FORMAT("{text|json}"),
 	ST_OPT_ROW_JSON,
 	ST_OPT_ROW_QUIET,
-	{ "verbose", 'v', ST_OPT_VERBOSE, NULL, "print more: whole cause chains, and what --all lists" },
+	{ "verbose", 'v', ST_OPT_VERBOSE, NULL, "print more: whole cause chains, and the findings --all lists" },
 	ST_OPT_END,
 };
 
