@@ -163,7 +163,8 @@ static bool untrusted_settings(const struct args *a)
 
 /*
  * The command line wins over .slubtiny.json; ignore lists add up. $ARCH
- * (as make reads it) comes after --arch, before the file's "arch".
+ * (as make reads it) comes after --arch and the file's "arch", and after
+ * each file's path (st_cli_arch()).
  */
 static int merge_config(struct st_check_run_opts *o, enum st_arch_from *arch_from,
 			const struct args *a, const struct st_check_config *cfg)
@@ -350,6 +351,8 @@ int cmd_check(int argc, char **argv)
 	 * Text findings are diagnostics: on stderr, where gcc puts them, whole
 	 * lines; the --format documents go to stdout.
 	 */
+	for (size_t i = 0; i < r.nr_archs; i++)
+		st_arch_env_warn(r.archs[i].arch, r.archs[i].from, r.archs[i].why);
 	fflush(stdout);
 	ro = st_render_opts(fmt);
 	/* text goes to stderr: coloured when stderr is a terminal */

@@ -82,10 +82,11 @@ void p_lib_err(const struct st_error *e, const char *file, int err);
 void st_json_error_document(void);
 /*
  * The make ARCH of a command that takes --arch: @opt (--arch's value or
- * NULL), else $ARCH as make reads it, else @cfg (a project config's, or
- * NULL). *arch is NULL when none is given (each file's path decides, else
- * the host), with *from = ST_ARCH_FROM_PATH. An unknown ARCH is said on
- * stderr, naming it and where it came from: -EINVAL.
+ * NULL), else @cfg (a project config's, or NULL), else $ARCH as make reads
+ * it (*from = ST_ARCH_FROM_ENV: each file's path and layout still come
+ * first, see st_arch_decide()). *arch is NULL when none is given (each
+ * file's path decides, else the host), with *from = ST_ARCH_FROM_PATH. An
+ * unknown ARCH is said on stderr, naming it and where it came from: -EINVAL.
  */
 int st_cli_arch(const char *opt, const char *cfg, const char **arch,
 		enum st_arch_from *from);
@@ -94,6 +95,15 @@ int st_cli_arch(const char *opt, const char *cfg, const char **arch,
  * found or decided (not an error: never the JSON error document's).
  */
 void p_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * When $ARCH is set and a file's path or build system (@from, @why as
+ * st_arch_decide() gave them) decided another ARCH (@arch), the one that
+ * is used: "slubtiny: CMD: warning: ARCH=x86 from the environment
+ * contradicts arch/arm/configs/ in the path; using arm" on stderr, once
+ * per @arch, also with -q and --json.
+ */
+void st_arch_env_warn(const char *arch, enum st_arch_from from, const char *why);
 
 /*
  * The ARCHes a run judged its files for, grouped by ARCH and how it was

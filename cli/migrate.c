@@ -252,8 +252,10 @@ static void do_file(struct run *r, struct st_mig_session *s, const char *path)
 		file_error(r, path, &e, ret);
 		goto out;
 	}
-	if (f.arch[0])
+	if (f.arch[0]) {
+		st_arch_env_warn(f.arch, f.arch_from, f.arch_why);
 		st_arch_tally_add(&r->archs, f.path, f.arch, f.arch_from, f.arch_why);
+	}
 	if (f.nr_errors) {
 		parse_errors(r, &f);
 		goto out;
