@@ -293,12 +293,19 @@ out:
 }
 
 /* --target: a version, and one the bundled models know unless a tree judges it. */
-static int check_target(const char *target, const char *srctree)
+static int check_target(const char *target, const char *srctree, bool verify)
 {
 	struct st_kver v;
 
 	if (st_kver_parse(target, &v)) {
 		p_err("invalid --target '%s' (want e.g. 6.12)", target);
+		return -1;
+	}
+	if (!srctree && verify && st_kver_cmp(v, st_kver_oldest_model) < 0) {
+		p_err("--target %d.%d is older than the bundled Kconfig models (linux %d.%d to "
+		      "%d.%d); give --srctree with that kernel, or --no-verify", v.major, v.minor,
+		      st_kver_oldest_model.major, st_kver_oldest_model.minor,
+		      st_kver_newest.major, st_kver_newest.minor);
 		return -1;
 	}
 	if (!srctree && st_kver_cmp(v, st_kver_newest) > 0) {
@@ -359,7 +366,7 @@ static int parse_opts(struct run *r, int argc, char **argv)
 		p_err("no FILE or DIR given; see 'slubtiny migrate --help'");
 		return -EINVAL;
 	}
-	if (r->opts.target && check_target(r->opts.target, r->opts.srctree))
+	if (r->opts.target && check_target(r->opts.target, r->opts.srctree, r->opts.verify))
 		return -EINVAL;
 	/* as make: $ARCH and $CROSS_COMPILE unless the options say otherwise */
 	if (st_cli_arch(r->opts.arch, NULL, &r->opts.arch, &r->opts.arch_from))

@@ -32,6 +32,8 @@
 #include "migrate/migrate.h"
 
 const struct st_kver st_kver_newest = { 7, 3 };
+/* the oldest directory of kconfig/models/ (test contact-target-range holds them equal) */
+const struct st_kver st_kver_oldest_model = { 6, 1 };
 
 #define FAM_SLOB	0x1
 #define FAM_SLAB	0x2

@@ -27,6 +27,11 @@ struct st_kver {
 
 /* The newest kernel the rule table knows; the default --target. */
 extern const struct st_kver st_kver_newest;
+/*
+ * The oldest kernel with a bundled slab Kconfig model (kconfig/models/):
+ * without a kernel tree, a target below it cannot be verified.
+ */
+extern const struct st_kver st_kver_oldest_model;
 
 /* Parse "6.2", "v6.12", "6.1.0-rc3": 0 or -EINVAL. */
 int st_kver_parse(const char *s, struct st_kver *v);
