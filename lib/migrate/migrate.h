@@ -205,6 +205,20 @@ const char *st_mig_session_warning(const struct st_mig_session *s);
 struct st_kver st_mig_session_target(const struct st_mig_session *s);
 
 /*
+ * @src into @dst (@size bytes, cut there) with each "line N" that names a
+ * line of the file, N (1-based), replaced by @map(@ctx, N): notes that
+ * name lines, kept true when lines move. Returns @dst.
+ */
+char *st_mig_map_lines(char *dst, size_t size, const char *src,
+		       int (*map)(void *ctx, int line), void *ctx);
+/*
+ * The input's line that line @line (1-based) of @f's migrated file is, or
+ * follows when the migration added it (the numbering of a file left as it
+ * is).
+ */
+int st_mig_file_in_line(const struct st_mig_file *f, int line);
+
+/*
  * Load, migrate and (if asked) verify @path. A file with parser errors is
  * returned with f->nr_errors set and nothing migrated. Returns 0 or -errno
  * with @err filled (unreadable file, Kconfig helper failure, ...). Release

@@ -104,6 +104,23 @@ static int change_line(const struct st_mig_outcome *r, const struct st_mig_chang
 	return r->written_lines ? c->out_line : c->line;
 }
 
+static int input_line(void *f, int line)
+{
+	return st_mig_file_in_line(f, line);
+}
+
+/*
+ * A fix's or a refusal's note, whose "line N" name lines of the migrated
+ * file: as they are with it written, else the input's (into @buf).
+ */
+static const char *fix_note(const struct st_mig_outcome *r, const char *text, char *buf,
+			    size_t size)
+{
+	if (r->written_lines)
+		return text;
+	return st_mig_map_lines(buf, size, text, input_line, (void *)r->file);
+}
+
 static void print_finding(struct out *o, const struct st_mig_outcome *r,
 			  const struct st_mig_finding *x)
 {
@@ -169,20 +186,23 @@ static void print_side_effects(struct out *o, const struct st_mig_file *f)
 static void print_changes(struct out *o, const struct st_mig_outcome *r)
 {
 	const struct st_mig_file *f = r->file;
+	char buf[1024];
 	size_t i;
 
 	for (i = 0; !o->quiet && i < f->m.nr_changes; i++) {
 		const struct st_mig_change *c = &f->m.changes[i];
+		const char *msg = c->text[0] ? fix_note(r, c->msg, buf, sizeof(buf)) : c->msg;
 
 		/* a fix written to disk is reported as linters with autofix do */
 		if (r->written && c->text[0])
 			diag(o, ST_DIAG_NOTE, f->path, change_line(r, c), c->rule, "fixed: %s",
-			     c->msg);
+			     msg);
 		else
-			diag(o, ST_DIAG_NOTE, f->path, change_line(r, c), c->rule, "%s", c->msg);
+			diag(o, ST_DIAG_NOTE, f->path, change_line(r, c), c->rule, "%s", msg);
 	}
 	for (i = 0; !o->quiet && i < f->nr_refused; i++)
-		diag(o, ST_DIAG_NOTE, f->path, 0, "fix-deps", "%s", f->refused[i]);
+		diag(o, ST_DIAG_NOTE, f->path, 0, "fix-deps", "%s",
+		     fix_note(r, f->refused[i], buf, sizeof(buf)));
 }
 
 /* What the migration brought first; what the input had after, or counted. */
@@ -285,14 +305,18 @@ static cJSON *json_changes(const struct st_mig_outcome *r)
 {
 	const struct st_mig_file *f = r->file;
 	cJSON *arr = cJSON_CreateArray(), *o;
+	char buf[1024];
 	size_t i;
 
 	for (i = 0; arr && i < f->m.nr_changes; i++) {
+		const struct st_mig_change *c = &f->m.changes[i];
+
 		o = cJSON_CreateObject();
 		if (!o || !cJSON_AddItemToArray(arr, o) ||
-		    !cJSON_AddNumberToObject(o, "line", change_line(r, &f->m.changes[i])) ||
-		    !cJSON_AddStringToObject(o, "rule", f->m.changes[i].rule) ||
-		    !cJSON_AddStringToObject(o, "message", f->m.changes[i].msg)) {
+		    !cJSON_AddNumberToObject(o, "line", change_line(r, c)) ||
+		    !cJSON_AddStringToObject(o, "rule", c->rule) ||
+		    !cJSON_AddStringToObject(o, "message", c->text[0] ?
+					     fix_note(r, c->msg, buf, sizeof(buf)) : c->msg)) {
 			cJSON_Delete(arr);
 			return NULL;
 		}
@@ -300,13 +324,17 @@ static cJSON *json_changes(const struct st_mig_outcome *r)
 	return arr;
 }
 
-static cJSON *json_strings(char *const *v, size_t n)
+/* The refusals, their lines numbered as the notes' (fix_note()). */
+static cJSON *json_refused(const struct st_mig_outcome *r)
 {
+	const struct st_mig_file *f = r->file;
 	cJSON *arr = cJSON_CreateArray();
+	char buf[1024];
 	size_t i;
 
-	for (i = 0; arr && i < n; i++) {
-		if (!cJSON_AddItemToArray(arr, cJSON_CreateString(v[i]))) {
+	for (i = 0; arr && i < f->nr_refused; i++) {
+		if (!cJSON_AddItemToArray(arr, cJSON_CreateString(
+				fix_note(r, f->refused[i], buf, sizeof(buf))))) {
 			cJSON_Delete(arr);
 			return NULL;
 		}
@@ -332,7 +360,7 @@ cJSON *st_mig_outcome_to_json(const struct st_mig_outcome *r)
 	    !cJSON_AddItemToObject(o, "findings", json_findings(r)) ||
 	    !cJSON_AddItemToObject(o, "collateral", json_collateral(f)) ||
 	    !cJSON_AddItemToObject(o, "changes", json_changes(r)) ||
-	    !cJSON_AddItemToObject(o, "refused", json_strings(f->refused, f->nr_refused)) ||
+	    !cJSON_AddItemToObject(o, "refused", json_refused(r)) ||
 	    !cJSON_AddBoolToObject(o, "written", r->written) ||
 	    !st_json_add_str_or_null(o, "verified_with", f->verified_with) ||
 	    !st_json_add_str_or_null(o, "arch", f->arch[0] ? f->arch : NULL) ||
