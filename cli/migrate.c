@@ -67,7 +67,9 @@ static const char help_notes[] =
 "are pre-existing, summed up in one line per file (--all lists them).\n"
 "Only introduced findings make the exit status 1, stop --in-place from\n"
 "writing and fail --check. The options whose value changes as a side\n"
-"effect are listed after them, in scripts/diffconfig's form, also with -q.\n"
+"effect are listed after them, in scripts/diffconfig's form, also with -q\n"
+"(--all lists all that diffconfig shows: also the options the changed\n"
+"lines set, and those that only appear or vanish as n).\n"
 "\n"
 "Line numbers are those of the file on disk after the action shown: with\n"
 "--in-place the migrated file, otherwise the file as it is (a line the\n"
@@ -81,7 +83,8 @@ void st_migrate_more_help(FILE *f)
 struct run {
 	struct st_mig_opts opts;
 	bool in_place, check, force;
-	bool all;		/* list pre-existing findings and collateral */
+	bool all;		/* list pre-existing findings (--all, -v) */
+	bool diffconfig;	/* list all the options that change (--all) */
 	unsigned int shard_k, shard_n;	/* --shard K/N, or 0 */
 	struct st_discover_opts discover;	/* --allow-empty, --skip-non-kernel */
 	struct st_arch_tally archs;	/* text: said after the files */
@@ -119,7 +122,7 @@ static struct st_mig_outcome outcome(const struct run *r, const struct st_mig_fi
 {
 	return (struct st_mig_outcome){
 		.file = f, .written = written, .written_lines = r->in_place,
-		.all = r->all, .tree = r->opts.srctree != NULL,
+		.all = r->all, .diffconfig = r->diffconfig, .tree = r->opts.srctree != NULL,
 	};
 }
 
@@ -334,7 +337,7 @@ static int parse_opts(struct run *r, int argc, char **argv)
 		case OPT_NO_VERIFY: r->opts.verify = false; break;
 		case OPT_NO_PIN: r->opts.no_pin = true; break;
 		case OPT_FORCE: r->force = true; break;
-		case OPT_ALL: r->all = true; break;
+		case OPT_ALL: r->all = r->diffconfig = true; break;
 		case OPT_ALLOW_EMPTY: r->discover.allow_empty = true; break;
 		case OPT_SKIP_NON_KERNEL: r->discover.skip_foreign = true; break;
 		case OPT_SHARD:

@@ -143,6 +143,13 @@ int st_migrate_collateral(const struct st_symval *before, size_t nr_before,
 			  const struct st_symval *after, size_t nr_after,
 			  const char *const *skip,
 			  struct st_collateral **out, size_t *nr_out);
+/*
+ * Every symbol whose value differs, as scripts/diffconfig lists the two
+ * .config files: one not defined on one side and n on the other too.
+ */
+int st_migrate_config_diff(const struct st_symval *before, size_t nr_before,
+			   const struct st_symval *after, size_t nr_after,
+			   struct st_collateral **out, size_t *nr_out);
 void st_collateral_free(struct st_collateral *c, size_t nr);
 
 /*
@@ -175,7 +182,16 @@ struct st_mig_file {
 	char *diff;			/* unified diff, "" when unchanged */
 	struct st_collateral *collateral;
 	size_t nr_collateral;
+	/*
+	 * All that scripts/diffconfig shows: the collateral, the options the
+	 * changed lines set (nr_set_by_lines of them), and those that only
+	 * appear or vanish as n (nr_only_n)
+	 */
+	struct st_collateral *changed_all;
+	size_t nr_changed_all, nr_set_by_lines, nr_only_n;
 	bool verified;			/* Kconfig verification ran */
+	bool fix_deps_would;		/* without --fix-deps: it would write every
+					 * fix the findings name, refusing none */
 	const char *verified_with;	/* st_kconfig_describe(), or NULL */
 	char arch[32];			/* the ARCH it was verified for, "" if not */
 	enum st_arch_from arch_from;	/* and where that came from */
@@ -260,6 +276,7 @@ struct st_mig_outcome {
 	bool written;		/* written back (in place, or to stdout) */
 	bool written_lines;	/* line numbers of the written file, not the input's */
 	bool all;		/* pre-existing findings listed one by one */
+	bool diffconfig;	/* every option that changes value (--all) */
 	bool tree;		/* verified with a kernel tree, not a model */
 };
 

@@ -161,16 +161,34 @@ static void print_stack(struct out *o, const struct st_mig_outcome *r)
  * them (collateral): counted, then in scripts/diffconfig's form, as it
  * orders them: removed ("-SYM old"), changed (" SYM old -> new"), added
  * ("+SYM new"), each by name. Also when quiet: they change what is built.
+ * What diffconfig shows besides (the options the changed lines set, those
+ * that only appear or vanish as n) is counted in the header; with @all
+ * (--all) the list is diffconfig's whole.
  */
-static void print_side_effects(struct out *o, const struct st_mig_file *f)
+static void print_side_effects(struct out *o, const struct st_mig_file *f, bool all)
 {
-	const struct st_collateral *c = f->collateral;
-	size_t i, n = f->nr_collateral;
+	const struct st_collateral *c = all ? f->changed_all : f->collateral;
+	size_t i, n = all ? f->nr_changed_all : f->nr_collateral;
+	size_t nd = f->nr_set_by_lines, nn = f->nr_only_n;
+	char left[160] = "", by[48] = "", only[48] = "";
 
-	if (!n)
+	if (!f->nr_collateral && !(all && n))
 		return;
-	diag(o, ST_DIAG_NOTE, f->path, 0, NULL, "%zu option%s change%s as a side effect:", n,
-	     n == 1 ? "" : "s", n == 1 ? "s" : "");
+	if (nd)
+		snprintf(by, sizeof(by), "%zu set by the changed lines", nd);
+	if (nn)
+		snprintf(only, sizeof(only), "%zu that only appear or vanish as n", nn);
+	if (nd || nn)
+		snprintf(left, sizeof(left), " (not listed: %s%s%s; --all lists them too)", by,
+			 nd && nn ? ", " : "", only);
+	if (all)
+		diag(o, ST_DIAG_NOTE, f->path, 0, NULL, "%zu option%s change%s as scripts/diffconfig "
+		     "shows them (%zu as a side effect, %zu set by the changed lines, %zu only "
+		     "appearing or vanishing as n):", n, n == 1 ? "" : "s", n == 1 ? "s" : "",
+		     f->nr_collateral, nd, nn);
+	else
+		diag(o, ST_DIAG_NOTE, f->path, 0, NULL, "%zu option%s change%s as a side effect%s:",
+		     n, n == 1 ? "" : "s", n == 1 ? "s" : "", left);
 	for (i = 0; i < n; i++)
 		if (!c[i].new)
 			fprintf(o->f, "-%s %s\n", c[i].sym, c[i].old);
@@ -250,7 +268,7 @@ static int render_text(FILE *f, const struct st_mig_outcome *r, const struct st_
 	}
 	print_changes(&o, r);
 	print_findings(&o, r);
-	print_side_effects(&o, r->file);
+	print_side_effects(&o, r->file, r->diffconfig);
 	print_stack(&o, r);
 	return o.err;
 }

@@ -601,11 +601,25 @@ static int collateral(struct st_mig_file *f, const struct st_kc_result *before,
 {
 	struct st_symval *b = symvals(before), *a = symvals(after);
 	const char **skip = direct_symbols(f);
+	struct st_collateral *loose = NULL;
+	size_t nr_loose = 0;
 	int ret = -ENOMEM;
 
 	if (a && b && skip)
 		ret = st_migrate_collateral(b, before->nr_config, a, after->nr_config,
 					    skip, &f->collateral, &f->nr_collateral);
+	/* what scripts/diffconfig would show, for --all, and what is left out */
+	if (!ret)
+		ret = st_migrate_config_diff(b, before->nr_config, a, after->nr_config,
+					     &f->changed_all, &f->nr_changed_all);
+	if (!ret)
+		ret = st_migrate_collateral(b, before->nr_config, a, after->nr_config,
+					    NULL, &loose, &nr_loose);
+	if (!ret) {
+		f->nr_set_by_lines = nr_loose - f->nr_collateral;
+		f->nr_only_n = f->nr_changed_all - nr_loose;
+	}
+	st_collateral_free(loose, nr_loose);
 	symvals_free(a, after);
 	symvals_free(b, before);
 	free(skip);
@@ -939,6 +953,7 @@ void st_mig_file_release(struct st_mig_file *f)
 	st_layout_release(&f->layout);
 	st_migration_release(&f->m);
 	st_collateral_free(f->collateral, f->nr_collateral);
+	st_collateral_free(f->changed_all, f->nr_changed_all);
 	free(f->diff);
 	free(f->path);
 	st_strv_free(f->refused, f->nr_refused);
