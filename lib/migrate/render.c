@@ -57,36 +57,42 @@ static void note(struct out *o, const char *path, int line, const char *text, in
 /*
  * A finding's cause chain "a\nb\n...\nfix: F" as note lines. Verbose: every
  * line; by default only the root cause (the last line before the fix) and
- * the fix, once: not at all when the root already says it.
+ * the fix, once: not at all when the root already says it. With @fix_deps
+ * (--fix-deps was not given and would write it), the fix's line ends with
+ * " (--fix-deps adds it)".
  */
-static void print_notes(struct out *o, const char *path, int line, const char *text)
+static void print_notes(struct out *o, const char *path, int line, const char *text,
+			bool fix_deps)
 {
-	const char *p = text, *nl, *root = NULL, *fix = NULL;
-	int root_len = 0, len;
+	const char *p = text, *nl, *root = NULL, *fix = NULL, *hint = "";
+	int root_len = 0, len, fix_len = 0;
 
 	while (p && *p) {
 		nl = strchr(p, '\n');
 		len = nl ? (int)(nl - p) : (int)strlen(p);
-		if (o->verbose)
-			note(o, path, line, p, len);
 		if (!strncmp(p, "fix: ", 5)) {
 			fix = p;
+			fix_len = len;
 		} else {
 			root = p;
 			root_len = len;
+			if (o->verbose)
+				note(o, path, line, p, len);
 		}
 		p = nl ? nl + 1 : NULL;
 	}
-	if (o->verbose)
+	/* without --fix-deps, where it would write the fix: say so */
+	if (fix && fix_deps)
+		hint = " (--fix-deps adds it)";
+	if (!o->verbose && root && fix && memmem(root, root_len, fix + 5, fix_len - 5)) {
+		/* the root already says the fix */
+		diag(o, ST_DIAG_NOTE, path, line, NULL, "%.*s%s", root_len, root, hint);
 		return;
-	if (root)
-		note(o, path, line, root, root_len);
-	if (fix) {
-		nl = strchr(fix, '\n');
-		len = nl ? (int)(nl - fix) : (int)strlen(fix);
-		if (!root || !memmem(root, root_len, fix + 5, len - 5))
-			note(o, path, line, fix, len);
 	}
+	if (!o->verbose && root)
+		note(o, path, line, root, root_len);
+	if (fix)
+		diag(o, ST_DIAG_NOTE, path, line, NULL, "%.*s%s", fix_len, fix, hint);
 }
 
 /*
@@ -131,7 +137,7 @@ static void print_finding(struct out *o, const struct st_mig_outcome *r,
 	snprintf(tag, sizeof(tag), "%s%s", x->kind, x->pre_existing ? ", pre-existing" : "");
 	diag(o, ST_DIAG_WARNING, path, line, tag, "%s", x->message);
 	if (!o->quiet)
-		print_notes(o, path, line, x->detail);
+		print_notes(o, path, line, x->detail, r->file->fix_deps_would);
 }
 
 /* A file of a build system's stack: one note on what it was merged over. */

@@ -680,6 +680,31 @@ out:
 	return ret;
 }
 
+/*
+ * Without --fix-deps, whether it would help: some finding names a fix and
+ * the helper would write the fixes, refusing none (f->fix_deps_would), so
+ * that the notes can say so. Not an error when it cannot tell.
+ */
+static int would_fix(struct st_kconfig *kc, const struct st_layout_base *lb,
+		     struct st_mig_file *f, enum st_kc_mode mode, struct st_error *err)
+{
+	struct st_kc_result *rf = NULL;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < f->m.nr_findings; i++)
+		if (strstr(f->m.findings[i].detail, "\nfix: "))
+			break;
+	if (i == f->m.nr_findings)
+		return 0;
+	ret = resolve(kc, lb, f->m.after, mode, true, false, &rf, err);
+	if (ret)
+		return ret;
+	f->fix_deps_would = rf->nr_fixes && !rf->nr_refused;
+	st_kc_result_free(rf);
+	return 0;
+}
+
 static int verify(struct st_mig_session *s, const char *real, struct st_mig_file *f,
 		  const struct st_layout *l, struct st_migration *baseline,
 		  struct st_error *err)
@@ -744,6 +769,10 @@ static int verify(struct st_mig_session *s, const char *real, struct st_mig_file
 	if (ret)
 		goto out;
 	ret = merge_findings(&f->m, &lb, ra, &f->nr_in_base);
+	if (!ret && !s->opts.fix_deps)
+		ret = would_fix(kc, &lb, f, mode, err);
+	if (ret)
+		goto out;
 	if (!ret && f->m.changed)
 		ret = st_migration_findings_of(f->before, s->target, baseline);
 	if (!ret && f->m.changed)
