@@ -187,6 +187,7 @@ void build_args_free(struct build_args *b)
 
 const struct st_opt st_build_opts[] = {
 	BUILD_OPT_ROWS,
+	ST_OPT_ROW_FORMAT("{text|json}"),
 	ST_OPT_ROW_JSON,
 	ST_OPT_ROW_QUIET,
 	ST_OPT_END,

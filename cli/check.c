@@ -17,7 +17,7 @@
 #include "migrate/migrate.h"
 
 enum {
-	OPT_SRCTREE = ST_OPT_ID, OPT_ARCH, OPT_FORMAT, OPT_FIX, OPT_BUDGET, OPT_SELECT,
+	OPT_SRCTREE = ST_OPT_ID, OPT_ARCH, OPT_FIX, OPT_BUDGET, OPT_SELECT,
 	OPT_IGNORE, OPT_CONFIG, OPT_NO_CONFIG, OPT_BUILDDIR, OPT_LIST_RULES, OPT_BASELINE,
 	OPT_SHARD, OPT_ALLOW_EMPTY, OPT_SKIP_NON_KERNEL, OPT_TARGET, OPT_UNTRUSTED_SETTINGS,
 };
@@ -26,7 +26,7 @@ const struct st_opt st_check_opts[] = {
 	{ "srctree", 0, OPT_SRCTREE, "DIR", "also verify with this kernel tree's Kconfig (more rules)" },
 	{ "target", 0, OPT_TARGET, "VERSION", "judge for this kernel, e.g. 4.14 (default: the tree's, else what the build system gives, else the newest)" },
 	{ "arch", 0, OPT_ARCH, "ARCH", "ARCH for Kconfig (default: $ARCH, else the arch/ARCH/configs/ path)" },
-	{ "format", 0, OPT_FORMAT, "{text|json|github|sarif}", "output format (default: text)" },
+	ST_OPT_ROW_FORMAT("{text|json|github|sarif}"),
 	{ "fix", 0, OPT_FIX, NULL, "rewrite the files with migrate's rules where that verifies" },
 	{ "baseline", 0, OPT_BASELINE, "REV", "only findings the files did not have at git revision REV (auto: what a change brings, see check.md; none: all)" },
 	{ "budget", 0, OPT_BUDGET, "FILE", "check the size budgets in this JSON file" },
@@ -102,7 +102,7 @@ static void stack_note(const struct st_check_stack *s, bool verbose)
 }
 
 struct args {
-	const char *srctree, *arch, *format, *budget, *builddir, *config, *baseline, *target;
+	const char *srctree, *arch, *budget, *builddir, *config, *baseline, *target;
 	bool fix, no_config, has_select, list_rules, allow_empty, skip_non_kernel;
 	bool untrusted_settings;
 	unsigned int shard_k, shard_n;
@@ -120,7 +120,6 @@ static int parse_args(struct args *a, int argc, char **argv)
 		case OPT_SRCTREE: a->srctree = optarg; break;
 		case OPT_TARGET: a->target = optarg; break;
 		case OPT_ARCH: a->arch = optarg; break;
-		case OPT_FORMAT: a->format = optarg; break;
 		case OPT_FIX: a->fix = true; break;
 		case OPT_BUDGET: a->budget = optarg; break;
 		case OPT_BUILDDIR: a->builddir = optarg; break;
@@ -149,8 +148,6 @@ static int parse_args(struct args *a, int argc, char **argv)
 		return 1;
 	if (c == ST_OPT_FAIL)
 		return -EINVAL;
-	if (st_out.json)
-		a->format = "json";
 	return 0;
 bad_rule:
 	p_err("%s", e.msg);
@@ -167,7 +164,8 @@ static bool untrusted_settings(const struct args *a)
 
 /*
  * The command line wins over .slubtiny.json; ignore lists add up. $ARCH
- * (as make reads it) comes after --arch, before the file's "arch".
+ * (as make reads it) comes after --arch and the file's "arch", and after
+ * each file's path (st_cli_arch()).
  */
 static int merge_config(struct st_check_run_opts *o, enum st_arch_from *arch_from,
 			const struct args *a, const struct st_check_config *cfg)
@@ -343,7 +341,7 @@ int cmd_check(int argc, char **argv)
 	struct st_check_run_opts o = { 0 };
 	struct st_check_result r;
 	struct st_check_config cfg;
-	enum st_format fmt = ST_FORMAT_TEXT;
+	enum st_format fmt;
 	struct st_render_opts ro;
 	struct st_error e = { 0 };
 	struct args a = { 0 };
@@ -357,13 +355,10 @@ int cmd_check(int argc, char **argv)
 	ret = parse_args(&a, argc, argv);
 	if (ret)
 		return ret > 0 ? ST_EXIT_OK : ST_EXIT_ERROR;
+	fmt = st_out.format;
 	if (a.list_rules) {
 		list_rules();
 		return ST_EXIT_OK;
-	}
-	if (a.format && st_check_format_parse(a.format, &fmt)) {
-		p_err("unknown format '%s' (text, json, github, sarif)", a.format);
-		return ST_EXIT_ERROR;
 	}
 	if (load_config(&cfg, &a)) {
 		st_check_config_free(&cfg);
@@ -435,6 +430,8 @@ int cmd_check(int argc, char **argv)
 	 * Text findings are diagnostics: on stderr, where gcc puts them, whole
 	 * lines; the --format documents go to stdout.
 	 */
+	for (size_t i = 0; i < r.nr_archs; i++)
+		st_arch_env_warn(r.archs[i].arch, r.archs[i].from, r.archs[i].why);
 	fflush(stdout);
 	ro = st_render_opts(fmt);
 	/* text goes to stderr: coloured when stderr is a terminal */

@@ -43,7 +43,9 @@ extern const struct cmd st_commands[];
 
 /* Output settings shared by all commands. */
 struct st_out {
-	bool json;
+	enum st_format format;	/* --format (text by default) */
+	bool format_set;	/* a --format, --json or --markdown was given */
+	bool json;	/* format is ST_FORMAT_JSON */
 	bool pretty;	/* pretty JSON: on a TTY or with -p */
 	bool color;	/* on a TTY, unless NO_COLOR is set */
 	bool err_color;	/* diagnostics: stderr is a TTY, NO_COLOR unset */
@@ -80,10 +82,11 @@ void p_lib_err(const struct st_error *e, const char *file, int err);
 void st_json_error_document(void);
 /*
  * The make ARCH of a command that takes --arch: @opt (--arch's value or
- * NULL), else $ARCH as make reads it, else @cfg (a project config's, or
- * NULL). *arch is NULL when none is given (each file's path decides, else
- * the host), with *from = ST_ARCH_FROM_PATH. An unknown ARCH is said on
- * stderr, naming it and where it came from: -EINVAL.
+ * NULL), else @cfg (a project config's, or NULL), else $ARCH as make reads
+ * it (*from = ST_ARCH_FROM_ENV: each file's path and layout still come
+ * first, see st_arch_decide()). *arch is NULL when none is given (each
+ * file's path decides, else the host), with *from = ST_ARCH_FROM_PATH. An
+ * unknown ARCH is said on stderr, naming it and where it came from: -EINVAL.
  */
 int st_cli_arch(const char *opt, const char *cfg, const char **arch,
 		enum st_arch_from *from);
@@ -92,6 +95,15 @@ int st_cli_arch(const char *opt, const char *cfg, const char **arch,
  * found or decided (not an error: never the JSON error document's).
  */
 void p_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * When $ARCH is set and a file's path or build system (@from, @why as
+ * st_arch_decide() gave them) decided another ARCH (@arch), the one that
+ * is used: "slubtiny: CMD: warning: ARCH=x86 from the environment
+ * contradicts arch/arm/configs/ in the path; using arm" on stderr, once
+ * per @arch, also with -q and --json.
+ */
+void st_arch_env_warn(const char *arch, enum st_arch_from from, const char *why);
 
 /*
  * The ARCHes a run judged its files for, grouped by ARCH and how it was
@@ -192,9 +204,9 @@ struct st_render_opts st_render_opts(enum st_format format);
 
 struct st_report;
 /*
- * Print a report as text, Markdown or JSON (st_out.json), and HTML to @html
- * (cli/report.c; `kernel` reports through it as well).
+ * Print a report in st_out.format (text, JSON, Markdown or HTML) on stdout,
+ * and HTML to @html too (cli/report.c; `kernel` reports through it as well).
  */
-int report_render(const struct st_report *r, bool markdown, const char *html);
+int report_render(const struct st_report *r, const char *html);
 
 #endif

@@ -112,6 +112,34 @@ void p_note(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+void st_arch_env_warn(const char *arch, enum st_arch_from from, const char *why)
+{
+	static char said[16][32];
+	static size_t nsaid;
+	const char *env = getenv("ARCH");
+	size_t i;
+
+	if (!env || !*env || (from != ST_ARCH_FROM_PATH && from != ST_ARCH_FROM_LAYOUT))
+		return;
+	/* ARCH=x86_64 and arch/x86/configs/ agree, as make's SRCARCH has it */
+	if (!strcmp(st_arch_srcarch(env), st_arch_srcarch(arch)))
+		return;
+	for (i = 0; i < nsaid; i++)
+		if (!strcmp(said[i], arch))
+			return;
+	if (nsaid < ARRAY_SIZE(said))
+		snprintf(said[nsaid++], sizeof(said[0]), "%s", arch);
+	fflush(stdout);
+	if (from == ST_ARCH_FROM_PATH)
+		fprintf(stderr, "slubtiny: %s%swarning: ARCH=%s from the environment contradicts "
+			"%s in the path; using %s\n", st_out.cmd ? st_out.cmd : "",
+			st_out.cmd ? ": " : "", env, why, arch);
+	else
+		fprintf(stderr, "slubtiny: %s%swarning: ARCH=%s from the environment contradicts "
+			"the build system's ARCH=%s%s%s; using %s\n", st_out.cmd ? st_out.cmd : "",
+			st_out.cmd ? ": " : "", env, arch, why[0] ? " from " : "", why, arch);
+}
+
 void st_arch_tally_add(struct st_arch_tally *t, const char *file, const char *arch,
 		       enum st_arch_from from, const char *why)
 {
@@ -517,12 +545,13 @@ int st_cli_arch(const char *opt, const char *cfg, const char **arch,
 	if (opt) {
 		*arch = opt;
 		*from = ST_ARCH_FROM_OPTION;
-	} else if (env && *env) {
-		*arch = env;
-		*from = ST_ARCH_FROM_ENV;
 	} else if (cfg) {
 		*arch = cfg;
 		*from = ST_ARCH_FROM_CONFIG;
+	} else if (env && *env) {
+		/* below each file's path and layout (st_arch_decide()) */
+		*arch = env;
+		*from = ST_ARCH_FROM_ENV;
 	} else {
 		*arch = NULL;
 		*from = ST_ARCH_FROM_PATH;

@@ -42,6 +42,7 @@ const struct st_opt st_footprint_opts[] = {
 	  ST_OPT_NUM, 1, 600000 },
 	{ "svg", 0, OPT_SVG, "FILE", "also write the pages-held chart as SVG" },
 	{ "builddir", 0, OPT_BUILDDIR, "DIR", "kernel build cache with the booted figures (default: $XDG_CACHE_HOME/slubtiny/kernel)" },
+	ST_OPT_ROW_FORMAT("{text|json|svg}"),
 	ST_OPT_ROW_JSON,
 	ST_OPT_ROW_QUIET,
 	{ "verbose", 'v', ST_OPT_VERBOSE, NULL, "print every figure: all ratios, size classes, caches" },
@@ -74,6 +75,7 @@ const struct st_opt st_footprint_boot_opts[] = {
 	ST_KTREE_ROW_CC_WRAPPER,
 	ST_KTREE_ROW_BUILDDIR,
 	{ "svg", 0, OPT_SVG, "FILE", "also write the Slab: bars as SVG" },
+	ST_OPT_ROW_FORMAT("{text|json|svg}"),
 	ST_OPT_ROW_JSON,
 	ST_OPT_ROW_QUIET,
 	ST_OPT_ROW_VERBOSE,
@@ -220,10 +222,10 @@ static int write_svg(const struct st_fp_report *r, const char *path)
 	return f && !st_out_close(f, path, st_fp_render(f, r, &o)) ? ST_EXIT_OK : ST_EXIT_ERROR;
 }
 
-/* The result on stdout: text or JSON. */
+/* The result on stdout: text, JSON or the SVG chart. */
 static int print_result(const struct st_fp_report *r)
 {
-	struct st_render_opts o = st_render_opts(st_out.json ? ST_FORMAT_JSON : ST_FORMAT_TEXT);
+	struct st_render_opts o = st_render_opts(st_out.format);
 	int ret = st_fp_render(stdout, r, &o);
 
 	st_out.json_done = st_out.json;
@@ -278,7 +280,7 @@ static int fp_replay(int argc, char **argv)
 		ret = err > 0 ? ST_EXIT_OK : ST_EXIT_ERROR;
 		goto out;
 	}
-	st_fit_output(!st_out.json, true);
+	st_fit_output(st_out.format == ST_FORMAT_TEXT, true);
 	if (use_booted(&r, a.builddir)) {
 		ret = ST_EXIT_ERROR;
 		goto out;
@@ -471,7 +473,7 @@ static void boot_ratios(struct st_boot_result *r)
 
 static int boot_print(struct st_boot_result *r, const char *svg)
 {
-	struct st_render_opts o = st_render_opts(st_out.json ? ST_FORMAT_JSON : ST_FORMAT_TEXT);
+	struct st_render_opts o = st_render_opts(st_out.format);
 	size_t i;
 	int ret;
 
@@ -502,7 +504,7 @@ static int fp_boot(int argc, char **argv)
 	err = boot_parse(argc, argv, &a);
 	if (err)
 		return err > 0 ? ST_EXIT_OK : ST_EXIT_ERROR;
-	st_fit_output(!st_out.json, true);
+	st_fit_output(st_out.format == ST_FORMAT_TEXT, true);
 	o.k = a.k.o;
 	o.mem_mb = a.nmems ? a.mems[0] : 0;
 	o.mems = a.mems;

@@ -19,7 +19,6 @@
 
 enum {
 	OPT_BASELINE = ST_OPT_ID,
-	OPT_MARKDOWN,
 	OPT_HTML,
 	OPT_SHARD,
 	OPT_VMLINUX,
@@ -40,7 +39,8 @@ const struct st_opt st_kernel_opts[] = {
 	ST_KTREE_ROW_CC_WRAPPER,
 	ST_KTREE_ROW_BUILDDIR,
 	{ "shard", 0, OPT_SHARD, "K/N", "build every N-th item from the K-th (merge with report --merge)" },
-	{ "markdown", 0, OPT_MARKDOWN, NULL, "print Markdown tables" },
+	ST_OPT_ROW_FORMAT("{text|json|markdown|html}"),
+	ST_OPT_ROW_MARKDOWN,
 	{ "html", 0, OPT_HTML, "FILE", "also write a self-contained HTML page" },
 	ST_OPT_ROW_JSON,
 	ST_OPT_ROW_QUIET,
@@ -58,7 +58,6 @@ const struct st_example st_kernel_examples[] = {
 struct kernel_args {
 	struct st_ktree_args k;
 	const char *html;
-	bool markdown;
 };
 
 static int kernel_opt(struct kernel_args *ka, int opt, const char *arg)
@@ -68,9 +67,6 @@ static int kernel_opt(struct kernel_args *ka, int opt, const char *arg)
 	switch (opt) {
 	case OPT_BASELINE:
 		o->baseline = arg;
-		break;
-	case OPT_MARKDOWN:
-		ka->markdown = true;
 		break;
 	case OPT_HTML:
 		ka->html = arg;
@@ -108,10 +104,6 @@ static int parse(struct kernel_args *ka, int argc, char **argv)
 		p_err("unexpected argument '%s'", argv[optind]);
 		return -1;
 	}
-	if (st_out.json && ka->markdown) {
-		p_err("--json and --markdown exclude each other");
-		return -1;
-	}
 	return st_ktree_finish(&ka->k);
 }
 
@@ -129,7 +121,7 @@ static void progress(void *ctx, const struct st_kernel_progress *p)
 
 int cmd_kernel(int argc, char **argv)
 {
-	struct kernel_args ka = { .markdown = false };
+	struct kernel_args ka = { .html = NULL };
 	struct st_kernel_result *k = NULL;
 	struct st_progress *prog;
 	struct st_report *r = NULL;
@@ -155,7 +147,7 @@ int cmd_kernel(int argc, char **argv)
 	for (i = 0; i < k->nitems; i++)
 		if (k->items[i].error)
 			p_err("%s", k->items[i].error);
-	status = report_render(r, ka.markdown, ka.html);
+	status = report_render(r, ka.html);
 	if (!status && k->nfailed)
 		status = ST_EXIT_ERROR;
 out:

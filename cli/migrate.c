@@ -40,12 +40,13 @@ const struct st_opt st_migrate_opts[] = {
 	{ "no-verify", 0, OPT_NO_VERIFY, NULL, "apply the rules only; do not ask Kconfig" },
 	{ "force", 0, OPT_FORCE, NULL, "with --in-place: write even a file that does not verify" },
 	{ "shard", 0, OPT_SHARD, "K/N", ST_OPT_SHARD_HELP },
-	{ "all", 0, OPT_ALL, NULL, "also list the findings the input already had" },
+	{ "all", 0, OPT_ALL, NULL, "also list the findings the input already had, and every option that changes as scripts/diffconfig shows it" },
 	{ "allow-empty", 0, OPT_ALLOW_EMPTY, NULL, "a DIR without kernel configs is no error (exit 0)" },
 	{ "skip-non-kernel", 0, OPT_SKIP_NON_KERNEL, NULL, "leave out FILEs whose content is no kernel config (as a DIR walk does)" },
+	ST_OPT_ROW_FORMAT("{text|json}"),
 	ST_OPT_ROW_JSON,
 	ST_OPT_ROW_QUIET,
-	{ "verbose", 'v', ST_OPT_VERBOSE, NULL, "print more: whole cause chains, and what --all lists" },
+	{ "verbose", 'v', ST_OPT_VERBOSE, NULL, "print more: whole cause chains, and the findings --all lists" },
 	ST_OPT_END,
 };
 
@@ -66,7 +67,9 @@ static const char help_notes[] =
 "are pre-existing, summed up in one line per file (--all lists them).\n"
 "Only introduced findings make the exit status 1, stop --in-place from\n"
 "writing and fail --check. The options whose value changes as a side\n"
-"effect are listed after them, in scripts/diffconfig's form, also with -q.\n"
+"effect are listed after them, in scripts/diffconfig's form, also with -q\n"
+"(--all lists all that diffconfig shows: also the options the changed\n"
+"lines set, and those that only appear or vanish as n).\n"
 "\n"
 "Line numbers are those of the file on disk after the action shown: with\n"
 "--in-place the migrated file, otherwise the file as it is (a line the\n"
@@ -80,7 +83,8 @@ void st_migrate_more_help(FILE *f)
 struct run {
 	struct st_mig_opts opts;
 	bool in_place, check, force;
-	bool all;		/* list pre-existing findings and collateral */
+	bool all;		/* list pre-existing findings (--all, -v) */
+	bool diffconfig;	/* list all the options that change (--all) */
 	unsigned int shard_k, shard_n;	/* --shard K/N, or 0 */
 	struct st_discover_opts discover;	/* --allow-empty, --skip-non-kernel */
 	struct st_arch_tally archs;	/* text: said after the files */
@@ -118,7 +122,7 @@ static struct st_mig_outcome outcome(const struct run *r, const struct st_mig_fi
 {
 	return (struct st_mig_outcome){
 		.file = f, .written = written, .written_lines = r->in_place,
-		.all = r->all, .tree = r->opts.srctree != NULL,
+		.all = r->all, .diffconfig = r->diffconfig, .tree = r->opts.srctree != NULL,
 	};
 }
 
@@ -253,8 +257,10 @@ static void do_file(struct run *r, struct st_mig_session *s, const char *path,
 		file_error(r, path, &e, ret);
 		goto out;
 	}
-	if (f.arch[0])
+	if (f.arch[0]) {
+		st_arch_env_warn(f.arch, f.arch_from, f.arch_why);
 		st_arch_tally_add(&r->archs, f.path, f.arch, f.arch_from, f.arch_why);
+	}
 	if (f.nr_errors) {
 		parse_errors(r, &f);
 		goto out;
@@ -292,12 +298,19 @@ out:
 }
 
 /* --target: a version, and one the bundled models know unless a tree judges it. */
-static int check_target(const char *target, const char *srctree)
+static int check_target(const char *target, const char *srctree, bool verify)
 {
 	struct st_kver v;
 
 	if (st_kver_parse(target, &v)) {
 		p_err("invalid --target '%s' (want e.g. 6.12)", target);
+		return -1;
+	}
+	if (!srctree && verify && st_kver_cmp(v, st_kver_oldest_model) < 0) {
+		p_err("--target %d.%d is older than the bundled Kconfig models (linux %d.%d to "
+		      "%d.%d); give --srctree with that kernel, or --no-verify", v.major, v.minor,
+		      st_kver_oldest_model.major, st_kver_oldest_model.minor,
+		      st_kver_newest.major, st_kver_newest.minor);
 		return -1;
 	}
 	if (!srctree && st_kver_cmp(v, st_kver_newest) > 0) {
@@ -326,7 +339,7 @@ static int parse_opts(struct run *r, int argc, char **argv)
 		case OPT_NO_VERIFY: r->opts.verify = false; break;
 		case OPT_NO_PIN: r->opts.no_pin = true; break;
 		case OPT_FORCE: r->force = true; break;
-		case OPT_ALL: r->all = true; break;
+		case OPT_ALL: r->all = r->diffconfig = true; break;
 		case OPT_ALLOW_EMPTY: r->discover.allow_empty = true; break;
 		case OPT_SKIP_NON_KERNEL: r->discover.skip_foreign = true; break;
 		case OPT_SHARD:
@@ -358,7 +371,7 @@ static int parse_opts(struct run *r, int argc, char **argv)
 		p_err("no FILE or DIR given; see 'slubtiny migrate --help'");
 		return -EINVAL;
 	}
-	if (r->opts.target && check_target(r->opts.target, r->opts.srctree))
+	if (r->opts.target && check_target(r->opts.target, r->opts.srctree, r->opts.verify))
 		return -EINVAL;
 	/* as make: $ARCH and $CROSS_COMPILE unless the options say otherwise */
 	if (st_cli_arch(r->opts.arch, NULL, &r->opts.arch, &r->opts.arch_from))

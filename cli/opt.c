@@ -161,11 +161,17 @@ static int number(const char *s, unsigned long min, unsigned long max, unsigned 
  */
 static int choice(const char *choices, const char *arg)
 {
-	char msg[256];
+	char msg[256], words[128];
 	const char *p, *bar;
 	size_t n = 0, len = 0, al = strlen(arg);
 	int k = 0;
 
+	/* "{a|b}" (a --format row's placeholder) is "a|b" */
+	if (choices[0] == '{') {
+		snprintf(words, sizeof(words), "%.*s", (int)strcspn(choices + 1, "}"),
+			 choices + 1);
+		choices = words;
+	}
 	for (p = choices; ; p = bar + 1) {
 		bar = strchr(p, '|');
 		len = bar ? (size_t)(bar - p) : strlen(p);
@@ -201,6 +207,81 @@ static int check_typed(const struct st_opt *o, const char *arg)
 	default:
 		return 0;
 	}
+}
+
+static const char *const format_names[] = {
+	[ST_FORMAT_TEXT] = "text", [ST_FORMAT_JSON] = "json",
+	[ST_FORMAT_MARKDOWN] = "markdown", [ST_FORMAT_HTML] = "html",
+	[ST_FORMAT_SVG] = "svg", [ST_FORMAT_GITHUB] = "github",
+	[ST_FORMAT_SARIF] = "sarif",
+};
+
+const char *st_format_name(int f)
+{
+	return f >= 0 && (size_t)f < sizeof(format_names) / sizeof(format_names[0]) ?
+	       format_names[f] : "text";
+}
+
+int st_format_parse(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(format_names) / sizeof(format_names[0]); i++)
+		if (!strcmp(name, format_names[i]))
+			return (int)i;
+	return -1;
+}
+
+/*
+ * Output format @f, asked for by @how ("--json"): one per run, whichever
+ * spelling gave it; -1 (said) for a second, different one.
+ */
+static int set_format(int f, const char *how)
+{
+	static char first[64];
+
+	if (st_out.format_set && st_out.format != (enum st_format)f) {
+		p_err("%s and %s ask for two output formats; give one --format", first, how);
+		return -1;
+	}
+	snprintf(first, sizeof(first), "%s", how);
+	st_out.format = (enum st_format)f;
+	st_out.format_set = true;
+	st_out.json = f == ST_FORMAT_JSON;
+	return 0;
+}
+
+/* @word is one of the words of placeholder @arg ("{a|b}"). */
+static bool listed(const char *arg, const char *word)
+{
+	size_t wl = strlen(word);
+	const char *p;
+
+	for (p = arg; (p = strstr(p, word)); p += wl)
+		if ((p == arg || strchr("{|", p[-1])) && strchr("|}", p[wl]))
+			return true;
+	return false;
+}
+
+/*
+ * --format @arg of row @o: an st_format name sets it (0); a word for the
+ * command itself (size's "sysv") returns 1; -1 when said to be wrong.
+ */
+static int format_option(const struct st_opt *o, const char *arg)
+{
+	char how[96];
+	int f;
+
+	if (o->type == ST_OPT_CHOICE && choice(o->arg, arg))
+		return -1;
+	f = st_format_parse(arg);
+	if (f < 0)
+		return 1;
+	/* a format name the command has no printer for (size --format svg) */
+	if (!listed(o->arg, arg))
+		return choice(o->arg, arg) ? -1 : 1;
+	snprintf(how, sizeof(how), "--format %s", arg);
+	return set_format(f, how);
 }
 
 /*
@@ -248,7 +329,19 @@ int st_getopt(int argc, char **argv, const char *cmd, const struct st_opt *opts)
 			st_usage(stdout, cmd);
 			return ST_OPT_HELP;
 		case ST_OPT_JSON:
-			st_out.json = true;
+			if (set_format(ST_FORMAT_JSON, "--json"))
+				return ST_OPT_FAIL;
+			continue;
+		case ST_OPT_MARKDOWN:
+			if (set_format(ST_FORMAT_MARKDOWN, "--markdown"))
+				return ST_OPT_FAIL;
+			continue;
+		case ST_OPT_FORMAT:
+			li = format_option(row_of(opts, c), optarg);
+			if (li < 0)
+				return ST_OPT_FAIL;
+			if (li > 0)
+				return c;
 			continue;
 		case ST_OPT_QUIET:
 			st_out.verbosity = -1;

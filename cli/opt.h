@@ -39,11 +39,22 @@ extern unsigned long st_optnum;
 /* Ids shared by every command that lists the option. */
 enum {
 	ST_OPT_JSON = 0x80,
+	ST_OPT_FORMAT = 0x81,
+	ST_OPT_MARKDOWN = 0x82,
 	ST_OPT_QUIET = 'q',
 	ST_OPT_VERBOSE = 'v',
 };
 
-#define ST_OPT_ROW_JSON	   { "json", 0, ST_OPT_JSON, NULL, "print one JSON document on stdout (errors too)" }
+#define ST_OPT_ROW_JSON	   { "json", 0, ST_OPT_JSON, NULL, "same as --format json: one JSON document on stdout (errors too)" }
+#define ST_OPT_ROW_MARKDOWN { "markdown", 0, ST_OPT_MARKDOWN, NULL, "same as --format markdown" }
+/*
+ * --format NAME, NAME one of @names ("{text|json|sarif}"), the formats the
+ * command prints: st_getopt() checks it and sets st_out.format (and
+ * st_out.json). The same names everywhere: text, json, markdown, html,
+ * svg, github, sarif (st_format_name()).
+ */
+#define ST_OPT_ROW_FORMAT(names) \
+	{ "format", 0, ST_OPT_FORMAT, names, "output format (default: text)", ST_OPT_CHOICE }
 #define ST_OPT_ROW_QUIET   { "quiet", 'q', ST_OPT_QUIET, NULL, "print only warnings and errors on stderr" }
 #define ST_OPT_ROW_VERBOSE { "verbose", 'v', ST_OPT_VERBOSE, NULL, "print more (whole cause chains, every note)" }
 #define ST_OPT_END	   { NULL, 0, 0, NULL, NULL }
@@ -58,9 +69,12 @@ enum {
 /*
  * Next option of @argv for command @cmd (a name in st_commands, or "footprint
  * gen"), parsed against @opts. -h/--help is always accepted. The common
- * options (--json, -q, -v) set st_out themselves when they are in @opts and
- * are not returned. A long option must be spelled out: an abbreviation
- * ("--srctre") is an unknown option, as a typo is. Errors are printed in one
+ * options (--format, --json, --markdown, -q, -v) set st_out themselves when
+ * they are in @opts and are not returned; a --format row of type
+ * ST_OPT_TEXT (size's binutils names) returns the words that are not an
+ * st_format's name. Two different formats are an error. A long option
+ * must be spelled out: an abbreviation ("--srctre") is an unknown option,
+ * as a typo is. Errors are printed in one
  * style:
  *   slubtiny: CMD: unknown option '--x' (did you mean '--y'?); see 'slubtiny CMD --help'
  * A typed row's argument is checked before its id is returned, the error
@@ -70,6 +84,10 @@ enum {
  * (done for you on the first call for a new @opts). Sets st_out.cmd to @cmd.
  */
 int st_getopt(int argc, char **argv, const char *cmd, const struct st_opt *opts);
+
+/* "text", "json", ... of @f; st_format_parse(): the format named @name, or -1. */
+const char *st_format_name(int f);
+int st_format_parse(const char *name);
 
 /* Print "@title:" ("Options" for NULL) and a line per option of @opts (wrapped to 80 columns). */
 void st_opt_print_help(FILE *f, const char *title, const struct st_opt *opts);

@@ -21,7 +21,6 @@
 enum {
 	OPT_BASELINE = OPT_FIRST_FREE,
 	OPT_HTML,
-	OPT_MARKDOWN,
 	OPT_ATTRIBUTE,
 	OPT_OBJECTS,
 	OPT_MERGE,
@@ -31,7 +30,8 @@ enum {
 const struct st_opt st_report_opts[] = {
 	{ "baseline", 0, OPT_BASELINE, "VARIANT", "compare against this variant (default: slub)" },
 	BUILD_OPT_ROWS,
-	{ "markdown", 0, OPT_MARKDOWN, NULL, "print Markdown tables" },
+	ST_OPT_ROW_FORMAT("{text|json|markdown|html}"),
+	ST_OPT_ROW_MARKDOWN,
 	{ "html", 0, OPT_HTML, "FILE", "also write a self-contained HTML page with charts" },
 	{ "attribute", 0, OPT_ATTRIBUTE, NULL, "rank the options that make the variants differ by cost" },
 	{ "objects", 0, OPT_OBJECTS, NULL, "report on NAME=PATH ELF files instead (the first is the baseline)" },
@@ -54,7 +54,6 @@ struct report_args {
 	struct build_args b;
 	const char *baseline;
 	const char *html;
-	bool markdown;
 	bool attribute;
 	bool objects;
 	bool merge;
@@ -72,9 +71,6 @@ static int parse(struct report_args *ra, int argc, char **argv)
 			break;
 		case OPT_HTML:
 			ra->html = optarg;
-			break;
-		case OPT_MARKDOWN:
-			ra->markdown = true;
 			break;
 		case OPT_ATTRIBUTE:
 			ra->attribute = true;
@@ -97,10 +93,6 @@ static int parse(struct report_args *ra, int argc, char **argv)
 		return 1;
 	if (opt == ST_OPT_FAIL)
 		return -1;
-	if (st_out.json && ra->markdown) {
-		p_err("--json and --markdown exclude each other");
-		return -1;
-	}
 	if (ra->merge && (ra->objects || ra->attribute)) {
 		p_err("--merge takes only the JSON files of `slubtiny kernel --shard`");
 		return -1;
@@ -198,15 +190,14 @@ static int write_html(const struct st_report *r, const char *path)
 }
 
 /* Print @r as asked; `slubtiny kernel` prints its report through here too. */
-int report_render(const struct st_report *r, bool markdown, const char *html)
+int report_render(const struct st_report *r, const char *html)
 {
 	struct st_render_opts o;
 	int ret;
 
 	if (html && write_html(r, html))
 		return ST_EXIT_ERROR;
-	o = st_render_opts(st_out.json ? ST_FORMAT_JSON : markdown ? ST_FORMAT_MARKDOWN :
-			   ST_FORMAT_TEXT);
+	o = st_render_opts(st_out.format);
 	st_out.json_done = st_out.json;
 	ret = st_report_render(stdout, r, &o);
 	if (ret == -ENOMEM) {
@@ -328,7 +319,7 @@ int cmd_report(int argc, char **argv)
 	ret = parse(&ra, argc, argv);
 	if (ret)
 		return ret > 0 ? ST_EXIT_OK : ST_EXIT_ERROR;
-	st_fit_output(!st_out.json && !ra.markdown, true);
+	st_fit_output(st_out.format == ST_FORMAT_TEXT, true);
 	if (ra.merge) {
 		ret = merge_report(&r, argc, argv, &e);
 	} else if (ra.objects) {
@@ -346,7 +337,7 @@ int cmd_report(int argc, char **argv)
 		status = ST_EXIT_ERROR;
 		goto out;
 	}
-	status = report_render(r, ra.markdown, ra.html);
+	status = report_render(r, ra.html);
 out:
 	st_report_free(r);
 	st_build_result_free(res);

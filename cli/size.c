@@ -11,13 +11,14 @@
 #include "sizes/sections.h"
 #include "st_config.h"
 
-enum { OPT_FORMAT = ST_OPT_ID, OPT_RADIX, OPT_COMMON, OPT_TARGET };
+enum { OPT_RADIX = ST_OPT_ID, OPT_COMMON, OPT_TARGET };
 
 const struct st_opt st_size_opts[] = {
 	{ NULL, 'A', 'A', NULL, "SysV format: one line per section" },
 	{ NULL, 'B', 'B', NULL, "Berkeley format (the default): text, data, bss per file" },
 	{ NULL, 'G', 'G', NULL, "GNU format" },
-	{ "format", 0, OPT_FORMAT, "{berkeley|sysv|gnu}", "the format by name" },
+	{ "format", 0, ST_OPT_FORMAT, "{text|json|berkeley|sysv|gnu}",
+	  "output format: text (Berkeley's, the default), json, or binutils' by name" },
 	{ NULL, 'd', 'd', NULL, "sizes in decimal (the default)" },
 	{ NULL, 'o', 'o', NULL, "sizes in octal" },
 	{ NULL, 'x', 'x', NULL, "sizes in hexadecimal" },
@@ -54,7 +55,7 @@ static int parse_format(const char *s, enum st_size_format *fmt)
 		*fmt = ST_SIZE_GNU;
 		return 0;
 	}
-	p_err("invalid argument to --format: %s (berkeley, sysv or gnu)", s);
+	p_err("--format is text, json, berkeley, sysv or gnu, not '%s'", s);
 	return -1;
 }
 
@@ -115,7 +116,7 @@ static int size_parse(int argc, char **argv, struct st_size_opts *so, const char
 		case 'G':
 			so->format = ST_SIZE_GNU;
 			break;
-		case OPT_FORMAT:
+		case ST_OPT_FORMAT:
 			if (parse_format(optarg, &so->format))
 				return ST_EXIT_ERROR;
 			break;

@@ -95,6 +95,7 @@ const struct st_opt st_size_diff_opts[] = {
 	{ NULL, 't', 't', NULL, "function (text) symbols only" },
 	{ NULL, 'p', 'p', "PREFIX", "nm prefix, as bloat-o-meter takes it (ignored: no nm is run)" },
 	{ "exit-code", 0, 'x', NULL, "exit 1 when the totals differ" },
+	ST_OPT_ROW_FORMAT("{text|json}"),
 	ST_OPT_ROW_JSON,
 	ST_OPT_END,
 };

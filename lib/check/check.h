@@ -464,9 +464,6 @@ struct st_check_run_opts {
 int st_check_run(const struct st_check_run_opts *o, char *const *paths, size_t n,
 		 struct st_check_result *r, struct st_error *err);
 
-/* --format: text, json, github or sarif (-EINVAL for another name). */
-int st_check_format_parse(const char *name, enum st_format *fmt);
-
 /*
  * Print @r to @f in text (o->color: ANSI colour), JSON, GitHub workflow
  * commands or SARIF (o->pretty: indented), as common/render.h says. The

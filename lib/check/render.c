@@ -39,23 +39,6 @@ static const char *const level_sarif[] = {
 	[ST_LEVEL_NOTE] = "note", [ST_LEVEL_WARNING] = "warning", [ST_LEVEL_ERROR] = "error",
 };
 
-int st_check_format_parse(const char *name, enum st_format *fmt)
-{
-	static const char *const names[] = {
-		[ST_FORMAT_TEXT] = "text", [ST_FORMAT_JSON] = "json",
-		[ST_FORMAT_GITHUB] = "github", [ST_FORMAT_SARIF] = "sarif",
-	};
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(names); i++) {
-		if (names[i] && !strcmp(name, names[i])) {
-			*fmt = i;
-			return 0;
-		}
-	}
-	return -EINVAL;
-}
-
 /* -v: each cause of the chain as "FILE:LINE:COL: note: because: CAUSE". */
 static void print_chain(FILE *f, const struct st_check_finding *x, bool color)
 {

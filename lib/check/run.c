@@ -633,8 +633,8 @@ static int decide_archs(const struct st_check_run_opts *o, char *const *files, s
 		struct st_check_arch *a = &r->archs[i];
 		struct st_arch_choice c;
 		const char *glob;
-		/* the command line, then .slubtiny.json's "arches", then its "arch" */
-		bool cmdline = o->arch && given_from != ST_ARCH_FROM_CONFIG;
+		/* --arch, then .slubtiny.json's "arches", then its "arch" or $ARCH */
+		bool cmdline = o->arch && given_from == ST_ARCH_FROM_OPTION;
 
 		if (!cmdline && (glob = mapped_arch(o, files[i], &c))) {
 			c.from = ST_ARCH_FROM_CONFIG;

@@ -217,7 +217,7 @@ static const struct st_fp_run *find_run(const struct st_fp_report *r, size_t fro
 }
 
 #define VS_BASE		"slub_tiny"
-#define VS_CELL		11	/* "%5.2f %5.2f" */
+#define VS_CELL		13	/* "%5.2fx %5.2fx" */
 
 /*
  * The variants compared with VS_BASE, in run order, into @v (at most @max);
@@ -252,14 +252,15 @@ static void vs_cell(const struct st_fp_report *r, const char *trace, const char 
 	char cell[64] = "-";
 
 	if (p || s)
-		snprintf(cell, sizeof(cell), "%5.2f %5.2f", p ? p->value : 0, s ? s->value : 0);
+		snprintf(cell, sizeof(cell), "%5.2fx %5.2fx", p ? p->value : 0, s ? s->value : 0);
 	fprintf(f, "  %*s", w, cell);
 }
 
 /*
  * Each variant against SLUB_TINY, a row per trace (so a trace on two
  * threads and its one-thread replay are two rows) and a column per
- * variant: its peak pages and its ops/s over SLUB_TINY's.
+ * variant: its peak pages and its ops/s over SLUB_TINY's, each labelled
+ * under the variant's name and written as a multiple ("1.08x").
  */
 static void text_vs_base(const struct st_fp_report *r, const size_t *first, size_t n, FILE *f)
 {
@@ -273,13 +274,17 @@ static void text_vs_base(const struct st_fp_report *r, const size_t *first, size
 
 	if (!nv)
 		return;
-	fprintf(f, "\nagainst " VS_BASE " on the same trace: peak pages, ops/s\n");
+	fprintf(f, "\nagainst " VS_BASE " on the same trace: peak pages and ops/s, times "
+		VS_BASE "'s\n");
 	fprintf(f, "%-*s  %3s", tw, "trace", "thr");
 	for (k = 0; k < nv; k++) {
 		snprintf(name, sizeof(name), "%s%s", v[k], rss[k] ? "*" : "");
 		w[k] = strlen(name) > VS_CELL ? (int)strlen(name) : VS_CELL;
 		fprintf(f, "  %*s", w[k], name);
 	}
+	fprintf(f, "\n%-*s  %3s", tw, "", "");
+	for (k = 0; k < nv; k++)
+		fprintf(f, "  %*s", w[k], "pages  ops/s");
 	fputc('\n', f);
 	for (i = 0; i < n; i++) {
 		trace = r->runs[first[i]].trace;

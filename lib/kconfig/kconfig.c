@@ -364,6 +364,22 @@ bool st_arch_known(const char *arch)
 	return false;
 }
 
+const char *st_arch_srcarch(const char *arch)
+{
+	/* as the top-level Makefile's SRCARCH lines */
+	static const struct { const char *arch, *src; } map[] = {
+		{ "i386", "x86" }, { "x86_64", "x86" }, { "sparc32", "sparc" },
+		{ "sparc64", "sparc" }, { "parisc64", "parisc" }, { "sh64", "sh" },
+		{ "ppc", "powerpc" }, { "ppc64", "powerpc" }, { "arm26", "arm" },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(map); i++)
+		if (!strcmp(arch, map[i].arch))
+			return map[i].src;
+	return arch;
+}
+
 static char host_arch[sizeof(((struct utsname *)0)->machine)];
 
 /* As the top-level Makefile's SUBARCH sed script (and the helper's). */

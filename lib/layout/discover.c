@@ -660,7 +660,8 @@ void st_arch_decide(const char *path, const char *real, const char *given,
 	char sym[64];
 
 	memset(c, 0, sizeof(*c));
-	if (given) {
+	/* $ARCH is exported for a whole shell; the file's place says more */
+	if (given && given_from != ST_ARCH_FROM_ENV) {
 		snprintf(c->arch, sizeof(c->arch), "%s", given);
 		c->from = given_from;
 		return;
@@ -672,6 +673,12 @@ void st_arch_decide(const char *path, const char *real, const char *given,
 	c->from = ST_ARCH_FROM_LAYOUT;
 	if (from_layout(path, c))
 		return;
+	if (given) {
+		c->why[0] = '\0';
+		snprintf(c->arch, sizeof(c->arch), "%s", given);
+		c->from = given_from;
+		return;
+	}
 	c->from = ST_ARCH_FROM_SYMBOLS;
 	if (strcmp(path, "-") &&
 	    st_cfg_arch_of(path, c->arch, sizeof(c->arch), sym, sizeof(sym)) == 1) {

@@ -125,9 +125,11 @@ struct st_arch_choice {
 
 /*
  * Decide the ARCH of @path (as given; @real its realpath, or NULL): @given
- * (--arch, $ARCH or .slubtiny.json, with @given_from) when not NULL, else
+ * (--arch or .slubtiny.json, with @given_from) when not NULL, else
  * arch/<a>/configs/ in the path (kernel/configs/ is x86's), else the build
- * system's layout, else the file's own arch-only symbols, else the host.
+ * system's layout, else @given when it is $ARCH (ST_ARCH_FROM_ENV: set for
+ * a whole shell, it says less than the file's place), else the file's own
+ * arch-only symbols, else the host.
  * An unreadable file falls through to the host. Never fails.
  */
 void st_arch_decide(const char *path, const char *real, const char *given,

@@ -33,6 +33,8 @@
 #include "migrate/migrate.h"
 
 const struct st_kver st_kver_newest = { 7, 3 };
+/* the oldest directory of kconfig/models/ (test contact-target-range holds them equal) */
+const struct st_kver st_kver_oldest_model = { 6, 1 };
 
 #define FAM_SLOB	0x1
 #define FAM_SLAB	0x2
@@ -996,10 +998,14 @@ static int add_collateral(struct st_collateral **out, size_t *nr, const char *sy
 	return 0;
 }
 
-int st_migrate_collateral(const struct st_symval *before, size_t nr_before,
-			  const struct st_symval *after, size_t nr_after,
-			  const char *const *skip,
-			  struct st_collateral **out, size_t *nr_out)
+/*
+ * The symbols whose value differs, but those in @skip; @exact: an option
+ * not defined differs from one that is n (scripts/diffconfig's "+SYM n").
+ */
+static int config_diff(const struct st_symval *before, size_t nr_before,
+		       const struct st_symval *after, size_t nr_after,
+		       const char *const *skip, bool exact,
+		       struct st_collateral **out, size_t *nr_out)
 {
 	const struct st_symval **a = sorted(before, nr_before);
 	const struct st_symval **b = sorted(after, nr_after);
@@ -1020,7 +1026,8 @@ int st_migrate_collateral(const struct st_symval *before, size_t nr_before,
 
 		i += c <= 0;
 		j += c >= 0;
-		if (same_val(old, new) || skipped(sym, skip))
+		if ((exact ? !old == !new && (!old || !strcmp(old, new)) : same_val(old, new)) ||
+		    skipped(sym, skip))
 			continue;
 		ret = add_collateral(out, nr_out, sym, old, new);
 	}
@@ -1033,4 +1040,19 @@ out:
 	free(a);
 	free(b);
 	return ret;
+}
+
+int st_migrate_collateral(const struct st_symval *before, size_t nr_before,
+			  const struct st_symval *after, size_t nr_after,
+			  const char *const *skip,
+			  struct st_collateral **out, size_t *nr_out)
+{
+	return config_diff(before, nr_before, after, nr_after, skip, false, out, nr_out);
+}
+
+int st_migrate_config_diff(const struct st_symval *before, size_t nr_before,
+			   const struct st_symval *after, size_t nr_after,
+			   struct st_collateral **out, size_t *nr_out)
+{
+	return config_diff(before, nr_before, after, nr_after, NULL, true, out, nr_out);
 }

@@ -28,6 +28,11 @@ struct st_kver {
 
 /* The newest kernel the rule table knows; the default --target. */
 extern const struct st_kver st_kver_newest;
+/*
+ * The oldest kernel with a bundled slab Kconfig model (kconfig/models/):
+ * without a kernel tree, a target below it cannot be verified.
+ */
+extern const struct st_kver st_kver_oldest_model;
 
 /* Parse "6.2", "v6.12", "6.1.0-rc3": 0 or -EINVAL. */
 int st_kver_parse(const char *s, struct st_kver *v);
@@ -156,6 +161,13 @@ int st_migrate_collateral(const struct st_symval *before, size_t nr_before,
 			  const struct st_symval *after, size_t nr_after,
 			  const char *const *skip,
 			  struct st_collateral **out, size_t *nr_out);
+/*
+ * Every symbol whose value differs, as scripts/diffconfig lists the two
+ * .config files: one not defined on one side and n on the other too.
+ */
+int st_migrate_config_diff(const struct st_symval *before, size_t nr_before,
+			   const struct st_symval *after, size_t nr_after,
+			   struct st_collateral **out, size_t *nr_out);
 void st_collateral_free(struct st_collateral *c, size_t nr);
 
 /*
@@ -188,7 +200,16 @@ struct st_mig_file {
 	char *diff;			/* unified diff, "" when unchanged */
 	struct st_collateral *collateral;
 	size_t nr_collateral;
+	/*
+	 * All that scripts/diffconfig shows: the collateral, the options the
+	 * changed lines set (nr_set_by_lines of them), and those that only
+	 * appear or vanish as n (nr_only_n)
+	 */
+	struct st_collateral *changed_all;
+	size_t nr_changed_all, nr_set_by_lines, nr_only_n;
 	bool verified;			/* Kconfig verification ran */
+	bool fix_deps_would;		/* without --fix-deps: it would write every
+					 * fix the findings name, refusing none */
 	const char *verified_with;	/* st_kconfig_describe(), or NULL */
 	char arch[32];			/* the ARCH it was verified for, "" if not */
 	enum st_arch_from arch_from;	/* and where that came from */
@@ -216,6 +237,20 @@ const char *st_mig_session_warning(const struct st_mig_session *s);
 
 /* The target kernel in use (resolved from the options). */
 struct st_kver st_mig_session_target(const struct st_mig_session *s);
+
+/*
+ * @src into @dst (@size bytes, cut there) with each "line N" that names a
+ * line of the file, N (1-based), replaced by @map(@ctx, N): notes that
+ * name lines, kept true when lines move. Returns @dst.
+ */
+char *st_mig_map_lines(char *dst, size_t size, const char *src,
+		       int (*map)(void *ctx, int line), void *ctx);
+/*
+ * The input's line that line @line (1-based) of @f's migrated file is, or
+ * follows when the migration added it (the numbering of a file left as it
+ * is).
+ */
+int st_mig_file_in_line(const struct st_mig_file *f, int line);
 
 /*
  * Load, migrate and (if asked) verify @path. A file with parser errors is
@@ -263,6 +298,7 @@ struct st_mig_outcome {
 	bool written;		/* written back (in place, or to stdout) */
 	bool written_lines;	/* line numbers of the written file, not the input's */
 	bool all;		/* pre-existing findings listed one by one */
+	bool diffconfig;	/* every option that changes value (--all) */
 	bool tree;		/* verified with a kernel tree, not a model */
 };
 

@@ -57,36 +57,42 @@ static void note(struct out *o, const char *path, int line, const char *text, in
 /*
  * A finding's cause chain "a\nb\n...\nfix: F" as note lines. Verbose: every
  * line; by default only the root cause (the last line before the fix) and
- * the fix, once: not at all when the root already says it.
+ * the fix, once: not at all when the root already says it. With @fix_deps
+ * (--fix-deps was not given and would write it), the fix's line ends with
+ * " (--fix-deps adds it)".
  */
-static void print_notes(struct out *o, const char *path, int line, const char *text)
+static void print_notes(struct out *o, const char *path, int line, const char *text,
+			bool fix_deps)
 {
-	const char *p = text, *nl, *root = NULL, *fix = NULL;
-	int root_len = 0, len;
+	const char *p = text, *nl, *root = NULL, *fix = NULL, *hint = "";
+	int root_len = 0, len, fix_len = 0;
 
 	while (p && *p) {
 		nl = strchr(p, '\n');
 		len = nl ? (int)(nl - p) : (int)strlen(p);
-		if (o->verbose)
-			note(o, path, line, p, len);
 		if (!strncmp(p, "fix: ", 5)) {
 			fix = p;
+			fix_len = len;
 		} else {
 			root = p;
 			root_len = len;
+			if (o->verbose)
+				note(o, path, line, p, len);
 		}
 		p = nl ? nl + 1 : NULL;
 	}
-	if (o->verbose)
+	/* without --fix-deps, where it would write the fix: say so */
+	if (fix && fix_deps)
+		hint = " (--fix-deps adds it)";
+	if (!o->verbose && root && fix && memmem(root, root_len, fix + 5, fix_len - 5)) {
+		/* the root already says the fix */
+		diag(o, ST_DIAG_NOTE, path, line, NULL, "%.*s%s", root_len, root, hint);
 		return;
-	if (root)
-		note(o, path, line, root, root_len);
-	if (fix) {
-		nl = strchr(fix, '\n');
-		len = nl ? (int)(nl - fix) : (int)strlen(fix);
-		if (!root || !memmem(root, root_len, fix + 5, len - 5))
-			note(o, path, line, fix, len);
 	}
+	if (!o->verbose && root)
+		note(o, path, line, root, root_len);
+	if (fix)
+		diag(o, ST_DIAG_NOTE, path, line, NULL, "%.*s%s", fix_len, fix, hint);
 }
 
 /*
@@ -104,6 +110,23 @@ static int change_line(const struct st_mig_outcome *r, const struct st_mig_chang
 	return r->written_lines ? c->out_line : c->line;
 }
 
+static int input_line(void *f, int line)
+{
+	return st_mig_file_in_line(f, line);
+}
+
+/*
+ * A fix's or a refusal's note, whose "line N" name lines of the migrated
+ * file: as they are with it written, else the input's (into @buf).
+ */
+static const char *fix_note(const struct st_mig_outcome *r, const char *text, char *buf,
+			    size_t size)
+{
+	if (r->written_lines)
+		return text;
+	return st_mig_map_lines(buf, size, text, input_line, (void *)r->file);
+}
+
 static void print_finding(struct out *o, const struct st_mig_outcome *r,
 			  const struct st_mig_finding *x)
 {
@@ -114,7 +137,7 @@ static void print_finding(struct out *o, const struct st_mig_outcome *r,
 	snprintf(tag, sizeof(tag), "%s%s", x->kind, x->pre_existing ? ", pre-existing" : "");
 	diag(o, ST_DIAG_WARNING, path, line, tag, "%s", x->message);
 	if (!o->quiet)
-		print_notes(o, path, line, x->detail);
+		print_notes(o, path, line, x->detail, r->file->fix_deps_would);
 }
 
 /* A file of a build system's stack: one note on what it was merged over. */
@@ -144,16 +167,34 @@ static void print_stack(struct out *o, const struct st_mig_outcome *r)
  * them (collateral): counted, then in scripts/diffconfig's form, as it
  * orders them: removed ("-SYM old"), changed (" SYM old -> new"), added
  * ("+SYM new"), each by name. Also when quiet: they change what is built.
+ * What diffconfig shows besides (the options the changed lines set, those
+ * that only appear or vanish as n) is counted in the header; with @all
+ * (--all) the list is diffconfig's whole.
  */
-static void print_side_effects(struct out *o, const struct st_mig_file *f)
+static void print_side_effects(struct out *o, const struct st_mig_file *f, bool all)
 {
-	const struct st_collateral *c = f->collateral;
-	size_t i, n = f->nr_collateral;
+	const struct st_collateral *c = all ? f->changed_all : f->collateral;
+	size_t i, n = all ? f->nr_changed_all : f->nr_collateral;
+	size_t nd = f->nr_set_by_lines, nn = f->nr_only_n;
+	char left[160] = "", by[48] = "", only[48] = "";
 
-	if (!n)
+	if (!f->nr_collateral && !(all && n))
 		return;
-	diag(o, ST_DIAG_NOTE, f->path, 0, NULL, "%zu option%s change%s as a side effect:", n,
-	     n == 1 ? "" : "s", n == 1 ? "s" : "");
+	if (nd)
+		snprintf(by, sizeof(by), "%zu set by the changed lines", nd);
+	if (nn)
+		snprintf(only, sizeof(only), "%zu that only appear or vanish as n", nn);
+	if (nd || nn)
+		snprintf(left, sizeof(left), " (not listed: %s%s%s; --all lists them too)", by,
+			 nd && nn ? ", " : "", only);
+	if (all)
+		diag(o, ST_DIAG_NOTE, f->path, 0, NULL, "%zu option%s change%s as scripts/diffconfig "
+		     "shows them (%zu as a side effect, %zu set by the changed lines, %zu only "
+		     "appearing or vanishing as n):", n, n == 1 ? "" : "s", n == 1 ? "s" : "",
+		     f->nr_collateral, nd, nn);
+	else
+		diag(o, ST_DIAG_NOTE, f->path, 0, NULL, "%zu option%s change%s as a side effect%s:",
+		     n, n == 1 ? "" : "s", n == 1 ? "s" : "", left);
 	for (i = 0; i < n; i++)
 		if (!c[i].new)
 			fprintf(o->f, "-%s %s\n", c[i].sym, c[i].old);
@@ -169,20 +210,23 @@ static void print_side_effects(struct out *o, const struct st_mig_file *f)
 static void print_changes(struct out *o, const struct st_mig_outcome *r)
 {
 	const struct st_mig_file *f = r->file;
+	char buf[1024];
 	size_t i;
 
 	for (i = 0; !o->quiet && i < f->m.nr_changes; i++) {
 		const struct st_mig_change *c = &f->m.changes[i];
+		const char *msg = c->text[0] ? fix_note(r, c->msg, buf, sizeof(buf)) : c->msg;
 
 		/* a fix written to disk is reported as linters with autofix do */
 		if (r->written && c->text[0])
 			diag(o, ST_DIAG_NOTE, f->path, change_line(r, c), c->rule, "fixed: %s",
-			     c->msg);
+			     msg);
 		else
-			diag(o, ST_DIAG_NOTE, f->path, change_line(r, c), c->rule, "%s", c->msg);
+			diag(o, ST_DIAG_NOTE, f->path, change_line(r, c), c->rule, "%s", msg);
 	}
 	for (i = 0; !o->quiet && i < f->nr_refused; i++)
-		diag(o, ST_DIAG_NOTE, f->path, 0, "fix-deps", "%s", f->refused[i]);
+		diag(o, ST_DIAG_NOTE, f->path, 0, "fix-deps", "%s",
+		     fix_note(r, f->refused[i], buf, sizeof(buf)));
 }
 
 /* What the migration brought first; what the input had after, or counted. */
@@ -230,7 +274,7 @@ static int render_text(FILE *f, const struct st_mig_outcome *r, const struct st_
 	}
 	print_changes(&o, r);
 	print_findings(&o, r);
-	print_side_effects(&o, r->file);
+	print_side_effects(&o, r->file, r->diffconfig);
 	print_stack(&o, r);
 	return o.err;
 }
@@ -285,14 +329,18 @@ static cJSON *json_changes(const struct st_mig_outcome *r)
 {
 	const struct st_mig_file *f = r->file;
 	cJSON *arr = cJSON_CreateArray(), *o;
+	char buf[1024];
 	size_t i;
 
 	for (i = 0; arr && i < f->m.nr_changes; i++) {
+		const struct st_mig_change *c = &f->m.changes[i];
+
 		o = cJSON_CreateObject();
 		if (!o || !cJSON_AddItemToArray(arr, o) ||
-		    !cJSON_AddNumberToObject(o, "line", change_line(r, &f->m.changes[i])) ||
-		    !cJSON_AddStringToObject(o, "rule", f->m.changes[i].rule) ||
-		    !cJSON_AddStringToObject(o, "message", f->m.changes[i].msg)) {
+		    !cJSON_AddNumberToObject(o, "line", change_line(r, c)) ||
+		    !cJSON_AddStringToObject(o, "rule", c->rule) ||
+		    !cJSON_AddStringToObject(o, "message", c->text[0] ?
+					     fix_note(r, c->msg, buf, sizeof(buf)) : c->msg)) {
 			cJSON_Delete(arr);
 			return NULL;
 		}
@@ -300,13 +348,17 @@ static cJSON *json_changes(const struct st_mig_outcome *r)
 	return arr;
 }
 
-static cJSON *json_strings(char *const *v, size_t n)
+/* The refusals, their lines numbered as the notes' (fix_note()). */
+static cJSON *json_refused(const struct st_mig_outcome *r)
 {
+	const struct st_mig_file *f = r->file;
 	cJSON *arr = cJSON_CreateArray();
+	char buf[1024];
 	size_t i;
 
-	for (i = 0; arr && i < n; i++) {
-		if (!cJSON_AddItemToArray(arr, cJSON_CreateString(v[i]))) {
+	for (i = 0; arr && i < f->nr_refused; i++) {
+		if (!cJSON_AddItemToArray(arr, cJSON_CreateString(
+				fix_note(r, f->refused[i], buf, sizeof(buf))))) {
 			cJSON_Delete(arr);
 			return NULL;
 		}
@@ -332,7 +384,7 @@ cJSON *st_mig_outcome_to_json(const struct st_mig_outcome *r)
 	    !cJSON_AddItemToObject(o, "findings", json_findings(r)) ||
 	    !cJSON_AddItemToObject(o, "collateral", json_collateral(f)) ||
 	    !cJSON_AddItemToObject(o, "changes", json_changes(r)) ||
-	    !cJSON_AddItemToObject(o, "refused", json_strings(f->refused, f->nr_refused)) ||
+	    !cJSON_AddItemToObject(o, "refused", json_refused(r)) ||
 	    !cJSON_AddBoolToObject(o, "written", r->written) ||
 	    !st_json_add_str_or_null(o, "verified_with", f->verified_with) ||
 	    !st_json_add_str_or_null(o, "arch", f->arch[0] ? f->arch : NULL) ||

@@ -4,6 +4,7 @@
  * arch of each file, keep one Kconfig helper per arch, migrate, verify
  * (optionally fixing dependencies) and compute the collateral changes.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -287,13 +288,91 @@ static int add_fix_change(struct st_migration *m, const struct st_kc_fix *fx, in
 	return c->text && c->msg ? 0 : -ENOMEM;
 }
 
+char *st_mig_map_lines(char *dst, size_t size, const char *src,
+		       int (*map)(void *ctx, int line), void *ctx)
+{
+	size_t n = 0;
+	const char *p = src;
+	char *end;
+	long v;
+	int w;
+
+	if (!size)
+		return dst;
+	while (*p && n + 1 < size) {
+		/* "line N", "line" a word of its own */
+		if (!strncmp(p, "line ", 5) && p[5] >= '0' && p[5] <= '9' &&
+		    (p == src || !isalnum((unsigned char)p[-1]))) {
+			v = strtol(p + 5, &end, 10);
+			if (v > 0 && v < INT_MAX) {
+				w = snprintf(dst + n, size - n, "line %d", map(ctx, (int)v));
+				n += w > 0 ? (size_t)w : 0;
+				if (n >= size)
+					n = size - 1;
+				p = end;
+				continue;
+			}
+		}
+		dst[n++] = *p++;
+	}
+	dst[n] = '\0';
+	return dst;
+}
+
+/* Lines from @after + 1 on moved by @delta: an insertion below @after. */
+struct shift {
+	int after, delta;
+};
+
+static int shifted(void *ctx, int line)
+{
+	const struct shift *sh = ctx;
+
+	return line > sh->after ? line + sh->delta : line;
+}
+
+/*
+ * A line inserted after line @after: the notes that name lines of the
+ * model (the fixes' and the refusals', in its numbering) follow it, so
+ * that they name the lines of the file as written.
+ */
+static int shift_notes(struct st_mig_file *f, int after)
+{
+	struct shift sh = { .after = after, .delta = 1 };
+	char buf[1024], *t;
+	size_t i;
+
+	for (i = 0; i < f->m.nr_changes; i++) {
+		struct st_mig_change *c = &f->m.changes[i];
+
+		/* the rules' own notes name the input's lines */
+		if (!c->text[0])
+			continue;
+		st_mig_map_lines(buf, sizeof(buf), c->msg, shifted, &sh);
+		snprintf(c->msg, sizeof(c->msg), "%s", buf);
+	}
+	for (i = 0; i < f->nr_refused; i++) {
+		if (!strstr(f->refused[i], "line "))
+			continue;
+		st_mig_map_lines(buf, sizeof(buf), f->refused[i], shifted, &sh);
+		t = strdup(buf);
+		if (!t)
+			return -ENOMEM;
+		free(f->refused[i]);
+		f->refused[i] = t;
+	}
+	return 0;
+}
+
 /*
  * Put the helper's fixes into the migrated model, bottom up so that the line
- * numbers it gave (numbers of the model it saw) stay valid.
+ * numbers it gave (numbers of the model it saw) stay valid; the notes that
+ * name lines below an inserted one are moved with them.
  */
-static int apply_fixes(struct st_migration *m, const struct st_kc_result *res,
+static int apply_fixes(struct st_mig_file *f, const struct st_kc_result *res,
 		       const char *rule)
 {
+	struct st_migration *m = &f->m;
 	const struct st_kc_fix **fx;
 	struct st_kc_fix *own;
 	size_t i, first = m->nr_changes;
@@ -332,6 +411,8 @@ static int apply_fixes(struct st_migration *m, const struct st_kc_result *res,
 		if (!ret)
 			ret = add_fix_change(m, fx[i], fx[i]->replace_line ?
 					     fx[i]->replace_line : fx[i]->after_line + 1, rule);
+		if (!ret && fx[i]->replace_line <= 0)
+			ret = shift_notes(f, fx[i]->after_line);
 	}
 	free(fx);
 	free(own);
@@ -551,11 +632,25 @@ static int collateral(struct st_mig_file *f, const struct st_kc_result *before,
 {
 	struct st_symval *b = symvals(before), *a = symvals(after);
 	const char **skip = direct_symbols(f);
+	struct st_collateral *loose = NULL;
+	size_t nr_loose = 0;
 	int ret = -ENOMEM;
 
 	if (a && b && skip)
 		ret = st_migrate_collateral(b, before->nr_config, a, after->nr_config,
 					    skip, &f->collateral, &f->nr_collateral);
+	/* what scripts/diffconfig would show, for --all, and what is left out */
+	if (!ret)
+		ret = st_migrate_config_diff(b, before->nr_config, a, after->nr_config,
+					     &f->changed_all, &f->nr_changed_all);
+	if (!ret)
+		ret = st_migrate_collateral(b, before->nr_config, a, after->nr_config,
+					    NULL, &loose, &nr_loose);
+	if (!ret) {
+		f->nr_set_by_lines = nr_loose - f->nr_collateral;
+		f->nr_only_n = f->nr_changed_all - nr_loose;
+	}
+	st_collateral_free(loose, nr_loose);
 	symvals_free(a, after);
 	symvals_free(b, before);
 	free(skip);
@@ -603,9 +698,10 @@ static int pin_collateral(struct st_kconfig *kc, const struct st_layout_base *lb
 	ret = st_kconfig_pin(kc, a, na, b, nb, mode, &res, err);
 	if (ret)
 		goto out;
-	ret = apply_fixes(&f->m, res, "pin");
+	/* kept first: apply_fixes() moves the lines they name too */
+	ret = keep_refusals(f, res);
 	if (!ret)
-		ret = keep_refusals(f, res);
+		ret = apply_fixes(f, res, "pin");
 	if (ret)
 		ret = st_err(err, -ret, f->path, "%s", strerror(-ret));
 out:
@@ -613,6 +709,31 @@ out:
 	free(a);
 	free(b);
 	return ret;
+}
+
+/*
+ * Without --fix-deps, whether it would help: some finding names a fix and
+ * the helper would write the fixes, refusing none (f->fix_deps_would), so
+ * that the notes can say so. Not an error when it cannot tell.
+ */
+static int would_fix(struct st_kconfig *kc, const struct st_layout_base *lb,
+		     struct st_mig_file *f, enum st_kc_mode mode, struct st_error *err)
+{
+	struct st_kc_result *rf = NULL;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < f->m.nr_findings; i++)
+		if (strstr(f->m.findings[i].detail, "\nfix: "))
+			break;
+	if (i == f->m.nr_findings)
+		return 0;
+	ret = resolve(kc, lb, f->m.after, mode, true, false, &rf, err);
+	if (ret)
+		return ret;
+	f->fix_deps_would = rf->nr_fixes && !rf->nr_refused;
+	st_kc_result_free(rf);
+	return 0;
 }
 
 static int verify(struct st_mig_session *s, const char *real, struct st_mig_file *f,
@@ -649,9 +770,9 @@ static int verify(struct st_mig_session *s, const char *real, struct st_mig_file
 		ret = resolve(kc, &lb, f->m.after, mode, true, false, &rf, err);
 		if (ret)
 			goto out;
-		ret = apply_fixes(&f->m, rf, "fix-deps");
+		ret = keep_refusals(f, rf);
 		if (!ret)
-			ret = keep_refusals(f, rf);
+			ret = apply_fixes(f, rf, "fix-deps");
 		/* the rule table's findings, at the lines the fixes moved */
 		if (!ret && rf->nr_fixes)
 			ret = st_migration_refind(&f->m, s->target);
@@ -679,6 +800,10 @@ static int verify(struct st_mig_session *s, const char *real, struct st_mig_file
 	if (ret)
 		goto out;
 	ret = merge_findings(&f->m, &lb, ra, &f->nr_in_base);
+	if (!ret && !s->opts.fix_deps)
+		ret = would_fix(kc, &lb, f, mode, err);
+	if (ret)
+		goto out;
 	if (!ret && f->m.changed)
 		ret = st_migration_findings_of(f->before, s->target, baseline);
 	if (!ret && f->m.changed)
@@ -711,6 +836,11 @@ static int in_line_of(const struct st_defconfig *after, size_t idx)
 		if (j < after->nr_lines && after->lines[j].lineno)
 			return after->lines[j].lineno;
 	return 1;
+}
+
+int st_mig_file_in_line(const struct st_mig_file *f, int line)
+{
+	return f->m.after ? in_line_of(f->m.after, line > 0 ? (size_t)line - 1 : 0) : line;
 }
 
 /*
@@ -883,6 +1013,7 @@ void st_mig_file_release(struct st_mig_file *f)
 	st_layout_release(&f->layout);
 	st_migration_release(&f->m);
 	st_collateral_free(f->collateral, f->nr_collateral);
+	st_collateral_free(f->changed_all, f->nr_changed_all);
 	free(f->diff);
 	free(f->path);
 	st_strv_free(f->refused, f->nr_refused);

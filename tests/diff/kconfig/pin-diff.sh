@@ -135,7 +135,7 @@ for rel in $list; do
 		s in direct { next }
 		/^[-+]/ && $2 == "n" && NF == 2 { next }
 		{ print }' "$d/$b.direct" "$d/$b.diffconfig" >"$d/$b.want"
-	hdr=$(grep -n "^$rel: note: [0-9]* options\{0,1\} changes\{0,1\} as a side effect:\$" "$d/err")
+	hdr=$(grep -n "^$rel: note: [0-9]* options\{0,1\} changes\{0,1\} as a side effect\( ([^)]*)\)\{0,1\}:\$" "$d/err")
 	if [ -z "$hdr" ]; then
 		: >"$d/$b.got"
 	else

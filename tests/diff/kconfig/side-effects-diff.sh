@@ -72,7 +72,7 @@ for b in arm:pxa sh:rsk7201 arm:collie; do
 			(cd "$d" && "$slubtiny" migrate --srctree "$t612" --fix-deps "$rel") \
 				>"$d/out" 2>"$d/err"
 		fi
-		hdr=$(grep -n "^$rel: note: [0-9]* options\{0,1\} changes\{0,1\} as a side effect:\$" "$d/err")
+		hdr=$(grep -n "^$rel: note: [0-9]* options\{0,1\} changes\{0,1\} as a side effect\( ([^)]*)\)\{0,1\}:\$" "$d/err")
 		[ -n "$hdr" ] || { bad "$rel ${q:-(default)}: no count of the side effects:"; head -5 "$d/err"; continue; }
 		sed -n "$((${hdr%%:*} + 1)),\$p" "$d/err" | awk '!/^[-+ ][A-Za-z0-9_]+ / { exit } { print }' >"$d/got"
 		cnt=$(echo "$hdr" | sed 's/.*: note: \([0-9]*\) option.*/\1/')

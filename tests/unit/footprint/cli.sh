@@ -132,10 +132,11 @@ t "default text: a row per trace and variant, at most 24 lines, none over 80 col
 # beside it, a row per trace (net-1t: net on one thread): each variant's
 # peak pages and ops/s over SLUB_TINY's; no speed verdict
 t "default text: slob and slub against slub_tiny per trace, no speed verdict" \
-	$(grep -q '^against slub_tiny on the same trace: peak pages, ops/s$' "$tmp/all.txt" &&
-	  grep -q '^trace   thr         slob         slub$' "$tmp/all.txt" &&
-	  [ "$(grep -c '^\(boot  \|net   \|fs    \)    [12]   [0-9. ]\{10\}   [0-9. ]\{10\}$' "$tmp/all.txt")" = 3 ] &&
-	  grep -q '^net-1t    1            -   [0-9. ]\{10\}$' "$tmp/all.txt" &&
+	$(grep -q "^against slub_tiny on the same trace: peak pages and ops/s, times slub_tiny's\$" "$tmp/all.txt" &&
+	  grep -q '^trace   thr           slob           slub$' "$tmp/all.txt" &&
+	  grep -q '^              pages  ops/s   pages  ops/s$' "$tmp/all.txt" &&
+	  [ "$(grep -c '^\(boot  \|net   \|fs    \)    [12]   [0-9. x]\{12\}   [0-9. x]\{12\}$' "$tmp/all.txt")" = 3 ] &&
+	  grep -q '^net-1t    1              -   [0-9. x]\{12\}$' "$tmp/all.txt" &&
 	  ! grep -q 'ops_per_s\|timing' "$tmp/all.txt"; echo $?)
 t "default text: no kernel figure without a booted one, no size classes" \
 	$(! grep -v '^Measured: ' "$tmp/all.txt" | grep -qi 'kernel\|by hand\|kmalloc-'; echo $?)

@@ -153,16 +153,18 @@ int main(void)
 	   !strstr(text, "kmalloc-8") &&
 	   !strstr(text, "ops_per_s") && !strstr(text, "NO"),
 	   "text: the expected page ratios and their verdict, no speed verdict, no detail");
-	ok(text && strstr(text, "\nagainst slub_tiny on the same trace: peak pages, ops/s\n"
-			  "trace   thr         slob         slub  slub_sheaves\n"
-			  "boot      1   0.95  0.05   1.05  1.25             -\n"
-			  "net       2            -   3.00  0.80    3.60  1.20\n"
-			  "net-1t    1            -   2.33  0.75    2.75  1.25\n"),
-	   "text: each variant's peak pages and ops/s against slub_tiny, 1 and 2 threads");
-	ok(text && count(text, "\n") == 21 &&
+	ok(text && strstr(text, "\nagainst slub_tiny on the same trace: peak pages and ops/s, "
+			  "times slub_tiny's\n"
+			  "trace   thr           slob           slub   slub_sheaves\n"
+			  "              pages  ops/s   pages  ops/s   pages  ops/s\n"
+			  "boot      1   0.95x  0.05x   1.05x  1.25x              -\n"
+			  "net       2              -   3.00x  0.80x   3.60x  1.20x\n"
+			  "net-1t    1              -   2.33x  0.75x   2.75x  1.25x\n"),
+	   "text: each variant's peak pages and ops/s against slub_tiny, labelled, 1 and 2 threads");
+	ok(text && count(text, "\n") == 22 &&
 	   !strncmp(text, "Measured: slubtiny's bundled user-space allocator (lib/slab), not a "
 		    "kernel\n", 75),
-	   "text: what was measured, header, a row per run, the comparison, the ratios");
+	   "text: what was measured, header, units, a row per run, the comparison, the ratios");
 	free(text);
 	text = render(&r, 2);
 	ok(text && strstr(text, "final_pages   slub_tiny/slub = 0.900") && strstr(text, "kmalloc-8"),
