@@ -349,7 +349,9 @@ static int shift_notes(struct st_mig_file *f, int after)
 		if (!c->text[0])
 			continue;
 		st_mig_map_lines(buf, sizeof(buf), c->msg, shifted, &sh);
-		snprintf(c->msg, sizeof(c->msg), "%s", buf);
+		c->msg = st_strpool_dup(&f->m.strs, buf);
+		if (!c->msg)
+			return -ENOMEM;
 	}
 	for (i = 0; i < f->nr_refused; i++) {
 		if (!strstr(f->refused[i], "line "))
