@@ -153,18 +153,19 @@ int cmd_size_diff(int argc, char **argv)
 	oldf = old.f;
 	newf = new.f;
 	res = old.res;
+	if (ret) {
+		/* bad input is one line: the other file's warnings would bury it */
+		p_lib_err(&e, NULL, ret);
+		st_elf_close(oldf);
+		st_elf_close(newf);
+		return ST_EXIT_ERROR;
+	}
 	/*
 	 * Members that are not ELF, objects without symbols: nm warns and
 	 * bloat-o-meter compares the rest.
 	 */
 	print_warnings(oldf);
 	print_warnings(newf);
-	if (ret) {
-		p_lib_err(&e, NULL, ret);
-		st_elf_close(oldf);
-		st_elf_close(newf);
-		return ST_EXIT_ERROR;
-	}
 	/*
 	 * Thousands of rows: written in large pieces, not in st_blksize ones
 	 * (glibc ignores the size without a buffer; this one outlives stdout).
