@@ -253,7 +253,7 @@ static void say_baseline(const struct st_baseline *b, char *label, size_t len)
 		break;
 	case ST_BASELINE_STAGED:
 		snprintf(label, len, "HEAD");
-		p_note("baseline: HEAD (auto: staged changes, a commit in progress)");
+		p_note("baseline: HEAD (auto: uncommitted changes, a commit in progress)");
 		return;
 	case ST_BASELINE_MERGE_BASE:
 		snprintf(label, len, "the merge base of HEAD and %s", b->ref);

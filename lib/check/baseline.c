@@ -135,10 +135,14 @@ static int from_ref(struct st_baseline *b, const char *dir, const char *from,
 	return 0;
 }
 
-/* Staged changes (the index differs from HEAD): a commit in progress. */
-static bool staged(const char *dir)
+/*
+ * Uncommitted changes to tracked files, staged or not: a commit in
+ * progress (pre-commit stashes what is not staged), or a local run over
+ * an edit. A clean tree (CI's clone) compares with the default branch.
+ */
+static bool uncommitted(const char *dir)
 {
-	char *argv[] = { "git", "diff", "--cached", "--quiet", "--no-ext-diff", NULL };
+	char *argv[] = { "git", "diff", "HEAD", "--quiet", "--no-ext-diff", NULL };
 	char line[8];
 
 	return st_check_git(dir, line, sizeof(line), argv) == 1;
@@ -162,7 +166,7 @@ static bool default_branch(struct st_baseline *b, const char *dir, char *hash, s
 	return false;
 }
 
-/* No ref range, nothing staged: the merge base of HEAD and the default branch. */
+/* No ref range, no uncommitted change: the merge base of HEAD and the default branch. */
 static int from_branch(struct st_baseline *b, const char *dir, const char *head,
 		       struct st_error *err)
 {
@@ -229,7 +233,7 @@ static int decide(struct st_baseline *b, const char *dir, const char *from,
 		b->from = ST_BASELINE_NO_COMMIT;
 		return 0;
 	}
-	if (staged(dir)) {
+	if (uncommitted(dir)) {
 		b->from = ST_BASELINE_STAGED;
 		snprintf(b->rev, sizeof(b->rev), "HEAD");
 		return 0;

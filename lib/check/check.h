@@ -394,7 +394,7 @@ int st_budget_check(struct st_check_result *r, const struct st_budget *b,
 enum st_baseline_from {
 	ST_BASELINE_FROM_REF,		/* pre-commit's from-ref (ref) */
 	ST_BASELINE_FROM_MERGE_BASE,	/* the merge base of its from-ref (ref) and to-ref (ref2) */
-	ST_BASELINE_STAGED,		/* HEAD: staged changes, a commit in progress */
+	ST_BASELINE_STAGED,		/* HEAD: uncommitted changes, a commit in progress */
 	ST_BASELINE_MERGE_BASE,		/* the merge base of HEAD and the default branch (ref) */
 	/* none, every finding counts: */
 	ST_BASELINE_ON_DEFAULT,		/* HEAD is on the default branch (ref) */

@@ -1,6 +1,6 @@
 #!/bin/sh
 # check --baseline auto in scratch git repositories: pre-commit's from-ref
-# when it is set, HEAD for staged changes (a commit in progress), else the
+# when it is set, HEAD for uncommitted changes (a commit in progress), else the
 # merge base with the default branch, or no baseline at all; one line on
 # stderr says which. The repository's default branch is main; a board on
 # main has CONFIG_SLOB=y, a feature branch adds a second one.
@@ -83,12 +83,20 @@ git update-ref -d refs/remotes/origin/feature
 printf 'CONFIG_SLOB=y\nCONFIG_A=y\nCONFIG_A=y\n' >$d/new_defconfig
 git add $d/new_defconfig
 expect 1 "staged" chk
-said "staged" 'HEAD \(auto: staged changes, a commit in progress\)'
+said "staged" 'HEAD \(auto: uncommitted changes, a commit in progress\)'
 reported "staged" new_defconfig
 grep -q 'new_defconfig:3:1: warning: .*duplicate' "$t/err" ||
 	{ bad "staged: the new duplicate is not reported"; cat "$t/err"; }
 grep -q 'new_defconfig:1:' "$t/err" && { bad "staged: HEAD's finding is reported"; cat "$t/err"; }
 git reset -q --hard
+# An edit not staged (a local run before `git add`): against HEAD too.
+printf 'CONFIG_SLOB=y\nCONFIG_A=y\nCONFIG_A=y\n' >$d/new_defconfig
+expect 1 "unstaged" chk
+said "unstaged" 'HEAD \(auto: uncommitted changes, a commit in progress\)'
+grep -q 'new_defconfig:3:1: warning: .*duplicate' "$t/err" ||
+	{ bad "unstaged: the new duplicate is not reported"; cat "$t/err"; }
+grep -q 'new_defconfig:1:' "$t/err" && { bad "unstaged: HEAD's finding is reported"; cat "$t/err"; }
+git checkout -q -- $d
 
 # pre-commit's ref range: the from-ref (its merge base with the to-ref,
 # as pre-commit's own diff FROM...TO).

@@ -85,7 +85,7 @@ git add $d/staged_defconfig
 hook 1 "staged slob"
 grep -q "$d/staged_defconfig:1:1: warning: CONFIG_SLOB=y" "$t/out" ||
 	{ bad "staged slob: the SLOB line is not reported"; cat "$t/out"; }
-said "staged slob" "HEAD \(auto: staged changes, a commit in progress\)"
+said "staged slob" "HEAD \(auto: uncommitted changes, a commit in progress\)"
 git rm -q -f $d/staged_defconfig
 printf 'CONFIG_SLOB=y\nCONFIG_PRINTK=y\n' >$d/old_defconfig
 git add $d/old_defconfig
