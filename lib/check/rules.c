@@ -571,8 +571,9 @@ append(char *buf, size_t size, size_t len, const char *fmt, ...)
  */
 static void removed_hint(const struct ctx *c, const struct keys *k,
 			 const struct st_migration *m, const struct st_dc_line *l,
-			 char *hint, size_t size)
+			 struct st_kver gone, char *hint, size_t size)
 {
+	struct st_kver tree = { c->o->fix_major, c->o->fix_minor };
 	const struct st_mig_change *own = NULL;
 	const char *to = NULL, *p;
 	bool expert;
@@ -581,10 +582,15 @@ static void removed_hint(const struct ctx *c, const struct keys *k,
 	for (j = 0; j < m->nr_changes && !own; j++)
 		if (m->changes[j].line == l->lineno)
 			own = &m->changes[j];
-	if (!own) {
+	if (!own && tree.major && st_kver_cmp(tree, gone) < 0) {
 		/* a tree whose kernel still has the allocator: --fix keeps it */
 		snprintf(hint, size, "Linux %d.%d (the tree's) still has it, so 'slubtiny check --fix' keeps the line; newer kernels need it migrated",
 			 c->o->fix_major, c->o->fix_minor);
+		return;
+	}
+	if (!own) {
+		/* no rule rewrites it (=m of a bool): no kernel takes the line */
+		snprintf(hint, size, "no kernel takes this value, and 'slubtiny check --fix' leaves the line as it is: delete it");
 		return;
 	}
 	to = strstr(own->msg, " -> ");
@@ -664,7 +670,7 @@ static void check_removed(struct ctx *c, const struct keys *k)
 			}
 			migrated = true;
 		}
-		removed_hint(c, k, &m, l, hint, sizeof(hint));
+		removed_hint(c, k, &m, l, removed[i].gone, hint, sizeof(hint));
 		report(c, ST_RULE_REMOVED_ALLOCATOR, l, key_names[removed[i].key], hint,
 		       "CONFIG_%s=%s: %s; newer kernels ignore this line and build SLUB",
 		       key_names[removed[i].key], l->val, removed[i].what);

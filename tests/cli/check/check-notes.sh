@@ -74,4 +74,15 @@ sys.exit(1 if bad else 0)
 EOF
 grep -q '"hint":"[^"]*add CONFIG_EXPERT=y' noexpert.json ||
 	{ echo "FAIL: noexpert: the note does not say CONFIG_EXPERT=y is added:"; cat noexpert.json; fail=1; }
+# =m of a bool: no rule rewrites it and no kernel took it; the note says
+# so and names no kernel (it said "Linux 0.0 (the tree's) still has it")
+printf 'CONFIG_SLOB=m\n' >$d/slobm_defconfig
+cp $d/slobm_defconfig slobm.orig
+"$SLUBTINY" check --no-config $d/slobm_defconfig >slobm.out 2>slobm.err; st=$?
+[ $st = 1 ] || { echo "FAIL: slobm: check exit $st, want 1"; cat slobm.err; fail=1; }
+grep -q "slobm_defconfig:1:1: note: fix: no kernel takes this value, and 'slubtiny check --fix' leaves the line as it is: delete it$" slobm.err &&
+	! grep -q 'Linux 0\.0' slobm.err ||
+	{ echo "FAIL: slobm: the note:"; cat slobm.err; fail=1; }
+"$SLUBTINY" check --no-config --fix $d/slobm_defconfig >slobm.out 2>slobm.err
+cmp -s $d/slobm_defconfig slobm.orig || { echo "FAIL: slobm: --fix changed the file"; fail=1; }
 exit $fail
