@@ -85,7 +85,8 @@ grep -q '^board/acme/tiny/linux.config:' "$t/err" ||
 	{ echo "FAIL: a named BR2_ defconfig: the other file was not checked:"; cat "$t/err"; fail=1; }
 cd - >/dev/null
 # .slubtiny.json's "arches" maps files to an ARCH where neither path nor
-# symbols tell (OpenWrt's generic config is every target's); $ARCH wins.
+# symbols tell (OpenWrt's generic config is every target's); the project's
+# own file beats an exported $ARCH, which decides the files it maps not.
 mkdir -p "$t/map" && cp -R "$F/openwrt/target" "$t/map/" && cd "$t/map" || exit 2
 git init -q . 2>/dev/null
 printf '{"arches": [{"files": "target/linux/generic/*", "arch": "mips"}]}\n' >.slubtiny.json
@@ -94,8 +95,9 @@ printf '{"arches": [{"files": "target/linux/generic/*", "arch": "mips"}]}\n' >.s
 	'["mips",".slubtiny.json","arches: target/linux/generic/*"]' ] ||
 	{ echo "FAIL: arches: $(jq -c .files "$t/map.json")"; fail=1; }
 ARCH=arm "$SLUBTINY" check --format json target >"$t/map.json" 2>"$t/err"
-[ "$(jq -r '[.files[].arch] | unique | join(",")' "$t/map.json")" = arm ] ||
-	{ echo "FAIL: arches: \$ARCH does not win: $(jq -c .files "$t/map.json")"; fail=1; }
+[ "$(jq -c '[.files[] | [(.file | test("linux/generic/")), .arch, .arch_from]] | unique' \
+	"$t/map.json")" = '[[false,"arm","$ARCH"],[true,"mips",".slubtiny.json"]]' ] ||
+	{ echo "FAIL: arches: .slubtiny.json, then \$ARCH: $(jq -c .files "$t/map.json")"; fail=1; }
 printf '{"arches": [{"files": "*", "arch": "nope"}]}\n' >.slubtiny.json
 "$SLUBTINY" check target >/dev/null 2>"$t/err"; st=$?
 [ $st = 2 ] && [ "$(cat "$t/err")" = "slubtiny: check: .slubtiny.json: \"arches\": unknown arch 'nope' for \"*\"" ] ||
