@@ -8,7 +8,9 @@ command end to end); `slow` marks, beside its kind, a test that builds or
 boots a kernel or runs the kernel's conf for minutes. `meson test --suite
 unit` is then the developer's quick loop, and this checks it stays one: a
 unit test that is also slow, or whose script reads a kernel tree (Debian's
-linux-source tarballs or the shared extraction), fails here.
+linux-source tarballs or the shared extraction), fails here. So does a cli
+test that reads a tree outside suite `tree` (nor slow, nor diff): those
+three are what `tests/run --quick` leaves out.
 
 Reads the build directory's meson-info (ST_BUILDDIR).
 """
@@ -63,20 +65,26 @@ def main():
             bad.append(f"{t['name']}: kinds {sorted(k) or 'none'}, want one of "
                        + ", ".join(sorted(KINDS)))
             continue
-        if "unit" not in k:
-            continue
-        nunit += 1
-        if "slow" in s:
+        unit = "unit" in k
+        nunit += unit
+        if unit and "slow" in s:
             bad.append(f"{t['name']}: a unit test cannot be slow")
+        # slow and diff tests may read trees: tests/run --quick skips them
+        if not unit and s & {"slow", "diff", "tree"}:
+            continue
         cmd = [os.path.realpath(a) if a.startswith("/") else a for a in t["cmd"]]
         for p in scripts(cmd, src):
             if os.path.samefile(p, __file__):
                 continue	# its own patterns
             with open(p, encoding="utf-8", errors="replace") as f:
                 m = TREE.search(f.read())
-            if m:
+            if m and unit:
                 bad.append(f"{t['name']}: unit test reads a kernel tree "
                            f"({os.path.relpath(p, src)}: '{m.group(0)}')")
+            elif m:
+                bad.append(f"{t['name']}: reads a kernel tree "
+                           f"({os.path.relpath(p, src)}: '{m.group(0)}') "
+                           "and is not in suite tree (tests/run --quick would run it)")
     for b in bad:
         print("FAIL: " + b)
     print(f"kinds: {len(tests)} tests, {nunit} unit, {len(bad)} wrong")

@@ -207,7 +207,8 @@ full SKIP OK >"$w/in"; run 0 "9 passed, 0 failed, 2 skipped" 0
 full OK OK >"$w/in"; run 0 "3 passed, 0 failed, 0 skipped" 0 --quick
 [ -e "$w/build-san" ] && bad "--quick: a sanitizer build"
 [ -e "$w/build-fuzz" ] && bad "--quick: a fuzz build"
-grep -q -- '--no-suite slow' "$w/build/test-args" && grep -q -- '--no-suite diff' "$w/build/test-args" ||
+grep -q -- '--no-suite slow' "$w/build/test-args" && grep -q -- '--no-suite diff' "$w/build/test-args" &&
+	grep -q -- '--no-suite tree' "$w/build/test-args" ||
 	bad "--quick: meson $(cat "$w/build/test-args")"
 want_times build:build build:test
 grep -q 'build-san\|build-fuzz' "$w/out" && bad "--quick: another build dir named"
