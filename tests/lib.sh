@@ -6,6 +6,8 @@
 # st_tmpdir VAR	a new directory into VAR, removed when the test exits
 #		(kept, and said on stderr, when KEEP is set)
 # st_atexit CMD	one more command to run when the test exits (a daemon to stop)
+# st_git_author	an author and committer for git (the suite runs with no git
+#		configuration of the host: a test that commits names its own)
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 
@@ -17,6 +19,11 @@ $st_exit_cmds"
 trap 'eval "$st_exit_cmds"' EXIT
 # a test killed by a signal cleans up too
 trap 'exit 1' HUP INT TERM
+
+st_git_author() {
+	export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.invalid
+	export GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@example.invalid
+}
 
 st_tmpdir() {
 	st_d=$(mktemp -d "${TMPDIR:-/tmp}/slubtiny-test.XXXXXX") || {

@@ -8,8 +8,7 @@ set -u
 . "$(dirname "$0")/../../lib.sh"
 command -v git >/dev/null 2>&1 || { echo "skip: git not installed"; exit 77; }
 st_tmpdir t
-export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.invalid
-export GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@example.invalid
+st_git_author
 unset PRE_COMMIT_FROM_REF PRE_COMMIT_TO_REF
 
 # status description command...: stdout into $t/out, stderr into $t/err

@@ -10,8 +10,7 @@ command -v git >/dev/null 2>&1 || { echo "skip: git not installed"; exit 77; }
 py=${ST_PYTHON:-python3}
 command -v "$py" >/dev/null 2>&1 || { echo "skip: no python for the JSON check"; exit 77; }
 st_tmpdir t
-export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.invalid
-export GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@example.invalid
+st_git_author
 
 expect() { # status description command...
 	want=$1; shift; what=$1; shift

@@ -14,8 +14,7 @@ st_tmpdir t
 PATH=$(dirname "$SLUBTINY"):$PATH
 export PATH
 export PRE_COMMIT_HOME="$t/cache" HOME="$t/home" GIT_CONFIG_NOSYSTEM=1
-export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.invalid
-export GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@example.invalid
+st_git_author
 unset PRE_COMMIT_FROM_REF PRE_COMMIT_TO_REF
 mkdir -p "$HOME"
 

@@ -12,8 +12,7 @@ st_tmpdir t
 PATH=$(dirname "$SLUBTINY"):$PATH
 export PATH
 export PRE_COMMIT_HOME="$t/cache" HOME="$t/home" GIT_CONFIG_NOSYSTEM=1
-export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.invalid
-export GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@example.invalid
+st_git_author
 mkdir -p "$HOME"
 
 # try-repo against this repository (with its uncommitted changes, as
