@@ -6,6 +6,8 @@
 # st_tmpdir VAR	a new directory into VAR, removed when the test exits
 #		(kept, and said on stderr, when KEEP is set)
 # st_atexit CMD	one more command to run when the test exits (a daemon to stop)
+# st_expect STATUS WHAT CMD...	run CMD, stdout into $t/out and stderr into
+#		$t/err ($t from st_tmpdir t); bad() unless it exits STATUS
 # st_git_author	an author and committer for git (the suite runs with no git
 #		configuration of the host: a test that commits names its own)
 fail=0
@@ -19,6 +21,13 @@ $st_exit_cmds"
 trap 'eval "$st_exit_cmds"' EXIT
 # a test killed by a signal cleans up too
 trap 'exit 1' HUP INT TERM
+
+st_expect() {
+	st_want=$1 st_what=$2; shift 2
+	"$@" >"$t/out" 2>"$t/err"; st_got=$?
+	[ "$st_got" = "$st_want" ] ||
+		{ bad "$st_what: exit $st_got, want $st_want"; cat "$t/out" "$t/err"; }
+}
 
 st_git_author() {
 	export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.invalid

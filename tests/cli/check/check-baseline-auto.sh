@@ -11,12 +11,6 @@ st_tmpdir t
 st_git_author
 unset PRE_COMMIT_FROM_REF PRE_COMMIT_TO_REF
 
-# status description command...: stdout into $t/out, stderr into $t/err
-expect() {
-	want=$1; shift; what=$1; shift
-	"$@" >"$t/out" 2>"$t/err"; got=$?
-	[ "$got" = "$want" ] || { bad "$what: exit $got, want $want"; cat "$t/out" "$t/err"; }
-}
 # description ERE: the one baseline line of stderr matches
 said() {
 	n=$(grep -c '^slubtiny: check: baseline: ' "$t/err")
@@ -39,7 +33,7 @@ cd "$t/repo" || exit 1
 # Not a commit yet: nothing to compare with.
 git init -q -b main || exit 1
 printf 'CONFIG_SLOB=y\n' >$d/old_defconfig
-expect 1 "no commit" chk
+st_expect 1 "no commit" chk
 said "no commit" 'none, every finding counts \(auto: no commit yet\)'
 reported "no commit" old_defconfig
 
@@ -47,7 +41,7 @@ git add . && git commit -q -m start || { echo "FAIL: cannot commit"; exit 1; }
 main=$(git rev-parse HEAD)
 
 # On the default branch itself (CI on a push to main): every finding.
-expect 1 "on main" chk
+st_expect 1 "on main" chk
 said "on main" 'none, every finding counts \(auto: HEAD is on the default branch main\)'
 reported "on main" old_defconfig
 
@@ -55,25 +49,25 @@ reported "on main" old_defconfig
 git checkout -q -b feature
 printf 'CONFIG_SLOB=y\n' >$d/new_defconfig
 git add . && git commit -q -m new || exit 1
-expect 1 "feature" chk
+st_expect 1 "feature" chk
 said "feature" "${main%"${main#????????????}"}, the merge base of HEAD and main \(auto\)"
 reported "feature" new_defconfig
 grep -q '^slubtiny: check: 1 finding not shown: the files had it at the merge base of HEAD and main' "$t/err" ||
 	{ bad "feature: no word about the finding not shown"; cat "$t/err"; }
 [ -s "$t/out" ] && { bad "feature: stdout not empty"; cat "$t/out"; }
 # the baseline line is said with --format json too, on stderr only
-expect 1 "feature json" chk --format json
+st_expect 1 "feature json" chk --format json
 said "feature json" "${main%"${main#????????????}"}, the merge base"
 grep -q baseline "$t/out" && { bad "feature json: the baseline line is on stdout"; cat "$t/out"; }
 # -q leaves it out
-expect 1 "feature -q" chk -q
+st_expect 1 "feature -q" chk -q
 grep -q 'baseline:' "$t/err" && { bad "feature -q: the baseline line is said"; cat "$t/err"; }
 
 # origin/HEAD comes before a local main: here it names the feature branch
 # (as a clone of a repository whose default branch it is would).
 git update-ref refs/remotes/origin/feature HEAD
 git symbolic-ref refs/remotes/origin/HEAD refs/remotes/origin/feature
-expect 1 "origin/HEAD" chk
+st_expect 1 "origin/HEAD" chk
 said "origin/HEAD" 'none, every finding counts \(auto: HEAD is on the default branch origin/feature\)'
 git symbolic-ref --delete refs/remotes/origin/HEAD
 git update-ref -d refs/remotes/origin/feature
@@ -81,7 +75,7 @@ git update-ref -d refs/remotes/origin/feature
 # Staged changes: a commit in progress, against HEAD.
 printf 'CONFIG_SLOB=y\nCONFIG_A=y\nCONFIG_A=y\n' >$d/new_defconfig
 git add $d/new_defconfig
-expect 1 "staged" chk
+st_expect 1 "staged" chk
 said "staged" 'HEAD \(auto: uncommitted changes, a commit in progress\)'
 reported "staged" new_defconfig
 grep -q 'new_defconfig:3:1: warning: .*duplicate' "$t/err" ||
@@ -90,7 +84,7 @@ grep -q 'new_defconfig:1:' "$t/err" && { bad "staged: HEAD's finding is reported
 git reset -q --hard
 # An edit not staged (a local run before `git add`): against HEAD too.
 printf 'CONFIG_SLOB=y\nCONFIG_A=y\nCONFIG_A=y\n' >$d/new_defconfig
-expect 1 "unstaged" chk
+st_expect 1 "unstaged" chk
 said "unstaged" 'HEAD \(auto: uncommitted changes, a commit in progress\)'
 grep -q 'new_defconfig:3:1: warning: .*duplicate' "$t/err" ||
 	{ bad "unstaged: the new duplicate is not reported"; cat "$t/err"; }
@@ -99,10 +93,10 @@ git checkout -q -- $d
 
 # pre-commit's ref range: the from-ref (its merge base with the to-ref,
 # as pre-commit's own diff FROM...TO).
-expect 0 "from-ref HEAD" env PRE_COMMIT_FROM_REF=HEAD PRE_COMMIT_TO_REF=HEAD "$SLUBTINY" \
+st_expect 0 "from-ref HEAD" env PRE_COMMIT_FROM_REF=HEAD PRE_COMMIT_TO_REF=HEAD "$SLUBTINY" \
 	check --no-config --baseline auto $d
 said "from-ref HEAD" "[0-9a-f]{12}, pre-commit's from-ref HEAD \(auto\)"
-expect 1 "from-ref main" env PRE_COMMIT_FROM_REF=main PRE_COMMIT_TO_REF=feature "$SLUBTINY" \
+st_expect 1 "from-ref main" env PRE_COMMIT_FROM_REF=main PRE_COMMIT_TO_REF=feature "$SLUBTINY" \
 	check --no-config --baseline auto $d
 said "from-ref main" "${main%"${main#????????????}"}, pre-commit's from-ref main \(auto\)"
 reported "from-ref main" new_defconfig
@@ -111,27 +105,27 @@ git checkout -q main
 printf 'CONFIG_SLUB=y\n' >$d/main_defconfig
 git add . && git commit -q -m main2 || exit 1
 git checkout -q feature
-expect 1 "from-ref diverged" env PRE_COMMIT_FROM_REF=main PRE_COMMIT_TO_REF=feature "$SLUBTINY" \
+st_expect 1 "from-ref diverged" env PRE_COMMIT_FROM_REF=main PRE_COMMIT_TO_REF=feature "$SLUBTINY" \
 	check --no-config --baseline auto $d
 said "from-ref diverged" "${main%"${main#????????????}"}, the merge base of pre-commit's from-ref main and to-ref feature \(auto\)"
 reported "from-ref diverged" new_defconfig
-expect 2 "from-ref unknown" env PRE_COMMIT_FROM_REF=nosuchrev PRE_COMMIT_TO_REF=HEAD "$SLUBTINY" \
+st_expect 2 "from-ref unknown" env PRE_COMMIT_FROM_REF=nosuchrev PRE_COMMIT_TO_REF=HEAD "$SLUBTINY" \
 	check --no-config --baseline auto $d
 [ "$(cat "$t/err")" = "slubtiny: check: baseline auto: pre-commit's from-ref nosuchrev: not a git revision here" ] ||
 	{ bad "from-ref unknown: wrong error:"; cat "$t/err"; }
 
 # No default branch: every finding, and said why.
 git branch -q -m main trunk
-expect 1 "no default branch" chk
+st_expect 1 "no default branch" chk
 said "no default branch" 'none, every finding counts \(auto: no default branch: no origin/HEAD, origin/main, origin/master, main or master\)'
 reported "no default branch" new_defconfig old_defconfig
 git branch -q -m trunk master
-expect 1 "master" chk
+st_expect 1 "master" chk
 said "master" "${main%"${main#????????????}"}, the merge base of HEAD and master \(auto\)"
 
 # A branch that shares no history with the default one: none.
 git checkout -q --orphan lone && git commit -q -m lone || exit 1
-expect 1 "no history" chk
+st_expect 1 "no history" chk
 said "no history" 'none, every finding counts \(auto: HEAD shares no history with master\)'
 reported "no history" new_defconfig old_defconfig
 git checkout -q feature
@@ -139,11 +133,11 @@ git checkout -q feature
 # Outside a git work tree: none.
 mkdir -p "$t/plain/$d"
 printf 'CONFIG_SLOB=y\n' >"$t/plain/$d/x_defconfig"
-expect 1 "no git" "$SLUBTINY" check --no-config --baseline auto "$t/plain/$d"
+st_expect 1 "no git" "$SLUBTINY" check --no-config --baseline auto "$t/plain/$d"
 said "no git" 'none, every finding counts \(auto: not in a git work tree\)'
 
 # Explicit revisions keep working as before, with no baseline line.
-expect 1 "explicit" "$SLUBTINY" check --no-config --baseline master $d
+st_expect 1 "explicit" "$SLUBTINY" check --no-config --baseline master $d
 grep -q 'baseline:' "$t/err" && { bad "explicit: a baseline line"; cat "$t/err"; }
 reported "explicit" new_defconfig
 exit $fail
