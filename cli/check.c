@@ -14,6 +14,7 @@
 #include "check/check.h"
 #include "cli.h"
 #include "common/error.h"
+#include "linux/linux.h"
 #include "migrate/migrate.h"
 
 enum {

@@ -22,6 +22,7 @@
 #include "common/str.h"
 #include "defconfig/defconfig.h"
 #include "layout/discover.h"
+#include "linux/linux.h"
 #include "migrate/migrate.h"
 
 enum { OPT_SRCTREE = ST_OPT_ID, OPT_ARCH, OPT_CROSS, OPT_TARGET, OPT_FIX_DEPS,

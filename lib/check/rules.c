@@ -17,6 +17,7 @@
 #include "common/error.h"
 #include "common/str.h"
 #include "defconfig/defconfig.h"
+#include "linux/linux.h"
 #include "migrate/migrate.h"
 
 const struct st_check_rule st_check_rules[ST_RULE_COUNT] = {
@@ -325,11 +326,6 @@ static const struct {
 	[K_RANDOM_KMALLOC_CACHES] = { { 6, 6 }, { 7, 2 } },
 	[K_KMALLOC_PARTITION_CACHES] = { { 7, 2 }, { 0, 0 } },
 };
-
-static bool kver_between(struct st_kver v, struct st_kver lo, struct st_kver hi)
-{
-	return st_kver_cmp(v, lo) >= 0 && st_kver_cmp(v, hi) <= 0;
-}
 
 static bool key_exists(int key, struct st_kver v)
 {
@@ -714,7 +710,7 @@ static void check_tiny_deps(struct ctx *c, const struct keys *k)
 	}
 	/* 6.13 and 6.14 lack 6f110a5e4f99 (6.15, backported to 6.12.y) */
 	l = k->l[K_COMPILE_TEST];
-	if (line_enables(l) && !kver_between(judged(c), (struct st_kver){ 6, 13 },
+	if (line_enables(l) && !st_kver_between(judged(c), (struct st_kver){ 6, 13 },
 					     (struct st_kver){ 6, 14 }))
 		report(c, ST_RULE_SLUB_TINY_DEPS, tiny, "SLUB_TINY",
 		       "drop CONFIG_COMPILE_TEST=y from a config meant to run",

@@ -22,6 +22,7 @@
 #include "defconfig/defconfig.h"
 #include "layout/discover.h"
 #include "layout/layout.h"
+#include "linux/linux.h"
 #include "migrate/migrate.h"
 #include "migrate/origin.h"
 

@@ -24,6 +24,7 @@
 #include "common/str.h"
 #include "defconfig/defconfig.h"
 #include "kernel/kernel.h"
+#include "linux/linux.h"
 #include "migrate/migrate.h"
 #include "report/report.h"
 #include "kernel_priv.h"

@@ -16,6 +16,7 @@
 #include "build/pool.h"
 #include "common/stamp.h"
 #include "kernel/kernel.h"
+#include "linux/linux.h"
 #include "migrate/migrate.h"
 
 /* Bump when what a stamp means changes: old stamps then never match. */

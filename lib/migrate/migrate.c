@@ -32,10 +32,6 @@
 #include "defconfig/defconfig.h"
 #include "migrate/migrate.h"
 
-const struct st_kver st_kver_newest = { 7, 3 };
-/* the oldest directory of kconfig/models/ (test contact-target-range holds them equal) */
-const struct st_kver st_kver_oldest_model = { 6, 1 };
-
 #define FAM_SLOB	0x1
 #define FAM_SLAB	0x2
 
@@ -65,42 +61,6 @@ struct st_mig_ctx {
 	size_t lf, crlf;
 	const char *eol;	/* the usual one, for the current rewrite */
 };
-
-int st_kver_parse(const char *s, struct st_kver *v)
-{
-	char *end;
-	long major, minor;
-
-	if (s[0] == 'v')
-		s++;
-	if (s[0] < '0' || s[0] > '9')
-		return -EINVAL;
-	major = strtol(s, &end, 10);
-	if (*end != '.' || end[1] < '0' || end[1] > '9')
-		return -EINVAL;
-	minor = strtol(end + 1, &end, 10);
-	if (*end && *end != '.' && *end != '-')
-		return -EINVAL;
-	if (major < 2 || major > 99 || minor > 999)
-		return -EINVAL;
-	v->major = major;
-	v->minor = minor;
-	return 0;
-}
-
-int st_kver_cmp(struct st_kver a, struct st_kver b)
-{
-	if (a.major != b.major)
-		return a.major < b.major ? -1 : 1;
-	if (a.minor != b.minor)
-		return a.minor < b.minor ? -1 : 1;
-	return 0;
-}
-
-static bool kver_in(struct st_kver v, struct st_kver lo, struct st_kver hi)
-{
-	return st_kver_cmp(v, lo) >= 0 && st_kver_cmp(v, hi) <= 0;
-}
 
 static const struct st_dc_line *in_line(const struct st_mig_ctx *ctx, size_t idx)
 {
@@ -309,10 +269,10 @@ static int rewrite_slab(struct st_mig_ctx *ctx, size_t idx, size_t at)
 static const char *old_choice_member(const struct st_mig_ctx *ctx)
 {
 	if ((ctx->families & FAM_SLOB) &&
-	    kver_in(ctx->target, (struct st_kver){ 6, 2 }, (struct st_kver){ 6, 3 }))
+	    st_kver_between(ctx->target, (struct st_kver){ 6, 2 }, (struct st_kver){ 6, 3 }))
 		return "SLOB_DEPRECATED";
 	if ((ctx->families & FAM_SLAB) &&
-	    kver_in(ctx->target, (struct st_kver){ 6, 5 }, (struct st_kver){ 6, 7 }))
+	    st_kver_between(ctx->target, (struct st_kver){ 6, 5 }, (struct st_kver){ 6, 7 }))
 		return "SLAB_DEPRECATED";
 	return NULL;
 }

@@ -17,26 +17,11 @@
 #include "common/render.h"
 #include "kconfig/kconfig.h"
 #include "layout/layout.h"
+#include "linux/linux.h"
 
 struct cJSON;
 struct st_defconfig;
 
-/* A kernel version as "MAJOR.MINOR" (patch level and -rc are ignored). */
-struct st_kver {
-	int major, minor;
-};
-
-/* The newest kernel the rule table knows; the default --target. */
-extern const struct st_kver st_kver_newest;
-/*
- * The oldest kernel with a bundled slab Kconfig model (kconfig/models/):
- * without a kernel tree, a target below it cannot be verified.
- */
-extern const struct st_kver st_kver_oldest_model;
-
-/* Parse "6.2", "v6.12", "6.1.0-rc3": 0 or -EINVAL. */
-int st_kver_parse(const char *s, struct st_kver *v);
-int st_kver_cmp(struct st_kver a, struct st_kver b);
 
 struct st_mig_ctx;
 

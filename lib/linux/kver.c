@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The one kernel-version type: parsed here, compared here. */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "linux/linux.h"
+
+const struct st_kver st_kver_newest = { 7, 3 };
+/* the oldest directory of kconfig/models/ (test contact-target-range holds them equal) */
+const struct st_kver st_kver_oldest_model = { 6, 1 };
+
+int st_kver_parse(const char *s, struct st_kver *v)
+{
+	char *end;
+	long major, minor;
+
+	if (s[0] == 'v')
+		s++;
+	if (s[0] < '0' || s[0] > '9')
+		return -EINVAL;
+	major = strtol(s, &end, 10);
+	if (*end != '.' || end[1] < '0' || end[1] > '9')
+		return -EINVAL;
+	minor = strtol(end + 1, &end, 10);
+	if (*end && *end != '.' && *end != '-')
+		return -EINVAL;
+	if (major < 2 || major > 99 || minor > 999)
+		return -EINVAL;
+	v->major = major;
+	v->minor = minor;
+	return 0;
+}
+
+int st_kver_cmp(struct st_kver a, struct st_kver b)
+{
+	if (a.major != b.major)
+		return a.major < b.major ? -1 : 1;
+	if (a.minor != b.minor)
+		return a.minor < b.minor ? -1 : 1;
+	return 0;
+}
+
+int st_kver_between(struct st_kver v, struct st_kver lo, struct st_kver hi)
+{
+	return st_kver_cmp(v, lo) >= 0 && st_kver_cmp(v, hi) <= 0;
+}
