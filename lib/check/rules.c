@@ -18,6 +18,7 @@
 #include "common/str.h"
 #include "defconfig/defconfig.h"
 #include "linux/linux.h"
+#include "linux/slab_history.h"
 #include "migrate/migrate.h"
 
 const struct st_check_rule st_check_rules[ST_RULE_COUNT] = {
@@ -314,23 +315,15 @@ static const char *const disabled_why[K_COUNT] = {
 };
 
 /*
- * The kernels that have each key symbol, where not all: [from, until),
- * {0, 0} for open. Outside it the symbol is unknown (or, for the removed
- * and renamed ones, the removed-option rule's).
+ * Kernel @v has key symbol @key of its own (lib/linux's slab history; a
+ * symbol it lacks is always there). Outside that the symbol is unknown
+ * (or, for the removed and renamed ones, the removed-option rule's).
  */
-static const struct {
-	struct st_kver from, until;
-} key_span[K_COUNT] = {
-	[K_SLUB_CPU_PARTIAL] = { { 0, 0 }, { 7, 0 } },
-	[K_SLAB_BUCKETS] = { { 6, 11 }, { 0, 0 } },
-	[K_RANDOM_KMALLOC_CACHES] = { { 6, 6 }, { 7, 2 } },
-	[K_KMALLOC_PARTITION_CACHES] = { { 7, 2 }, { 0, 0 } },
-};
-
 static bool key_exists(int key, struct st_kver v)
 {
-	return (!key_span[key].from.major || st_kver_cmp(v, key_span[key].from) >= 0) &&
-	       (!key_span[key].until.major || st_kver_cmp(v, key_span[key].until) < 0);
+	const struct st_slab_sym *s = st_slab_sym(key_names[key]);
+
+	return !s || st_slab_sym_settable(s, v);
 }
 
 /* The last line of each key symbol, or NULL. */
@@ -602,7 +595,9 @@ static void removed_hint(const struct ctx *c, const struct keys *k,
 		if ((p = strstr(own->msg, " removed: ")))
 			len = append(hint, size, len, " (%s)", p + strlen(" removed: "));
 		else if (!strncmp(l->sym, "SLAB", 4))
-			len = append(hint, size, len, " (SLUB needs no line since Linux 6.8)");
+			len = append(hint, size, len, " (SLUB needs no line since Linux %d.%d)",
+				     st_slab_syms[ST_SLAB_SLUB].forced.major,
+				     st_slab_syms[ST_SLAB_SLUB].forced.minor);
 		else
 			len = append(hint, size, len, " (the file sets CONFIG_SLUB_TINY=y already)");
 	}
@@ -630,15 +625,15 @@ static void removed_hint(const struct ctx *c, const struct keys *k,
 
 static void check_removed(struct ctx *c, const struct keys *k)
 {
+	/* each line's allocator, gone with the line's symbol */
 	static const struct {
 		int key;
-		const char *what;
-		struct st_kver gone;
+		const char *alloc;
 	} removed[] = {
-		{ K_SLOB, "SLOB was removed in Linux 6.4", { 6, 4 } },
-		{ K_SLOB_DEPRECATED, "SLOB was removed in Linux 6.4", { 6, 4 } },
-		{ K_SLAB, "SLAB was removed in Linux 6.8", { 6, 8 } },
-		{ K_SLAB_DEPRECATED, "SLAB was removed in Linux 6.8", { 6, 8 } },
+		{ K_SLOB, "SLOB" },
+		{ K_SLOB_DEPRECATED, "SLOB" },
+		{ K_SLAB, "SLAB" },
+		{ K_SLAB_DEPRECATED, "SLAB" },
 	};
 	struct st_kver judge = { c->o->judge_major, c->o->judge_minor };
 	struct st_kver target = { c->o->fix_major, c->o->fix_minor };
@@ -650,10 +645,11 @@ static void check_removed(struct ctx *c, const struct keys *k)
 
 	for (i = 0; i < ARRAY_SIZE(removed); i++) {
 		const struct st_dc_line *l = k->l[removed[i].key];
+		struct st_kver gone = st_slab_sym(key_names[removed[i].key])->removed;
 
 		if (!line_enables(l) || !c->o->enabled[ST_RULE_REMOVED_ALLOCATOR])
 			continue;
-		if (judge.major && st_kver_cmp(judge, removed[i].gone) < 0)
+		if (judge.major && st_kver_cmp(judge, gone) < 0)
 			continue;	/* that kernel still has it */
 		if (!migrated) {
 			if (!target.major)
@@ -666,10 +662,11 @@ static void check_removed(struct ctx *c, const struct keys *k)
 			}
 			migrated = true;
 		}
-		removed_hint(c, k, &m, l, removed[i].gone, hint, sizeof(hint));
+		removed_hint(c, k, &m, l, gone, hint, sizeof(hint));
 		report(c, ST_RULE_REMOVED_ALLOCATOR, l, key_names[removed[i].key], hint,
-		       "CONFIG_%s=%s: %s; newer kernels ignore this line and build SLUB",
-		       key_names[removed[i].key], l->val, removed[i].what);
+		       "CONFIG_%s=%s: %s was removed in Linux %d.%d; newer kernels ignore this line and build SLUB",
+		       key_names[removed[i].key], l->val, removed[i].alloc, gone.major,
+		       gone.minor);
 	}
 	if (migrated)
 		st_migration_release(&m);
@@ -708,10 +705,10 @@ static void check_tiny_deps(struct ctx *c, const struct keys *k)
 		       "CONFIG_SLUB_TINY=y has no effect: it depends on EXPERT and %s%s; the kernel builds plain SLUB",
 		       why, frag);
 	}
-	/* 6.13 and 6.14 lack 6f110a5e4f99 (6.15, backported to 6.12.y) */
+	/* 6.13 and 6.14 lack it (lib/linux/slab_history.c says why) */
 	l = k->l[K_COMPILE_TEST];
-	if (line_enables(l) && !st_kver_between(judged(c), (struct st_kver){ 6, 13 },
-					     (struct st_kver){ 6, 14 }))
+	if (line_enables(l) &&
+	    st_slab_dep_holds(&st_slab_syms[ST_SLAB_SLUB_TINY], judged(c)))
 		report(c, ST_RULE_SLUB_TINY_DEPS, tiny, "SLUB_TINY",
 		       "drop CONFIG_COMPILE_TEST=y from a config meant to run",
 		       "CONFIG_SLUB_TINY=y has no effect: it depends on !COMPILE_TEST and line %d sets CONFIG_COMPILE_TEST=y",
@@ -720,15 +717,17 @@ static void check_tiny_deps(struct ctx *c, const struct keys *k)
 	if (line_disables(l))
 		report(c, ST_RULE_SLUB_TINY_DEPS, tiny, "SLUB_TINY",
 		       "replace the line with CONFIG_SLUB=y",
-		       "CONFIG_SLUB_TINY=y needs SLUB, but line %d disables CONFIG_SLUB (before Linux 6.8 this drops SLUB_TINY)",
-		       l->lineno);
+		       "CONFIG_SLUB_TINY=y needs SLUB, but line %d disables CONFIG_SLUB (before Linux %d.%d this drops SLUB_TINY)",
+		       l->lineno, st_slab_syms[ST_SLAB_SLUB].forced.major,
+		       st_slab_syms[ST_SLAB_SLUB].forced.minor);
 }
 
 static void check_tiny_disables(struct ctx *c, const struct keys *k)
 {
 	const struct st_dc_line *tiny = k->l[K_SLUB_TINY];
+	const struct st_slab_sym *stats = &st_slab_syms[ST_SLAB_SLUB_STATS];
 	struct st_kver v = judged(c);
-	char hint[160];
+	char hint[160], why[192];
 	int i;
 
 	for (i = K_DISABLED_FIRST; i < K_COUNT; i++) {
@@ -739,12 +738,14 @@ static void check_tiny_disables(struct ctx *c, const struct keys *k)
 			continue;
 		snprintf(hint, sizeof(hint),
 			 "delete this line, or CONFIG_SLUB_TINY=y at line %d", tiny->lineno);
+		if (i == K_SLUB_STATS && st_slab_since(v, ST_SLAB_SLUB_STATS, ST_SLAB_CHANGED))
+			snprintf(why, sizeof(why), "%s (from %d.%d %s)", disabled_why[i],
+				 stats->changed.major, stats->changed.minor, stats->change);
+		else
+			snprintf(why, sizeof(why), "%s", disabled_why[i]);
 		report(c, ST_RULE_SLUB_TINY_DISABLES, l, key_names[i], hint,
 		       "CONFIG_%s=%s has no effect next to CONFIG_SLUB_TINY=y (line %d): %s depends on !SLUB_TINY",
-		       key_names[i], l->val, tiny->lineno,
-		       i == K_SLUB_STATS && st_kver_cmp(v, (struct st_kver){ 7, 0 }) >= 0 ?
-		       "SLUB statistics (from 7.0 the per-CPU sheaf counters; the CPU slab and CPU partial ones are gone)" :
-		       disabled_why[i]);
+		       key_names[i], l->val, tiny->lineno, why);
 	}
 }
 
@@ -760,11 +761,12 @@ static const char *shown(const struct st_dc_line *l, char *buf, size_t size)
 
 static void check_cpu_partial(struct ctx *c, const struct st_dc_line *l)
 {
+	struct st_kver gone = st_slab_syms[ST_SLAB_SLUB_CPU_PARTIAL].removed;
 	char text[160];
 
 	report(c, ST_RULE_REMOVED_OPTION, l, "SLUB_CPU_PARTIAL", "delete this line",
-	       "%s: SLUB_CPU_PARTIAL was removed in Linux 7.0, when per-CPU sheaves replaced CPU partial slabs; Kconfig ignores this line",
-	       shown(l, text, sizeof(text)));
+	       "%s: SLUB_CPU_PARTIAL was removed in Linux %d.%d, when per-CPU sheaves replaced CPU partial slabs; Kconfig ignores this line",
+	       shown(l, text, sizeof(text)), gone.major, gone.minor);
 }
 
 /*
@@ -777,6 +779,7 @@ static void check_random_kmalloc(struct ctx *c, const struct keys *k,
 {
 	const struct st_dc_line *part = k->l[K_KMALLOC_PARTITION_CACHES];
 	const struct st_dc_line *tiny = k->l[K_SLUB_TINY];
+	struct st_kver v = st_slab_syms[ST_SLAB_RANDOM_KMALLOC_CACHES].renamed;
 	char text[160], hint[160];
 
 	shown(l, text, sizeof(text));
@@ -785,14 +788,14 @@ static void check_random_kmalloc(struct ctx *c, const struct keys *k,
 			 "delete this line (line %d sets CONFIG_KMALLOC_PARTITION_CACHES)",
 			 part->lineno);
 		report(c, ST_RULE_REMOVED_OPTION, l, "RANDOM_KMALLOC_CACHES", hint,
-		       "%s: Linux 7.2 reads RANDOM_KMALLOC_CACHES only as the default of KMALLOC_PARTITION_CACHES, which line %d sets; this line does nothing",
-		       text, part->lineno);
+		       "%s: Linux %d.%d reads RANDOM_KMALLOC_CACHES only as the default of KMALLOC_PARTITION_CACHES, which line %d sets; this line does nothing",
+		       text, v.major, v.minor, part->lineno);
 	} else if (line_enables(l) && line_enables(tiny)) {
 		snprintf(hint, sizeof(hint),
 			 "delete this line, or CONFIG_SLUB_TINY=y at line %d", tiny->lineno);
 		report(c, ST_RULE_REMOVED_OPTION, l, "RANDOM_KMALLOC_CACHES", hint,
-		       "%s: Linux 7.2 reads it as KMALLOC_PARTITION_CACHES, which depends on !SLUB_TINY: no effect next to CONFIG_SLUB_TINY=y (line %d)",
-		       text, tiny->lineno);
+		       "%s: Linux %d.%d reads it as KMALLOC_PARTITION_CACHES, which depends on !SLUB_TINY: no effect next to CONFIG_SLUB_TINY=y (line %d)",
+		       text, v.major, v.minor, tiny->lineno);
 	} else {
 		if (line_enables(l))
 			snprintf(hint, sizeof(hint),
@@ -801,8 +804,8 @@ static void check_random_kmalloc(struct ctx *c, const struct keys *k,
 			snprintf(hint, sizeof(hint),
 				 "replace with '# CONFIG_KMALLOC_PARTITION_CACHES is not set'");
 		report(c, ST_RULE_REMOVED_OPTION, l, "RANDOM_KMALLOC_CACHES", hint,
-		       "%s: Linux 7.2 renamed RANDOM_KMALLOC_CACHES to KMALLOC_PARTITION_CACHES; it reads the old name (transitional) but savedefconfig writes only the new one",
-		       text);
+		       "%s: Linux %d.%d renamed RANDOM_KMALLOC_CACHES to KMALLOC_PARTITION_CACHES; it reads the old name (transitional) but savedefconfig writes only the new one",
+		       text, v.major, v.minor);
 	}
 }
 
@@ -813,7 +816,7 @@ static void check_removed_options(struct ctx *c, const struct keys *k)
 	if (k->l[K_SLUB_CPU_PARTIAL] && !key_exists(K_SLUB_CPU_PARTIAL, v))
 		check_cpu_partial(c, k->l[K_SLUB_CPU_PARTIAL]);
 	if (k->l[K_RANDOM_KMALLOC_CACHES] &&
-	    st_kver_cmp(v, key_span[K_RANDOM_KMALLOC_CACHES].until) >= 0)
+	    st_slab_since(v, ST_SLAB_RANDOM_KMALLOC_CACHES, ST_SLAB_RENAMED))
 		check_random_kmalloc(c, k, k->l[K_RANDOM_KMALLOC_CACHES]);
 }
 

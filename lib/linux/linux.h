@@ -8,15 +8,32 @@
 #ifndef ST_LINUX_H
 #define ST_LINUX_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 /* A kernel version as "MAJOR.MINOR" (patch level and -rc are ignored). */
 struct st_kver {
 	int major, minor;
 };
 
-/* The newest kernel slubtiny knows; the default --target. */
+/*
+ * A release slubtiny knows, and whether kconfig/models/ has a model of its
+ * slab Kconfig (a release that changed none has none: the one before
+ * stands for it).
+ */
+struct st_release {
+	struct st_kver v;
+	bool model;
+};
+
+/* Every release from the oldest model to st_kver_newest, oldest first. */
+extern const struct st_release st_releases[];
+extern const size_t st_nr_releases;
+
+/* The newest kernel slubtiny knows (the last release); the default --target. */
 extern const struct st_kver st_kver_newest;
 /*
- * The oldest kernel with a bundled slab Kconfig model (kconfig/models/):
+ * The oldest kernel with a bundled slab Kconfig model (the first release):
  * without a kernel tree, a target below it cannot be verified.
  */
 extern const struct st_kver st_kver_oldest_model;

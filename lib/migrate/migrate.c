@@ -240,7 +240,7 @@ static int to_slub(struct st_mig_ctx *ctx, size_t idx, size_t at, bool tiny)
 	 * From 6.8 SLUB is def_bool y without a prompt: savedefconfig drops
 	 * CONFIG_SLUB=y, and upstream simply deleted CONFIG_SLAB=y.
 	 */
-	if (!ctx->have_slub && st_kver_cmp(ctx->target, (struct st_kver){ 6, 8 }) < 0)
+	if (!ctx->have_slub && !st_slab_since(ctx->target, ST_SLAB_SLUB, ST_SLAB_FORCED))
 		text[0] = ST_DC_PREFIX "SLUB=y";
 	if (tiny && !ctx->have_tiny)
 		text[1] = ST_DC_PREFIX "SLUB_TINY=y";
@@ -268,12 +268,13 @@ static int rewrite_slab(struct st_mig_ctx *ctx, size_t idx, size_t at)
  */
 static const char *old_choice_member(const struct st_mig_ctx *ctx)
 {
-	if ((ctx->families & FAM_SLOB) &&
-	    st_kver_between(ctx->target, (struct st_kver){ 6, 2 }, (struct st_kver){ 6, 3 }))
-		return "SLOB_DEPRECATED";
-	if ((ctx->families & FAM_SLAB) &&
-	    st_kver_between(ctx->target, (struct st_kver){ 6, 5 }, (struct st_kver){ 6, 7 }))
-		return "SLAB_DEPRECATED";
+	const struct st_slab_sym *slob = &st_slab_syms[ST_SLAB_SLOB_DEPRECATED];
+	const struct st_slab_sym *slab = &st_slab_syms[ST_SLAB_SLAB_DEPRECATED];
+
+	if ((ctx->families & FAM_SLOB) && st_slab_sym_exists(slob, ctx->target))
+		return slob->name;
+	if ((ctx->families & FAM_SLAB) && st_slab_sym_exists(slab, ctx->target))
+		return slab->name;
 	return NULL;
 }
 
@@ -371,12 +372,14 @@ static bool match_cpu_partial(const struct st_mig_ctx *ctx, size_t idx)
 
 static int rewrite_cpu_partial(struct st_mig_ctx *ctx, size_t idx, size_t at)
 {
+	struct st_kver gone = st_slab_syms[ST_SLAB_SLUB_CPU_PARTIAL].removed;
 	const char *text[1] = { NULL };
 
 	snprintf(ctx->note, sizeof(ctx->note), "%.120s", in_line(ctx, idx)->text);
 	note_lines(ctx, text, 1);
 	snprintf(ctx->note + strlen(ctx->note), sizeof(ctx->note) - strlen(ctx->note),
-		 ": Linux 7.0 removed SLUB_CPU_PARTIAL (per-CPU sheaves replaced CPU partial slabs)");
+		 ": Linux %d.%d removed SLUB_CPU_PARTIAL (per-CPU sheaves replaced CPU partial slabs)",
+		 gone.major, gone.minor);
 	return put_lines(ctx, idx, at, text, 1);
 }
 
@@ -399,6 +402,7 @@ static int rewrite_random_kmalloc(struct st_mig_ctx *ctx, size_t idx, size_t at)
 	bool on = l->kind == ST_DC_ASSIGN && strcmp(l->val, "n");
 	bool tiny = on && (ctx->have_tiny || (ctx->families & FAM_SLOB));
 	long other = in_find(ctx, "KMALLOC_PARTITION_CACHES");
+	struct st_kver v = st_slab_syms[ST_SLAB_RANDOM_KMALLOC_CACHES].renamed;
 	const char *text[1] = { NULL };
 	char buf[128];
 	size_t len;
@@ -417,62 +421,63 @@ static int rewrite_random_kmalloc(struct st_mig_ctx *ctx, size_t idx, size_t at)
 	len = strlen(ctx->note);
 	if (other >= 0)
 		snprintf(ctx->note + len, sizeof(ctx->note) - len,
-			 ": line %d sets KMALLOC_PARTITION_CACHES, which Linux 7.2 reads it as",
-			 in_line(ctx, other)->lineno);
+			 ": line %d sets KMALLOC_PARTITION_CACHES, which Linux %d.%d reads it as",
+			 in_line(ctx, other)->lineno, v.major, v.minor);
 	else if (tiny)
 		snprintf(ctx->note + len, sizeof(ctx->note) - len,
-			 ": Linux 7.2 reads it as KMALLOC_PARTITION_CACHES, which depends on !SLUB_TINY");
+			 ": Linux %d.%d reads it as KMALLOC_PARTITION_CACHES, which depends on !SLUB_TINY",
+			 v.major, v.minor);
 	return put_lines(ctx, idx, at, text, 1);
 }
 
 const struct st_mig_rule st_mig_rules[] = {
-	{ "slab-choice-overridden", { 6, 2 },
+	{ "slab-choice-overridden", { ST_SLAB_SLUB_TINY, ST_SLAB_ADDED },
 	  "the allocator is a choice and conf takes the last member set to y: an "
 	  "earlier CONFIG_SLOB=y or CONFIG_SLAB=y never took effect, and migrating it "
 	  "would change the allocator the file builds",
 	  match_overridden, rewrite_overridden },
-	{ "slob-to-slub-tiny", { 6, 2 },
+	{ "slob-to-slub-tiny", { ST_SLAB_SLOB_DEPRECATED, ST_SLAB_ADDED },
 	  "SLOB was renamed SLOB_DEPRECATED in 6.2 and removed in 6.4, so CONFIG_SLOB=y "
 	  "silently gives plain SLUB; SLUB with SLUB_TINY is its replacement for small "
 	  "systems (upstream 6.2 did this to every defconfig)",
 	  match_slob, rewrite_slob },
-	{ "slob-deprecated-to-slub-tiny", { 6, 4 },
+	{ "slob-deprecated-to-slub-tiny", { ST_SLAB_SLOB_DEPRECATED, ST_SLAB_REMOVED },
 	  "SLOB_DEPRECATED was removed in 6.4; SLUB with SLUB_TINY replaces it",
 	  match_slob_deprecated, rewrite_slob },
-	{ "slab-to-slub", { 6, 5 },
+	{ "slab-to-slub", { ST_SLAB_SLAB_DEPRECATED, ST_SLAB_ADDED },
 	  "SLAB was renamed SLAB_DEPRECATED in 6.5 and removed in 6.8, so CONFIG_SLAB=y "
 	  "silently gives SLUB; say so",
 	  match_slab, rewrite_slab },
-	{ "slab-deprecated-to-slub", { 6, 8 },
+	{ "slab-deprecated-to-slub", { ST_SLAB_SLAB_DEPRECATED, ST_SLAB_REMOVED },
 	  "SLAB_DEPRECATED was removed in 6.8; SLUB is the only allocator",
 	  match_slab_deprecated, rewrite_slab },
-	{ "slub-not-set", { 6, 2 },
+	{ "slub-not-set", { ST_SLAB_SLUB_TINY, ST_SLAB_ADDED },
 	  "'# CONFIG_SLUB is not set' contradicts the migrated allocator; it becomes "
 	  "'is not set' of the old allocator where the target still offers it in the "
 	  "choice (upstream tiny.config, 6.2), and is removed otherwise",
 	  match_slub_off, rewrite_slub_off },
-	{ "slub-tiny-not-set", { 6, 2 },
+	{ "slub-tiny-not-set", { ST_SLAB_SLUB_TINY, ST_SLAB_ADDED },
 	  "'# CONFIG_SLUB_TINY is not set' contradicts the SLUB_TINY=y the SLOB "
 	  "migration adds",
 	  match_tiny_off, rewrite_tiny_off },
-	{ "slab-merge-default-not-set", { 6, 2 },
+	{ "slab-merge-default-not-set", { ST_SLAB_SLUB_TINY, ST_SLAB_ADDED },
 	  "SLUB_TINY selects SLAB_MERGE_DEFAULT: '# CONFIG_SLAB_MERGE_DEFAULT is not set' "
 	  "in a file moved off SLOB stops taking effect, so it goes",
 	  match_merge_off, rewrite_merge_off },
-	{ "embedded-to-expert", { 6, 6 },
+	{ "embedded-to-expert", { ST_SLAB_EMBEDDED, ST_SLAB_REMOVED },
 	  "EMBEDDED selected EXPERT until it was removed in 6.6; without EXPERT every "
 	  "'is not set' line of an EXPERT-only option stops taking effect",
 	  match_embedded, rewrite_embedded },
-	{ "slub-cpu-partial-removed", { 7, 0 },
+	{ "slub-cpu-partial-removed", { ST_SLAB_SLUB_CPU_PARTIAL, ST_SLAB_REMOVED },
 	  "SLUB_CPU_PARTIAL was removed in 7.0, when per-CPU sheaves replaced CPU "
 	  "partial slabs, with no transitional name: Kconfig ignores the line, so it goes",
 	  match_cpu_partial, rewrite_cpu_partial },
-	{ "random-kmalloc-to-partition", { 7, 2 },
+	{ "random-kmalloc-to-partition", { ST_SLAB_RANDOM_KMALLOC_CACHES, ST_SLAB_RENAMED },
 	  "RANDOM_KMALLOC_CACHES became KMALLOC_PARTITION_CACHES in 7.2; the old name "
 	  "is only read (transitional) and savedefconfig never writes it, so the line "
 	  "takes the new name, or goes where the new symbol cannot be set",
 	  match_random_kmalloc, rewrite_random_kmalloc },
-	{ NULL, { 0, 0 }, NULL, NULL, NULL },
+	{ NULL },
 };
 
 /* Allocator rules (the first four) decide the families of the file. */
@@ -487,7 +492,7 @@ static unsigned int rule_family(const struct st_mig_rule *r)
 
 static bool applies(const struct st_mig_rule *r, struct st_kver target)
 {
-	return st_kver_cmp(target, r->from) >= 0;
+	return st_slab_since(target, r->from.sym, r->from.ev);
 }
 
 /* Count @l's end of line into ctx's totals (@sign +1) or out of them (-1). */
@@ -651,41 +656,6 @@ static int rewrite_all(struct st_mig_ctx *ctx, struct st_migration *m)
 	return 0;
 }
 
-/* What the rule table knows about slab symbols over time. */
-struct slab_sym {
-	const char *sym;
-	struct st_kver added;		/* first kernel with it ({0,0}: always) */
-	struct st_kver removed;		/* first kernel without it ({0,0}: still) */
-	struct st_kver forced;		/* from here on it has no prompt ... */
-	const char *forced_val;		/* ... and this value (NULL: not tracked) */
-	const char *history;
-};
-
-static const struct slab_sym slab_syms[] = {
-	{ "SLOB", { 0, 0 }, { 6, 4 }, { 0, 0 }, NULL,
-	  "renamed SLOB_DEPRECATED in 6.2, removed in 6.4" },
-	{ "SLOB_DEPRECATED", { 6, 2 }, { 6, 4 }, { 0, 0 }, NULL, "removed in 6.4" },
-	{ "SLAB", { 0, 0 }, { 6, 8 }, { 0, 0 }, NULL,
-	  "renamed SLAB_DEPRECATED in 6.5, removed in 6.8" },
-	{ "SLAB_DEPRECATED", { 6, 5 }, { 6, 8 }, { 0, 0 }, NULL, "removed in 6.8" },
-	{ "DEBUG_SLAB", { 0, 0 }, { 6, 8 }, { 0, 0 }, NULL, "removed with SLAB in 6.8" },
-	{ "SLUB_TINY", { 6, 2 }, { 0, 0 }, { 0, 0 }, NULL, "added in 6.2" },
-	{ "SLUB_CPU_PARTIAL", { 0, 0 }, { 7, 0 }, { 0, 0 }, NULL,
-	  "removed in 7.0 with CPU partial slabs" },
-	{ "RANDOM_KMALLOC_CACHES", { 6, 6 }, { 0, 0 }, { 0, 0 }, NULL, "added in 6.6" },
-	{ "KMALLOC_PARTITION_CACHES", { 7, 2 }, { 0, 0 }, { 0, 0 }, NULL,
-	  "added in 7.2 for RANDOM_KMALLOC_CACHES" },
-	{ "SLAB_BUCKETS", { 6, 11 }, { 0, 0 }, { 0, 0 }, NULL, "added in 6.11" },
-	{ "SLUB", { 0, 0 }, { 0, 0 }, { 6, 8 }, "y",
-	  "the only allocator since 6.8 (def_bool y, no prompt)" },
-	{ NULL },
-};
-
-static bool known(struct st_kver v)
-{
-	return v.major != 0;
-}
-
 static void finding_for(struct st_mig_finding *f, const struct st_dc_line *l, int line)
 {
 	memset(f, 0, sizeof(*f));
@@ -698,7 +668,7 @@ static void finding_for(struct st_mig_finding *f, const struct st_dc_line *l, in
 static int slab_findings(const struct st_defconfig *dc, struct st_kver target,
 			 struct st_migration *m)
 {
-	const struct slab_sym *s;
+	const struct st_slab_sym *s;
 	struct st_mig_finding f;
 	char msg[512], detail[64];
 	size_t i;
@@ -709,19 +679,17 @@ static int slab_findings(const struct st_defconfig *dc, struct st_kver target,
 
 		if (!l->sym)
 			continue;
-		for (s = slab_syms; s->sym && strcmp(s->sym, l->sym); s++)
-			;
-		if (!s->sym)
+		s = st_slab_sym(l->sym);
+		if (!s || !s->why)
 			continue;
 		finding_for(&f, l, (int)i + 1);
-		if ((known(s->added) && st_kver_cmp(target, s->added) < 0) ||
-		    (known(s->removed) && st_kver_cmp(target, s->removed) >= 0)) {
+		if (!st_slab_sym_exists(s, target)) {
 			f.kind = "unknown";
 			f.cause = "unknown";
 			snprintf(msg, sizeof(msg),
 				 "%s%s: no such symbol in Linux %d.%d (%s); the line has no effect",
-				 ST_DC_PREFIX, l->sym, target.major, target.minor, s->history);
-		} else if (known(s->forced) && st_kver_cmp(target, s->forced) >= 0 &&
+				 ST_DC_PREFIX, l->sym, target.major, target.minor, s->why);
+		} else if (s->forced_val && st_kver_cmp(target, s->forced) >= 0 &&
 			   strcmp(l->val, s->forced_val)) {
 			f.kind = "ineffective";
 			f.actual = s->forced_val;

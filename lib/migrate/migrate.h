@@ -18,6 +18,7 @@
 #include "kconfig/kconfig.h"
 #include "layout/layout.h"
 #include "linux/linux.h"
+#include "linux/slab_history.h"
 
 struct cJSON;
 struct st_defconfig;
@@ -27,7 +28,7 @@ struct st_mig_ctx;
 
 struct st_mig_rule {
 	const char *id;			/* stable, for output and docs */
-	struct st_kver from;		/* first target kernel it applies to */
+	struct st_slab_when from;	/* the change it applies from, on */
 	const char *explanation;	/* why the line must change */
 	/* Does the rule apply to line @idx of the input? */
 	bool (*match)(const struct st_mig_ctx *ctx, size_t idx);
