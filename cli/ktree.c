@@ -120,7 +120,9 @@ int st_ktree_finish(struct st_ktree_args *k)
 		/* the host's stays lib/kernel's default: no ARCH= for make */
 		if (!o->narches && c.from == ST_ARCH_FROM_ENV)
 			k->arches[o->narches++] = given.s[ST_ARCH_FROM_ENV].arch;
-		p_note("ARCH=%s (from %s)", c.arch, st_arch_from_name(c.from));
+		/* an ARCH the command line did not say is said (each item names it too) */
+		if (c.from != ST_ARCH_FROM_OPTION)
+			p_note("ARCH=%s (from %s)", c.arch, st_arch_from_name(c.from));
 	}
 	cc = getenv("CROSS_COMPILE");
 	if (!o->ncross && cc && *cc)
