@@ -113,6 +113,18 @@ void build_progress_end(struct build_args *b)
 	st_progress_hide(b->prog);
 }
 
+/* $ARCH=@env lost to --arch @opt: the warning of st_arch_warn(). */
+static void arch_env_lost(const char *opt, const char *env)
+{
+	struct st_arch_choice c = { .from = ST_ARCH_FROM_OPTION,
+				    .conflicts = 1u << ST_ARCH_FROM_ENV };
+
+	snprintf(c.arch, sizeof(c.arch), "%s", opt);
+	snprintf(c.said[ST_ARCH_FROM_OPTION].arch, sizeof(c.said[0].arch), "%s", opt);
+	snprintf(c.said[ST_ARCH_FROM_ENV].arch, sizeof(c.said[0].arch), "%s", env);
+	st_arch_warn(&c);
+}
+
 int build_args_finish(struct build_args *b)
 {
 	struct st_error e = { 0 };
@@ -136,7 +148,8 @@ int build_args_finish(struct build_args *b)
 	b->o.datadir = b->datadir;
 	b->o.builddir = b->builddir;
 	/* as make: $ARCH unless --arch says otherwise */
-	if (!b->o.narches && (env = getenv("ARCH")) && *env) {
+	env = getenv("ARCH");
+	if (!b->o.narches && env && *env) {
 		b->arches[0] = st_build_arch_of_make(env);
 		if (!b->arches[0]) {
 			p_err("unknown ARCH '%s' (from the environment; the bundled build has "
@@ -147,6 +160,14 @@ int build_args_finish(struct build_args *b)
 		b->o.narches = 1;
 		if (st_out.verbosity >= 0)
 			p_err("ARCH=%s (from $ARCH): building %s only", env, b->arches[0]);
+	} else if (b->o.narches && env && *env) {
+		const char *ba = st_build_arch_of_make(env);
+
+		/* --arch wins over $ARCH: a contradiction is said, as for a file's */
+		for (i = 0; i < b->o.narches && (!ba || strcmp(ba, b->arches[i])); i++)
+			;
+		if (i == b->o.narches)
+			arch_env_lost(b->arches[0], env);
 	}
 	b->o.arches = b->o.narches ? b->arches : NULL;
 	env = getenv("CC");

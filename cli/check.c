@@ -166,10 +166,10 @@ static bool untrusted_settings(const struct args *a)
 /*
  * The command line wins over .slubtiny.json; ignore lists add up. $ARCH
  * (as make reads it) comes after --arch and the file's "arch", and after
- * each file's path (st_cli_arch()).
+ * each file's build system and path (st_arch_decide()).
  */
-static int merge_config(struct st_check_run_opts *o, enum st_arch_from *arch_from,
-			const struct args *a, const struct st_check_config *cfg)
+static int merge_config(struct st_check_run_opts *o, const struct args *a,
+			const struct st_check_config *cfg)
 {
 	const bool *sel = a->has_select ? a->select : cfg->has_select ? cfg->select : NULL;
 	int i;
@@ -189,7 +189,7 @@ static int merge_config(struct st_check_run_opts *o, enum st_arch_from *arch_fro
 		       cfg->path);
 	else if (!o->srctree)
 		o->srctree = cfg->srctree;
-	if (st_cli_arch(a->arch, cfg->arch, &o->arch, arch_from))
+	if (st_cli_arch(a->arch, cfg->arch, &o->arch))
 		return -EINVAL;
 	o->budget = a->budget ? a->budget : cfg->budget;
 	if (!o->budget && cfg->budgets) {
@@ -346,7 +346,6 @@ int cmd_check(int argc, char **argv)
 	struct st_render_opts ro;
 	struct st_error e = { 0 };
 	struct args a = { 0 };
-	enum st_arch_from arch_from;
 	struct st_progress *prog;
 	struct st_baseline bl = { .rev = "" };
 	char label[600];
@@ -365,7 +364,7 @@ int cmd_check(int argc, char **argv)
 		st_check_config_free(&cfg);
 		return ST_EXIT_ERROR;
 	}
-	if (merge_config(&o, &arch_from, &a, &cfg)) {
+	if (merge_config(&o, &a, &cfg)) {
 		st_check_config_free(&cfg);
 		return ST_EXIT_ERROR;
 	}
@@ -404,8 +403,6 @@ int cmd_check(int argc, char **argv)
 	}
 	st_check_result_init(&r);
 	r.srcroot = getcwd(cwd, sizeof(cwd));
-	r.arch = o.arch;
-	r.arch_from = arch_from;
 	prog = st_progress_new("check");
 	o.progress = st_progress_update;
 	o.progress_ctx = prog;
@@ -432,7 +429,7 @@ int cmd_check(int argc, char **argv)
 	 * lines; the --format documents go to stdout.
 	 */
 	for (size_t i = 0; i < r.nr_archs; i++)
-		st_arch_env_warn(r.archs[i].arch, r.archs[i].from, r.archs[i].why);
+		st_arch_warn(&r.archs[i].choice);
 	fflush(stdout);
 	ro = st_render_opts(fmt);
 	/* text goes to stderr: coloured when stderr is a terminal */

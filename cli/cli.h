@@ -8,6 +8,7 @@
 #include "common/render.h"
 #include "opt.h"
 #include "kconfig/kconfig.h"
+#include "linux/arch.h"
 
 struct st_error;
 
@@ -81,15 +82,14 @@ void p_lib_err(const struct st_error *e, const char *file, int err);
  */
 void st_json_error_document(void);
 /*
- * The make ARCH of a command that takes --arch: @opt (--arch's value or
- * NULL), else @cfg (a project config's, or NULL), else $ARCH as make reads
- * it (*from = ST_ARCH_FROM_ENV: each file's path and layout still come
- * first, see st_arch_decide()). *arch is NULL when none is given (each
- * file's path decides, else the host), with *from = ST_ARCH_FROM_PATH. An
- * unknown ARCH is said on stderr, naming it and where it came from: -EINVAL.
+ * What a command that takes --arch was told about ARCH, into @given: @opt
+ * (--arch's value or NULL), @cfg (a project config's, or NULL), $ARCH as
+ * make reads it. Each file's own sources come after them
+ * (st_arch_of_file()); a command without files decides over these and the
+ * host (st_arch_decide()). An unknown ARCH, of the one told that wins, is
+ * said on stderr naming it and where it came from: -EINVAL.
  */
-int st_cli_arch(const char *opt, const char *cfg, const char **arch,
-		enum st_arch_from *from);
+int st_cli_arch(const char *opt, const char *cfg, struct st_arch_sources *given);
 /*
  * Text mode, unless -q: "slubtiny: CMD: msg" on stderr, for what the run
  * found or decided (not an error: never the JSON error document's).
@@ -97,13 +97,12 @@ int st_cli_arch(const char *opt, const char *cfg, const char **arch,
 void p_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /*
- * When $ARCH is set and a file's path or build system (@from, @why as
- * st_arch_decide() gave them) decided another ARCH (@arch), the one that
- * is used: "slubtiny: CMD: warning: ARCH=x86 from the environment
- * contradicts arch/arm/configs/ in the path; using arm" on stderr, once
- * per @arch, also with -q and --json.
+ * Each source @c's decision overruled (c->conflicts), on stderr, once per
+ * text a run: "slubtiny: CMD: warning: ARCH=x86 from the environment
+ * contradicts arch/arm/configs/ in the path; using arm" (the words are
+ * st_arch_conflict_text()'s), also with -q and --json.
  */
-void st_arch_env_warn(const char *arch, enum st_arch_from from, const char *why);
+void st_arch_warn(const struct st_arch_choice *c);
 
 /*
  * The ARCHes a run judged its files for, grouped by ARCH and how it was

@@ -112,32 +112,28 @@ void p_note(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-void st_arch_env_warn(const char *arch, enum st_arch_from from, const char *why)
+void st_arch_warn(const struct st_arch_choice *c)
 {
-	static char said[16][32];
+	static char said[32][256];
 	static size_t nsaid;
-	const char *env = getenv("ARCH");
-	size_t i;
+	char text[256];
+	unsigned int i;
+	size_t k;
 
-	if (!env || !*env || (from != ST_ARCH_FROM_PATH && from != ST_ARCH_FROM_LAYOUT))
-		return;
-	/* ARCH=x86_64 and arch/x86/configs/ agree, as make's SRCARCH has it */
-	if (!strcmp(st_arch_srcarch(env), st_arch_srcarch(arch)))
-		return;
-	for (i = 0; i < nsaid; i++)
-		if (!strcmp(said[i], arch))
-			return;
-	if (nsaid < ARRAY_SIZE(said))
-		snprintf(said[nsaid++], sizeof(said[0]), "%s", arch);
-	fflush(stdout);
-	if (from == ST_ARCH_FROM_PATH)
-		fprintf(stderr, "slubtiny: %s%swarning: ARCH=%s from the environment contradicts "
-			"%s in the path; using %s\n", st_out.cmd ? st_out.cmd : "",
-			st_out.cmd ? ": " : "", env, why, arch);
-	else
-		fprintf(stderr, "slubtiny: %s%swarning: ARCH=%s from the environment contradicts "
-			"the build system's ARCH=%s%s%s; using %s\n", st_out.cmd ? st_out.cmd : "",
-			st_out.cmd ? ": " : "", env, arch, why[0] ? " from " : "", why, arch);
+	for (i = 0; i < ST_ARCH_FROM_NR; i++) {
+		if (!(c->conflicts & (1u << i)))
+			continue;
+		st_arch_conflict_text(c, i, text, sizeof(text));
+		for (k = 0; k < nsaid && strcmp(said[k], text); k++)
+			;
+		if (k < nsaid)
+			continue;
+		if (nsaid < ARRAY_SIZE(said))
+			snprintf(said[nsaid++], sizeof(said[0]), "%s", text);
+		fflush(stdout);
+		fprintf(stderr, "slubtiny: %s%swarning: %s\n", st_out.cmd ? st_out.cmd : "",
+			st_out.cmd ? ": " : "", text);
+	}
 }
 
 void st_arch_tally_add(struct st_arch_tally *t, const char *file, const char *arch,
@@ -537,29 +533,24 @@ void st_progress_end(struct st_progress *p)
 	free(p);
 }
 
-int st_cli_arch(const char *opt, const char *cfg, const char **arch,
-		enum st_arch_from *from)
+int st_cli_arch(const char *opt, const char *cfg, struct st_arch_sources *given)
 {
 	const char *env = getenv("ARCH");
+	const struct st_arch_source *s;
+	unsigned int i;
 
-	if (opt) {
-		*arch = opt;
-		*from = ST_ARCH_FROM_OPTION;
-	} else if (cfg) {
-		*arch = cfg;
-		*from = ST_ARCH_FROM_CONFIG;
-	} else if (env && *env) {
-		/* below each file's path and layout (st_arch_decide()) */
-		*arch = env;
-		*from = ST_ARCH_FROM_ENV;
-	} else {
-		*arch = NULL;
-		*from = ST_ARCH_FROM_PATH;
+	given->s[ST_ARCH_FROM_OPTION].arch = opt;
+	given->s[ST_ARCH_FROM_CONFIG].arch = cfg;
+	/* an empty ARCH (ARCH= on a command line) is no ARCH, as for make */
+	given->s[ST_ARCH_FROM_ENV].arch = env && *env ? env : NULL;
+	for (i = 0; i < ST_ARCH_FROM_NR && !given->s[i].arch; i++)
+		;
+	if (i == ST_ARCH_FROM_NR)
 		return 0;
-	}
-	if (st_arch_known(*arch))
+	s = &given->s[i];
+	if (st_arch_known(s->arch))
 		return 0;
 	p_err("unknown ARCH '%s' (from %s; an ARCH as for make: arm, sh, x86_64, ...)",
-	      *arch, *from == ST_ARCH_FROM_ENV ? "the environment" : st_arch_from_name(*from));
+	      s->arch, i == ST_ARCH_FROM_ENV ? "the environment" : st_arch_from_name(i));
 	return -EINVAL;
 }

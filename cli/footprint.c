@@ -397,10 +397,11 @@ static int boot_check(struct boot_args *a)
 		p_err("--arch: a boot takes one ARCH at a time");
 		return -EINVAL;
 	}
-	/* as make: x86 is x86_64 on a 64-bit machine, and QEMU's pc boots it */
-	if (o->narches && !strcmp(o->arches[0], "x86"))
-		a->k.arches[0] = "x86_64";
-	if (!o->narches || !a->accel || strcmp(a->accel, "kvm") || !strcmp(o->arches[0], "x86_64"))
+	/* as make: ARCH=x86 builds x86_64, and QEMU's pc boots it */
+	if (o->narches)
+		a->k.arches[0] = st_arch_exact(o->arches[0]);
+	if (!o->narches || !a->accel || strcmp(a->accel, "kvm") ||
+	    st_arch_same(o->arches[0], st_arch_host_machine()))
 		return 0;
 	for (b = st_boot_arches(); *b; b++) {
 		if (!strcmp(*b, o->arches[0])) {

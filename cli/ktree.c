@@ -97,22 +97,32 @@ int st_ktree_opt(struct st_ktree_args *k, int id, const char *arg)
 int st_ktree_finish(struct st_ktree_args *k)
 {
 	struct st_kernel_opts *o = &k->o;
-	enum st_arch_from from;
-	const char *arch, *cc;
+	struct st_arch_sources given = { 0 };
+	struct st_arch_choice c;
+	const char *cc;
+	size_t i;
 
 	if (!o->srctree) {
 		p_err("--srctree DIR is required");
 		return -1;
 	}
-	/* as make: $ARCH and $CROSS_COMPILE unless the options say otherwise */
-	if (!o->narches) {
-		if (st_cli_arch(NULL, NULL, &arch, &from))
-			return -1;
-		if (arch) {
-			k->arches[o->narches++] = arch;
-			if (st_out.verbosity >= 0)
-				p_err("ARCH=%s (from %s)", arch, st_arch_from_name(from));
-		}
+	/*
+	 * As make: --arch, else $ARCH, else the host (as exactly as uname
+	 * says it: x86_64, not x86). Each --arch is weighed against $ARCH.
+	 */
+	given.s[ST_ARCH_FROM_HOST].arch = st_arch_host_machine();
+	if (st_cli_arch(o->narches ? o->arches[0] : NULL, NULL, &given))
+		return -1;
+	for (i = 0; i < (o->narches ? o->narches : 1); i++) {
+		given.s[ST_ARCH_FROM_OPTION].arch = o->narches ? o->arches[i] : NULL;
+		st_arch_decide(&given, &c);
+		st_arch_warn(&c);
+		/* the host's stays lib/kernel's default: no ARCH= for make */
+		if (!o->narches && c.from == ST_ARCH_FROM_ENV)
+			k->arches[o->narches++] = given.s[ST_ARCH_FROM_ENV].arch;
+		/* an ARCH the command line did not say is said (each item names it too) */
+		if (c.from != ST_ARCH_FROM_OPTION)
+			p_note("ARCH=%s (from %s)", c.arch, st_arch_from_name(c.from));
 	}
 	cc = getenv("CROSS_COMPILE");
 	if (!o->ncross && cc && *cc)

@@ -83,6 +83,7 @@ void st_migrate_more_help(FILE *f)
 
 struct run {
 	struct st_mig_opts opts;
+	const char *arch_opt;	/* --arch */
 	bool in_place, check, force;
 	bool all;		/* list pre-existing findings (--all, -v) */
 	bool diffconfig;	/* list all the options that change (--all) */
@@ -259,7 +260,7 @@ static void do_file(struct run *r, struct st_mig_session *s, const char *path,
 		goto out;
 	}
 	if (f.arch[0]) {
-		st_arch_env_warn(f.arch, f.arch_from, f.arch_why);
+		st_arch_warn(&f.arch_choice);
 		st_arch_tally_add(&r->archs, f.path, f.arch, f.arch_from, f.arch_why);
 	}
 	if (f.nr_errors) {
@@ -333,7 +334,7 @@ static int parse_opts(struct run *r, int argc, char **argv)
 		case OPT_IN_PLACE: r->in_place = true; break;
 		case OPT_CHECK: r->check = true; break;
 		case OPT_SRCTREE: r->opts.srctree = optarg; break;
-		case OPT_ARCH: r->opts.arch = optarg; break;
+		case OPT_ARCH: r->arch_opt = optarg; break;
 		case OPT_CROSS: r->opts.cross_compile = optarg; break;
 		case OPT_TARGET: r->opts.target = optarg; break;
 		case OPT_FIX_DEPS: r->opts.fix_deps = true; break;
@@ -375,7 +376,7 @@ static int parse_opts(struct run *r, int argc, char **argv)
 	if (r->opts.target && check_target(r->opts.target, r->opts.srctree, r->opts.verify))
 		return -EINVAL;
 	/* as make: $ARCH and $CROSS_COMPILE unless the options say otherwise */
-	if (st_cli_arch(r->opts.arch, NULL, &r->opts.arch, &r->opts.arch_from))
+	if (st_cli_arch(r->arch_opt, NULL, &r->opts.arch))
 		return -EINVAL;
 	if (!r->opts.cross_compile) {
 		const char *cc = getenv("CROSS_COMPILE");

@@ -498,7 +498,9 @@ def cmd_autoconf(argv):
 # The make-like environment (what the kernel's Makefile exports to conf)
 #
 
-# ARCH -> SRCARCH, as in the top-level Makefile.
+# ARCH -> SRCARCH, as in the top-level Makefile. slubtiny sends both
+# SRCARCH and SUBARCH from its one registry (lib/linux/arch.c); these are
+# only for running the helper alone (gen-order.py).
 SRCARCH_MAP = {
     "i386": "x86", "x86_64": "x86",
     "sparc32": "sparc", "sparc64": "sparc",
@@ -613,11 +615,12 @@ def shell_out(cmd):
         return ""
 
 
-def make_env(srctree, arch, cross_compile, overrides):
+def make_env(srctree, arch, cross_compile, overrides, srcarch=None,
+             subarch=None):
     """The variables the kernel's Makefile exports to Kconfig."""
-    subarch = host_subarch()
+    subarch = subarch or host_subarch()
     arch = arch or subarch
-    srcarch = SRCARCH_MAP.get(arch, arch)
+    srcarch = srcarch or SRCARCH_MAP.get(arch, arch)
     if arch == "um":
         srcarch = "um"
     if not os.path.isfile(os.path.join(srctree, "arch", srcarch, "Kconfig")):
@@ -2037,7 +2040,8 @@ class Server(object):
                 raise HelperError("no Kconfig in %s (not a kernel tree?)"
                                   % srctree)
             env = make_env(srctree, req.get("arch"),
-                           req.get("cross_compile"), req.get("env"))
+                           req.get("cross_compile"), req.get("env"),
+                           req.get("srcarch"), req.get("subarch"))
             os.environ.update(env)
             kconf = load_kconfig_cached(os.path.join(srctree, "Kconfig"), env)
             desc = "linux %s tree %s (ARCH=%s)" % (env["KERNELVERSION"],
@@ -2048,8 +2052,9 @@ class Server(object):
             path = os.path.join(MODELS_DIR, name)
             env = {"srctree": path, "SRCARCH": "none", "ARCH": "none",
                    "KERNELVERSION": name}
-            arch = req.get("arch") or host_subarch()
-            srcarch = "um" if arch == "um" else SRCARCH_MAP.get(arch, arch)
+            arch = req.get("arch") or req.get("subarch") or host_subarch()
+            srcarch = req.get("srcarch") or \
+                ("um" if arch == "um" else SRCARCH_MAP.get(arch, arch))
             os.environ.update(env)
             kconf = load_kconfig(os.path.join(path, "Kconfig"))
             desc = "bundled slab-related Kconfig model for linux %s " \

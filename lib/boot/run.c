@@ -19,6 +19,7 @@
 #include "common/spawn.h"
 #include "common/str.h"
 #include "kernel/kernel.h"
+#include "linux/arch.h"
 #include "boot_priv.h"
 
 /*
@@ -113,7 +114,7 @@ static int validate(const struct st_boot_opts *o, struct plan *p, struct st_erro
 	if (o->accel && strcmp(o->accel, "kvm") && strcmp(o->accel, "tcg"))
 		return st_err(e, EINVAL, NULL, "unknown accelerator '%s' (kvm, tcg)", o->accel);
 	p->kvm = o->accel ? !strcmp(o->accel, "kvm") : st_boot_kvm_usable();
-	if (strcmp(p->a->arch, "x86_64")) {
+	if (!st_arch_same(p->a->arch, st_arch_host_machine())) {
 		/* TCG only: QEMU emulates another arch */
 		if (o->accel && !strcmp(o->accel, "kvm"))
 			return st_err(e, EINVAL, NULL, "no KVM for ARCH=%s on this machine; "

@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "build/build.h"
@@ -17,32 +16,38 @@
 #include "common/fs.h"
 #include "common/spawn.h"
 #include "common/str.h"
+#include "linux/arch.h"
 #include "st_config.h"
 
 /*
  * The architectures small systems use, with the Debian cross compiler for
- * each. The host is whichever of these uname says we are, built with plain
- * "gcc" (or $CC).
+ * each, keyed by the make ARCH each builds for (lib/linux's registry
+ * names). The host is the one whose ARCH the registry gives for this
+ * machine, built with plain "gcc" (or $CC).
  */
 static const struct arch_def {
 	const char *arch;
 	const char *prefix;
 	const char *pkg;
-	const char *uname;	/* uname -m of a host that is this arch */
+	/*
+	 * The make ARCH this arch is the build of (NULL: another row is that
+	 * ARCH's: mips is big-endian, as `uname -m` does not tell).
+	 */
+	const char *karch;
 	const char *cflags;	/* always passed: what lib/slab's own build passes */
 } arch_defs[] = {
 	/* cmpxchg16b for SLUB's freelist + tid double-word cmpxchg, as meson does */
 	{ "x86_64", "x86_64-linux-gnu-", "gcc-x86-64-linux-gnu", "x86_64", "-mcx16" },
-	{ "i686", "i686-linux-gnu-", "gcc-i686-linux-gnu libc6-dev-i386-cross", "i686" },
-	{ "arm", "arm-linux-gnueabi-", "gcc-arm-linux-gnueabi libc6-dev-armel-cross", "armv7l" },
-	{ "aarch64", "aarch64-linux-gnu-", "gcc-aarch64-linux-gnu libc6-dev-arm64-cross", "aarch64" },
-	{ "riscv64", "riscv64-linux-gnu-", "gcc-riscv64-linux-gnu libc6-dev-riscv64-cross", "riscv64" },
+	{ "i686", "i686-linux-gnu-", "gcc-i686-linux-gnu libc6-dev-i386-cross", "i386" },
+	{ "arm", "arm-linux-gnueabi-", "gcc-arm-linux-gnueabi libc6-dev-armel-cross", "arm" },
+	{ "aarch64", "aarch64-linux-gnu-", "gcc-aarch64-linux-gnu libc6-dev-arm64-cross", "arm64" },
+	{ "riscv64", "riscv64-linux-gnu-", "gcc-riscv64-linux-gnu libc6-dev-riscv64-cross", "riscv" },
 	{ "mips", "mips-linux-gnu-", "gcc-mips-linux-gnu libc6-dev-mips-cross", "mips" },
-	{ "mipsel", "mipsel-linux-gnu-", "gcc-mipsel-linux-gnu libc6-dev-mipsel-cross", "mipsel" },
-	{ "powerpc", "powerpc-linux-gnu-", "gcc-powerpc-linux-gnu libc6-dev-powerpc-cross", "ppc" },
-	{ "sh4", "sh4-linux-gnu-", "gcc-sh4-linux-gnu libc6-dev-sh4-cross", "sh4" },
+	{ "mipsel", "mipsel-linux-gnu-", "gcc-mipsel-linux-gnu libc6-dev-mipsel-cross", NULL },
+	{ "powerpc", "powerpc-linux-gnu-", "gcc-powerpc-linux-gnu libc6-dev-powerpc-cross", "powerpc" },
+	{ "sh4", "sh4-linux-gnu-", "gcc-sh4-linux-gnu libc6-dev-sh4-cross", "sh" },
 	/* bare metal: Debian's or1k-elf has its C library in libnewlib-dev */
-	{ "or1k", "or1k-elf-", "gcc-or1k-elf libnewlib-dev", "or1k",
+	{ "or1k", "or1k-elf-", "gcc-or1k-elf libnewlib-dev", "openrisc",
 	  "-isystem /usr/include/newlib" },
 };
 
@@ -58,22 +63,32 @@ const char *const *st_build_known_arches(void)
 	return names;
 }
 
+/* The row building make's @arch (its exact ARCH: x86 is x86_64), or NULL. */
+static const struct arch_def *def_of_make(const char *arch)
+{
+	const char *exact = st_arch_exact(arch);
+	size_t i;
+
+	for (i = 0; i < NARCH; i++)
+		if (arch_defs[i].karch && !strcmp(arch_defs[i].karch, exact))
+			return &arch_defs[i];
+	/* an alias (ppc, ppc64): the row of its arch/ */
+	for (i = 0; i < NARCH; i++)
+		if (arch_defs[i].karch && !strcmp(arch_defs[i].karch, st_arch_srcarch(arch)))
+			return &arch_defs[i];
+	return NULL;
+}
+
 const char *st_build_arch_of_make(const char *arch)
 {
-	static const char *const map[][2] = {
-		{ "x86", "x86_64" }, { "i386", "i686" }, { "arm64", "aarch64" },
-		{ "riscv", "riscv64" }, { "sh", "sh4" }, { "openrisc", "or1k" },
-		{ "ppc", "powerpc" },
-	};
+	const struct arch_def *d;
 	size_t i;
 
 	for (i = 0; i < NARCH; i++)
 		if (!strcmp(arch, arch_defs[i].arch))
 			return arch_defs[i].arch;
-	for (i = 0; i < ARRAY_SIZE(map); i++)
-		if (!strcmp(arch, map[i][0]))
-			return map[i][1];
-	return NULL;
+	d = def_of_make(arch);
+	return d ? d->arch : NULL;
 }
 
 unsigned int st_build_cpus(void)
@@ -481,15 +496,7 @@ static char *arch_of_prefix(const char *prefix, const char **pkg, const char **c
 
 static const struct arch_def *host_def(void)
 {
-	struct utsname u;
-	size_t i;
-
-	if (uname(&u))
-		return NULL;
-	for (i = 0; i < NARCH; i++)
-		if (!strcmp(u.machine, arch_defs[i].uname) || !strcmp(u.machine, arch_defs[i].arch))
-			return &arch_defs[i];
-	return NULL;
+	return def_of_make(st_arch_host_machine());
 }
 
 /* Fill @t for @d; the host arch uses plain gcc (or $CC). */

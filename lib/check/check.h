@@ -20,6 +20,7 @@
 #include "common/render.h"
 #include "kconfig/kconfig.h"
 #include "layout/layout.h"
+#include "linux/arch.h"
 
 struct cJSON;
 
@@ -118,13 +119,9 @@ struct st_check_result {
 	bool verbose;		/* text: print each finding's whole cause chain */
 	bool quiet;		/* text: warnings and errors only, no notes */
 	/*
-	 * JSON "arch": the ARCH every file was resolved for and where it came
-	 * from, or NULL with ST_ARCH_FROM_PATH: each file's arch/ARCH/configs/,
-	 * else the host's. Set by the caller; not owned.
+	 * The ARCH each file was judged for, in the order checked (owned);
+	 * JSON's top-level "arch" is theirs when they all agree.
 	 */
-	const char *arch;
-	enum st_arch_from arch_from;
-	/* The ARCH each file was judged for, in the order checked (owned). */
 	struct st_check_arch *archs;
 	size_t nr_archs;
 	/* Discovery: files a walk looked at, and of them not kernel configs. */
@@ -143,12 +140,13 @@ struct st_check_result {
 	const char *srcroot;
 };
 
-/* One file's ARCH and how it was decided (st_arch_decide()). */
+/* One file's ARCH and how it was decided (st_arch_of_file()). */
 struct st_check_arch {
 	char *file;
 	char arch[32];
 	enum st_arch_from from;
 	char why[96];		/* "CONFIG_ARCH_AT91", "arch/arm/configs/", "" */
+	struct st_arch_choice choice;	/* the whole decision, its conflicts */
 };
 
 struct st_check_file_error {
@@ -260,7 +258,7 @@ struct st_check_ignore {
 /*
  * "arches": [{"files": GLOB, "arch": ARCH}, ...]: files matching GLOB (as
  * "ignores" match) are judged for ARCH, before "arch" and each file's own
- * (path, symbols, host); --arch and $ARCH still win. For trees that mix
+ * (build system, path, $ARCH, symbols, host); --arch still wins. For trees that mix
  * arches where neither path nor symbols tell.
  */
 struct st_check_arch_map {
@@ -424,7 +422,11 @@ int st_check_baseline_auto(struct st_baseline *b, const char *path, const char *
 struct st_check_run_opts {
 	struct st_check_opts rules;
 	const char *srctree;	/* kernel tree for verification, or NULL */
-	const char *arch;	/* NULL: each file's own (st_arch_decide()) */
+	/*
+	 * What the command was told (--arch, .slubtiny.json's "arch", $ARCH);
+	 * each file's own sources come next (st_arch_of_file()).
+	 */
+	struct st_arch_sources arch;
 	bool fix;		/* apply migrate's rewrite in place first */
 	const char *budget;	/* budget file, or NULL */
 	const char *budgets;	/* or the text of one (inline in .slubtiny.json) */

@@ -216,6 +216,17 @@ static cJSON *json_archs(const struct st_check_result *r)
 	return arr;
 }
 
+/* The ARCH every file was judged for, decided the same way; NULL: none, or several. */
+static const struct st_check_arch *one_arch(const struct st_check_result *r)
+{
+	size_t i;
+
+	for (i = 1; i < r->nr_archs; i++)
+		if (strcmp(r->archs[i].arch, r->archs[0].arch) || r->archs[i].from != r->archs[0].from)
+			return NULL;
+	return r->nr_archs ? &r->archs[0] : NULL;
+}
+
 static int cmp_stack(const void *a, const void *b)
 {
 	return strcmp(((const struct st_check_stack *)a)->file,
@@ -230,14 +241,15 @@ static cJSON *check_json(const struct st_check_result *r, bool stream)
 {
 	cJSON *root = cJSON_CreateObject(), *arr = NULL, *by, *it;
 	size_t counts[ST_RULE_COUNT] = { 0 };
+	const struct st_check_arch *one = one_arch(r);
 	size_t i;
 
 	if (!root || !cJSON_AddStringToObject(root, "version", ST_VERSION) ||
 	    !(it = cJSON_AddObjectToObject(root, "arch")) ||
-	    !(r->arch ? cJSON_AddStringToObject(it, "name", r->arch)
-		      : cJSON_AddNullToObject(it, "name")) ||
-	    !cJSON_AddStringToObject(it, "from", r->arch ? st_arch_from_name(r->arch_from)
-							 : st_arch_from_name(ST_ARCH_FROM_PATH))) {
+	    !(one ? cJSON_AddStringToObject(it, "name", one->arch)
+		  : cJSON_AddNullToObject(it, "name")) ||
+	    !(one ? cJSON_AddStringToObject(it, "from", st_arch_from_name(one->from))
+		  : cJSON_AddNullToObject(it, "from"))) {
 		cJSON_Delete(root);
 		return NULL;
 	}

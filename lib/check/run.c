@@ -265,7 +265,7 @@ static int keep_stack(const struct st_check_run_opts *o, struct st_check_result 
 		      struct st_error *err)
 {
 	struct st_check_stack *s = realloc(r->stacks, (r->nr_stacks + 1) * sizeof(*s));
-	struct st_arch_choice ac;
+	size_t i;
 
 	if (!s)
 		return st_err(err, ENOMEM, path, "out of memory");
@@ -277,9 +277,10 @@ static int keep_stack(const struct st_check_run_opts *o, struct st_check_result 
 		return st_err(err, ENOMEM, path, "out of memory");
 	s->l = *l;
 	memset(l, 0, sizeof(*l));
-	/* as the run decided it (st_arch_decide() is deterministic) */
-	st_arch_decide(path, NULL, o->arch, ST_ARCH_FROM_OPTION, &ac);
-	s->arch_used = ac.from == ST_ARCH_FROM_LAYOUT && o->srctree;
+	/* as the run decided it */
+	for (i = 0; i < r->nr_archs; i++)
+		if (!strcmp(r->archs[i].file, path))
+			s->arch_used = r->archs[i].from == ST_ARCH_FROM_LAYOUT && o->srctree;
 	s->version_used = s->l.version && !o->srctree && !o->rules.judge_major;
 	s->srctree = o->srctree != NULL;
 	s->nr_in_base = in_base;
@@ -596,10 +597,10 @@ static int drop_not_kernel(char **files, size_t *n, struct st_check_result *r)
 
 /*
  * .slubtiny.json's "arches" entry matching @file (relative to the file's
- * directory, as "ignores"): its glob, with the ARCH in @c, or NULL.
+ * directory, as "ignores"), or NULL.
  */
-static const char *mapped_arch(const struct st_check_run_opts *o, const char *file,
-			       struct st_arch_choice *c)
+static const struct st_check_arch_map *mapped_arch(const struct st_check_run_opts *o,
+						   const char *file)
 {
 	const char *name;
 	char rel[PATH_MAX];
@@ -608,22 +609,19 @@ static const char *mapped_arch(const struct st_check_run_opts *o, const char *fi
 	if (!o->config || !o->config->nr_arches)
 		return NULL;
 	name = st_check_config_rel(o->config, file, rel, sizeof(rel));
-	for (k = 0; k < o->config->nr_arches; k++) {
-		if (!fnmatch(o->config->arches[k].glob, name, 0)) {
-			memset(c, 0, sizeof(*c));
-			snprintf(c->arch, sizeof(c->arch), "%s", o->config->arches[k].arch);
-			return o->config->arches[k].glob;
-		}
-	}
+	for (k = 0; k < o->config->nr_arches; k++)
+		if (!fnmatch(o->config->arches[k].glob, name, 0))
+			return &o->config->arches[k];
 	return NULL;
 }
 
 /*
- * The ARCH of each of @files into r->archs: the run's (--arch, $ARCH,
- * .slubtiny.json), else each file's own (path, layout, symbols, host).
+ * The ARCH of each of @files into r->archs, by the one rule: what the
+ * command was told (.slubtiny.json's "arches" entry for the file before
+ * its "arch"), then each file's own (build system, path, symbols, host).
  */
 static int decide_archs(const struct st_check_run_opts *o, char *const *files, size_t n,
-			enum st_arch_from given_from, struct st_check_result *r)
+			struct st_check_result *r)
 {
 	size_t i;
 
@@ -632,23 +630,21 @@ static int decide_archs(const struct st_check_run_opts *o, char *const *files, s
 		return -ENOMEM;
 	for (i = 0; i < n; i++) {
 		struct st_check_arch *a = &r->archs[i];
-		struct st_arch_choice c;
-		const char *glob;
-		/* --arch, then .slubtiny.json's "arches", then its "arch" or $ARCH */
-		bool cmdline = o->arch && given_from == ST_ARCH_FROM_OPTION;
+		const struct st_check_arch_map *m = mapped_arch(o, files[i]);
+		struct st_arch_sources given = o->arch;
+		char why[96];
 
-		if (!cmdline && (glob = mapped_arch(o, files[i], &c))) {
-			c.from = ST_ARCH_FROM_CONFIG;
-			snprintf(c.why, sizeof(c.why), "arches: %s", glob);
-		} else {
-			st_arch_decide(files[i], NULL, o->arch, given_from, &c);
+		if (m) {
+			snprintf(why, sizeof(why), "arches: %s", m->glob);
+			given.s[ST_ARCH_FROM_CONFIG] = (struct st_arch_source){ m->arch, why };
 		}
+		st_arch_of_file(files[i], NULL, &given, &a->choice);
 		a->file = strdup(files[i]);
 		if (!a->file)
 			return -ENOMEM;
-		snprintf(a->arch, sizeof(a->arch), "%s", c.arch);
-		snprintf(a->why, sizeof(a->why), "%s", c.why);
-		a->from = c.from;
+		snprintf(a->arch, sizeof(a->arch), "%s", a->choice.arch);
+		snprintf(a->why, sizeof(a->why), "%s", a->choice.why);
+		a->from = a->choice.from;
 		r->nr_archs++;
 	}
 	return 0;
@@ -695,7 +691,7 @@ int st_check_run(const struct st_check_run_opts *opts, char *const *paths, size_
 		goto out;
 	}
 	if (drop_not_kernel(files, &nr_files, r) ||
-	    decide_archs(o, files, nr_files, r->arch_from, r)) {
+	    decide_archs(o, files, nr_files, r)) {
 		ret = st_err(err, ENOMEM, NULL, "out of memory");
 		goto out;
 	}

@@ -425,18 +425,15 @@ int st_check_tree_verify(struct st_check_tree *t, struct st_check_result *r,
 	struct st_kc_assign *as, *all = NULL;
 	struct st_kc_result *res = NULL;
 	struct st_kconfig *kc;
-	struct st_arch_choice ac;
 	const char *bad = NULL;
 	bool *confirmed = NULL;
 	size_t i, n = 0, nr_before = r->nr;
 	int ret;
 
-	/* as check's run decided it (st_arch_decide() is deterministic) */
-	st_arch_decide(path, NULL, t->arch, ST_ARCH_FROM_OPTION, &ac);
-	ret = tree_kc(t, ac.from == ST_ARCH_FROM_HOST ? "" : ac.arch, &kc, &bad, err);
+	/* the tree is for the ARCH check's run decided for this file (NULL: the host's) */
+	ret = tree_kc(t, t->arch ? t->arch : "", &kc, &bad, err);
 	if (!ret && l && !bad)
-		ret = st_layout_base_load(l, t->srctree,
-					  ac.from == ST_ARCH_FROM_HOST ? NULL : ac.arch, &base, err);
+		ret = st_layout_base_load(l, t->srctree, t->arch, &base, err);
 	if (ret)
 		return ret;
 	/* not checked at all: an error for this file alone, no findings */

@@ -13,7 +13,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <sys/utsname.h>
 
 #include <cjson/cJSON.h>
 
@@ -22,6 +21,7 @@
 #include "common/error.h"
 #include "common/spawn.h"
 #include "kconfig/kconfig_priv.h"
+#include "linux/arch.h"
 
 #define HELPER_NAME	"st_kconfig.py"
 #define MAX_REPLY	(256u << 20)	/* a whole .config is ~1 MiB */
@@ -263,6 +263,11 @@ static int load_request(const struct st_kc_opts *o, cJSON **out)
 		return -ENOMEM;
 	if (o->arch && !cJSON_AddStringToObject(req, "arch", o->arch))
 		return -ENOMEM;
+	/* the registry's SRCARCH and SUBARCH, so the helper keeps no table */
+	if (!cJSON_AddStringToObject(req, "srcarch",
+				     st_arch_srcarch(o->arch ? o->arch : st_arch_host())) ||
+	    !cJSON_AddStringToObject(req, "subarch", st_arch_host()))
+		return -ENOMEM;
 	if (o->cross_compile &&
 	    !cJSON_AddStringToObject(req, "cross_compile", o->cross_compile))
 		return -ENOMEM;
@@ -330,89 +335,6 @@ int st_kconfig_open(const struct st_kc_opts *opts, struct st_kconfig **out,
 	}
 	*out = kc;
 	return 0;
-}
-
-const char *st_arch_from_name(enum st_arch_from from)
-{
-	static const char *const names[] = {
-		[ST_ARCH_FROM_OPTION] = "--arch",
-		[ST_ARCH_FROM_ENV] = "$ARCH",
-		[ST_ARCH_FROM_CONFIG] = ".slubtiny.json",
-		[ST_ARCH_FROM_PATH] = "path",
-		[ST_ARCH_FROM_LAYOUT] = "build system",
-		[ST_ARCH_FROM_SYMBOLS] = "symbols",
-		[ST_ARCH_FROM_HOST] = "host",
-	};
-
-	return (unsigned int)from < ARRAY_SIZE(names) ? names[from] : "host";
-}
-
-bool st_arch_known(const char *arch)
-{
-	static const char *const arches[] = {
-		"alpha", "arc", "arm", "arm64", "csky", "hexagon", "ia64", "loongarch",
-		"m68k", "microblaze", "mips", "nios2", "openrisc", "parisc", "powerpc",
-		"riscv", "s390", "sh", "sparc", "um", "x86", "xtensa",
-		"i386", "x86_64", "sparc32", "sparc64", "parisc64", "sh64", "ppc",
-		"ppc64", "arm26", NULL,
-	};
-	const char *const *a;
-
-	for (a = arches; *a; a++)
-		if (!strcmp(arch, *a))
-			return true;
-	return false;
-}
-
-const char *st_arch_srcarch(const char *arch)
-{
-	/* as the top-level Makefile's SRCARCH lines */
-	static const struct { const char *arch, *src; } map[] = {
-		{ "i386", "x86" }, { "x86_64", "x86" }, { "sparc32", "sparc" },
-		{ "sparc64", "sparc" }, { "parisc64", "parisc" }, { "sh64", "sh" },
-		{ "ppc", "powerpc" }, { "ppc64", "powerpc" }, { "arm26", "arm" },
-	};
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(map); i++)
-		if (!strcmp(arch, map[i].arch))
-			return map[i].src;
-	return arch;
-}
-
-static char host_arch[sizeof(((struct utsname *)0)->machine)];
-
-/* As the top-level Makefile's SUBARCH sed script (and the helper's). */
-static void host_arch_init(void)
-{
-	static const struct { const char *prefix, *arch; } map[] = {
-		{ "x86_64", "x86" }, { "aarch64", "arm64" }, { "arm", "arm" },
-		{ "sa110", "arm" }, { "s390x", "s390" }, { "parisc64", "parisc" },
-		{ "ppc", "powerpc" }, { "mips", "mips" }, { "sh2", "sh" },
-		{ "sh3", "sh" }, { "sh4", "sh" }, { "riscv", "riscv" },
-		{ "loongarch", "loongarch" }, { "sun4u", "sparc64" },
-	};
-	struct utsname u;
-	size_t i;
-
-	if (uname(&u)) {
-		snprintf(host_arch, sizeof(host_arch), "x86");
-		return;
-	}
-	snprintf(host_arch, sizeof(host_arch), "%s", u.machine);
-	if (u.machine[0] == 'i' && u.machine[1] && !strcmp(u.machine + 2, "86"))
-		snprintf(host_arch, sizeof(host_arch), "x86");
-	for (i = 0; i < ARRAY_SIZE(map); i++)
-		if (!strncmp(u.machine, map[i].prefix, strlen(map[i].prefix)))
-			snprintf(host_arch, sizeof(host_arch), "%s", map[i].arch);
-}
-
-const char *st_arch_host(void)
-{
-	static pthread_once_t once = PTHREAD_ONCE_INIT;
-
-	pthread_once(&once, host_arch_init);
-	return host_arch;
 }
 
 const char *st_kconfig_describe(const struct st_kconfig *kc)

@@ -48,40 +48,6 @@ struct st_kc_opts {
 	const char *helper;
 };
 
-/*
- * Where the ARCH of a run or of one file came from. make reads ARCH from
- * its command line or the environment; slubtiny's order is --arch, then
- * the project's .slubtiny.json, then the file's arch/<arch>/configs/
- * directory (kernel/configs/ is x86's), then the build system's layout,
- * then $ARCH (exported for a whole shell, it says less than where the file
- * is; a contradiction is warned about), then the file's own arch-only
- * symbols, then the host. .slubtiny.json's "arch" counts only without $ARCH.
- */
-enum st_arch_from {
-	ST_ARCH_FROM_OPTION,	/* --arch */
-	ST_ARCH_FROM_ENV,	/* $ARCH */
-	ST_ARCH_FROM_CONFIG,	/* "arch" of .slubtiny.json */
-	ST_ARCH_FROM_PATH,	/* arch/<arch>/configs/ in the file's path */
-	ST_ARCH_FROM_LAYOUT,	/* the build system (OpenWrt's target Makefile, ...) */
-	ST_ARCH_FROM_SYMBOLS,	/* symbols only that arch defines (ARCH_AT91) */
-	ST_ARCH_FROM_HOST,	/* the host's, as make's SUBARCH */
-};
-
-/*
- * "--arch", "$ARCH", ".slubtiny.json", "path", "build system", "symbols", "host"
- * (JSON and text).
- */
-const char *st_arch_from_name(enum st_arch_from from);
-
-/* @arch is an ARCH make accepts (SRCARCH names and their aliases). */
-bool st_arch_known(const char *arch);
-
-/* The SRCARCH of make's @arch (x86_64 -> x86, sparc64 -> sparc): static or @arch. */
-const char *st_arch_srcarch(const char *arch);
-
-/* The host's ARCH as make's SUBARCH has it (x86, arm64, ...): static. */
-const char *st_arch_host(void);
-
 /* One assignment of the file being verified, in file order. */
 struct st_kc_assign {
 	const char *sym;	/* without CONFIG_ */

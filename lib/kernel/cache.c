@@ -22,6 +22,7 @@
 #include "common/stamp.h"
 #include "common/str.h"
 #include "kernel_priv.h"
+#include "linux/arch.h"
 
 #define LOCK_NAME ".slubtiny-lock"
 
@@ -151,20 +152,6 @@ static void hash_dir(struct st_hash *h, const char *dir)
 	free(ents);
 }
 
-/* The source arch directory of a make ARCH. */
-static const char *srcarch(const char *arch)
-{
-	if (!strcmp(arch, "x86_64") || !strcmp(arch, "i386") || !strcmp(arch, "x86"))
-		return "x86";
-	if (!strcmp(arch, "sparc64") || !strcmp(arch, "sparc32"))
-		return "sparc";
-	if (!strcmp(arch, "parisc64"))
-		return "parisc";
-	if (!strcmp(arch, "sh64"))
-		return "sh";
-	return arch;
-}
-
 /*
  * What the tree looks like to the allocator objects of @arch: the top
  * Makefile, mm/, the config fragments, include/linux/ and the arch's asm
@@ -192,11 +179,11 @@ static void hash_tree(struct st_hash *h, const char *src, const char *arch)
 		st_pathf(path, "%s/%s", src, dirs[i]);
 		hash_dir(h, path);
 	}
-	st_pathf(path, "%s/arch/%s/configs", src, srcarch(arch));
+	st_pathf(path, "%s/arch/%s/configs", src, st_arch_srcarch(arch));
 	hash_dir(h, path);
-	st_pathf(path, "%s/arch/%s/Kconfig", src, srcarch(arch));
+	st_pathf(path, "%s/arch/%s/Kconfig", src, st_arch_srcarch(arch));
 	st_hash_stat(h, path);
-	st_pathf(path, "%s/arch/%s/include/asm", src, srcarch(arch));
+	st_pathf(path, "%s/arch/%s/include/asm", src, st_arch_srcarch(arch));
 	hash_dir(h, path);
 }
 

@@ -21,6 +21,7 @@
 #include "common/error.h"
 #include "common/spawn.h"
 #include "kernel/kernel.h"
+#include "linux/arch.h"
 
 static const char *const wrappers[] = { "distcc", "icecc", "ccache", NULL };
 /* icecc is recognised but not offered: see doc/kernel.md, "Distributed builds". */
@@ -178,12 +179,6 @@ void st_kernel_tc_release(struct st_kernel_tc *tc)
 	memset(tc, 0, sizeof(*tc));
 }
 
-/* kbuild's SRCARCH: one tree and one compiler for i386 and x86_64. */
-static const char *src_arch(const char *arch)
-{
-	return !strcmp(arch, "i386") || !strcmp(arch, "x86_64") ? "x86" : arch;
-}
-
 /* A cross arch without a usable compiler: what to install, or to set. */
 static int no_compiler(const char *arch, const struct st_toolchain *t, struct st_error *e)
 {
@@ -202,7 +197,8 @@ static int find_cross(const struct st_kernel_opts *o, const char *arch,
 	struct st_toolchain *t = NULL;
 	int ret;
 
-	if (!strcmp(src_arch(arch), src_arch(st_kernel_host_arch()))) {
+	/* kbuild's SRCARCH: one tree and one compiler for i386 and x86_64 */
+	if (st_arch_same(arch, st_arch_host_machine())) {
 		out->from = ST_KERNEL_TC_HOST;
 		return 0;
 	}

@@ -24,6 +24,7 @@
 #include "common/str.h"
 #include "defconfig/defconfig.h"
 #include "kernel/kernel.h"
+#include "linux/arch.h"
 #include "linux/linux.h"
 #include "migrate/migrate.h"
 #include "report/report.h"
@@ -319,7 +320,7 @@ static int plan(struct run *r, struct st_error *e)
 {
 	const struct st_kernel_opts *o = r->o;
 	struct st_kernel_result *res = r->res;
-	const char *host[] = { st_kernel_host_arch() };
+	const char *host[] = { st_arch_host_machine() };
 	const char *const *arches = o->narches ? o->arches : host;
 	size_t narches = o->narches ? o->narches : 1, a, v, k, nall = 0;
 	const char *choices[8][NKVARIANTS];

@@ -177,8 +177,6 @@ void st_kernel_cc_release(struct st_kernel_cc *c);
 /* The allocator names --variant takes ("slub", ...), NULL-terminated. */
 const char *const *st_kernel_variants(void);
 
-/* The make ARCH of this machine ("x86_64", "arm64", "riscv", ...). */
-const char *st_kernel_host_arch(void);
 /* CROSS_COMPILE of @o for @arch: its "ARCH=PREFIX" entry, else the plain one, else NULL. */
 const char *st_kernel_cross(const struct st_kernel_opts *o, const char *arch);
 

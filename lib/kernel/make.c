@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -61,30 +60,6 @@ const char *st_kernel_cross(const struct st_kernel_opts *o, const char *arch)
 			return eq + 1;
 	}
 	return plain && *plain ? plain : NULL;
-}
-
-static const char *host_arch(void)
-{
-	static struct utsname u;
-
-	if (uname(&u))
-		return "x86_64";
-	if (!strcmp(u.machine, "aarch64"))
-		return "arm64";
-	if (!strncmp(u.machine, "arm", 3))
-		return "arm";
-	if (!strncmp(u.machine, "ppc", 3))
-		return "powerpc";
-	if (!strncmp(u.machine, "riscv", 5))
-		return "riscv";
-	if (u.machine[0] == 'i' && !strcmp(u.machine + 2, "86"))
-		return "i386";
-	return u.machine;
-}
-
-const char *st_kernel_host_arch(void)
-{
-	return host_arch();
 }
 
 /* argv of `make -C src O=dir ARCH=.. [CROSS_COMPILE=..] [CC=..] [-jN] targets...`. */

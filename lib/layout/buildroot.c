@@ -23,6 +23,7 @@
 #include "common/fs.h"
 #include "common/str.h"
 #include "layout_priv.h"
+#include "linux/arch.h"
 
 /* A tree root: a directory with configs/ and Config.in (or external.desc). */
 static bool is_root(const char *dir)
@@ -95,7 +96,7 @@ static int find_arch(struct st_layout *l, const char *defconfig)
 		n++;
 		if (sscanf(line, "BR2_%63[a-z0-9_]=y", name) != 1)
 			continue;
-		arch = st_layout_kernel_arch(name);
+		arch = st_arch_of_buildroot(name);
 		if (arch)
 			ret = st_layout_set_arch(l, arch, "%s:%d: BR2_%s=y", defconfig, n, name);
 		if (arch && !ret)

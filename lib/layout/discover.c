@@ -613,7 +613,13 @@ const char *st_arch_of_path(const char *path, size_t *len)
 	return a + 5;
 }
 
-static bool from_path(const char *path, struct st_arch_choice *c)
+/* What one source of a file's ARCH said. */
+struct said {
+	char arch[32];
+	char why[96];
+};
+
+static bool from_path(const char *path, struct said *c)
 {
 	size_t n;
 	const char *a = st_arch_of_path(path, &n);
@@ -632,12 +638,11 @@ static bool from_path(const char *path, struct st_arch_choice *c)
 }
 
 /*
- * The build system's word on @path's ARCH (OpenWrt's target Makefile,
- * Buildroot's BR2_ARCH, a Yocto machine): the place for st_layout_of()'s
- * arch and arch_why once the layout readers give them. Nothing yet.
+ * The ARCH the build system gives for the stack @path belongs to (OpenWrt's
+ * target Makefile, Buildroot's BR2_<arch>): st_layout_of()'s arch and
+ * arch_why.
  */
-/* The ARCH the build system gives for the stack @path belongs to. */
-static bool from_layout(const char *path, struct st_arch_choice *c)
+static bool from_layout(const char *path, struct said *c)
 {
 	struct st_layout l;
 	bool found = false;
@@ -654,37 +659,25 @@ static bool from_layout(const char *path, struct st_arch_choice *c)
 	return found;
 }
 
-void st_arch_decide(const char *path, const char *real, const char *given,
-		    enum st_arch_from given_from, struct st_arch_choice *c)
+void st_arch_of_file(const char *path, const char *real,
+		     const struct st_arch_sources *given, struct st_arch_choice *c)
 {
-	char sym[64];
+	struct st_arch_sources s = { 0 };
+	struct said p, l, sym;
+	unsigned int i;
 
-	memset(c, 0, sizeof(*c));
-	/* $ARCH is exported for a whole shell; the file's place says more */
-	if (given && given_from != ST_ARCH_FROM_ENV) {
-		snprintf(c->arch, sizeof(c->arch), "%s", given);
-		c->from = given_from;
-		return;
-	}
-	c->from = ST_ARCH_FROM_PATH;
+	if (given)
+		s = *given;
 	/* the path given decides, not where a symlink points */
-	if (from_path(path, c) || (real && from_path(real, c)))
-		return;
-	c->from = ST_ARCH_FROM_LAYOUT;
-	if (from_layout(path, c))
-		return;
-	if (given) {
-		c->why[0] = '\0';
-		snprintf(c->arch, sizeof(c->arch), "%s", given);
-		c->from = given_from;
-		return;
-	}
-	c->from = ST_ARCH_FROM_SYMBOLS;
-	if (strcmp(path, "-") &&
-	    st_cfg_arch_of(path, c->arch, sizeof(c->arch), sym, sizeof(sym)) == 1) {
-		snprintf(c->why, sizeof(c->why), "%s", sym);
-		return;
-	}
-	c->from = ST_ARCH_FROM_HOST;
-	snprintf(c->arch, sizeof(c->arch), "%s", st_arch_host());
+	if (from_path(path, &p) || (real && from_path(real, &p)))
+		s.s[ST_ARCH_FROM_PATH] = (struct st_arch_source){ p.arch, p.why };
+	if (from_layout(path, &l))
+		s.s[ST_ARCH_FROM_LAYOUT] = (struct st_arch_source){ l.arch, l.why };
+	/* the symbols are a guess for a gap: read only when nothing above says */
+	for (i = 0; i < ST_ARCH_FROM_SYMBOLS && !s.s[i].arch; i++)
+		;
+	if (i == ST_ARCH_FROM_SYMBOLS && strcmp(path, "-") &&
+	    st_cfg_arch_of(path, sym.arch, sizeof(sym.arch), sym.why, sizeof(sym.why)) == 1)
+		s.s[ST_ARCH_FROM_SYMBOLS] = (struct st_arch_source){ sym.arch, sym.why };
+	st_arch_decide(&s, c);
 }

@@ -21,6 +21,7 @@
 #include <stddef.h>
 
 #include "kconfig/kconfig.h"
+#include "linux/arch.h"
 
 struct st_error;
 
@@ -115,25 +116,17 @@ void st_discovery_release(struct st_discovery *d);
  */
 const char *st_discovery_within(const struct st_discovery *d, const char *path);
 
-/* The ARCH a file is judged for, and how that was decided. */
-struct st_arch_choice {
-	char arch[32];		/* make's ARCH */
-	enum st_arch_from from;
-	/* what decided: "arch/arm/configs/", "CONFIG_ARCH_AT91", "" */
-	char why[96];
-};
-
 /*
- * Decide the ARCH of @path (as given; @real its realpath, or NULL): @given
- * (--arch or .slubtiny.json, with @given_from) when not NULL, else
- * arch/<a>/configs/ in the path (kernel/configs/ is x86's), else the build
- * system's layout, else @given when it is $ARCH (ST_ARCH_FROM_ENV: set for
- * a whole shell, it says less than the file's place), else the file's own
- * arch-only symbols, else the host.
- * An unreadable file falls through to the host. Never fails.
+ * Decide the ARCH of @path (as given; @real its realpath, or NULL) by the
+ * one rule (st_arch_decide()): @given's --arch, .slubtiny.json and $ARCH
+ * (what the command was told; NULL: nothing), the build system's layout,
+ * arch/<a>/configs/ in the path (kernel/configs/ is x86's; the path given,
+ * else @real), the file's own arch-only symbols (read only when nothing
+ * above says), the host. c->conflicts has each source that said another
+ * arch. An unreadable file falls through to the host. Never fails.
  */
-void st_arch_decide(const char *path, const char *real, const char *given,
-		    enum st_arch_from given_from, struct st_arch_choice *c);
+void st_arch_of_file(const char *path, const char *real,
+		     const struct st_arch_sources *given, struct st_arch_choice *c);
 
 /*
  * The SRCARCH of a defconfig from its path: <arch> of the last

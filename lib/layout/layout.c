@@ -266,33 +266,6 @@ int st_layout_file_var(const char *path, const char *name, char **val, int *line
 	return found;
 }
 
-static const struct {
-	const char *name, *arch;
-} arch_map[] = {
-	{ "mipsel", "mips" }, { "mips64", "mips" }, { "mips64el", "mips" },
-	{ "aarch64", "arm64" }, { "aarch64_be", "arm64" }, { "armeb", "arm" },
-	{ "i386", "x86" }, { "i486", "x86" }, { "i586", "x86" }, { "i686", "x86" },
-	{ "x86_64", "x86" }, { "powerpc64", "powerpc" }, { "ppc", "powerpc" },
-	{ "riscv64", "riscv" }, { "riscv32", "riscv" }, { "loongarch64", "loongarch" },
-	{ "arc", "arc" }, { "arm", "arm" }, { "mips", "mips" }, { "powerpc", "powerpc" },
-	{ "riscv", "riscv" }, { "m68k", "m68k" }, { "sh", "sh" }, { "sh4", "sh" },
-	{ "xtensa", "xtensa" }, { "sparc", "sparc" }, { "microblaze", "microblaze" },
-	{ "nios2", "nios2" }, { "openrisc", "openrisc" }, { "or1k", "openrisc" },
-	{ "s390x", "s390" }, { "csky", "csky" }, { "x86", "x86" }, { "arm64", "arm64" },
-	{ "powerpc64le", "powerpc" }, { "microblazeel", "microblaze" },
-	{ "microblazebe", "microblaze" }, { "sparc64", "sparc" }, { "mips64r6", "mips" },
-};
-
-const char *st_layout_kernel_arch(const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(arch_map); i++)
-		if (!strcmp(arch_map[i].name, name))
-			return arch_map[i].arch;
-	return NULL;
-}
-
 /* Replace *@val with a copy of @v and *@why with @fmt's text. 0 or -ENOMEM. */
 static int set_decided(char **val, char **why, const char *v, const char *fmt, va_list ap)
 {

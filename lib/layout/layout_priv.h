@@ -24,9 +24,6 @@ int st_layout_add_part(struct st_layout *l, const char *path, bool owned);
  */
 int st_layout_file_var(const char *path, const char *name, char **val, int *line);
 
-/* make's ARCH for a toolchain or build-system arch name (mipsel -> mips). */
-const char *st_layout_kernel_arch(const char *name);
-
 /* Set l->arch/version and their *_why; 0 or -ENOMEM. */
 int st_layout_set_arch(struct st_layout *l, const char *arch, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

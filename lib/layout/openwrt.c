@@ -17,6 +17,7 @@
 
 #include "common/error.h"
 #include "layout_priv.h"
+#include "linux/arch.h"
 
 /* "config-X.Y" (@ver set) or "config-default" (@ver ""), else false. */
 static bool config_name(const char *name, char *ver, size_t size)
@@ -73,8 +74,14 @@ static int find_arch(struct st_layout *l, const struct st_layout_trees *tree,
 		ret = st_layout_inside(tree, mk) ?
 		      st_layout_file_var(mk, "ARCH", &val, &line) : 0;
 	}
-	if (ret > 0) {
-		arch = st_layout_kernel_arch(val);
+	/* a target whose ARCH is not its toolchain's (uml, armsr) decides itself */
+	arch = st_arch_of_openwrt_target(target, sub);
+	if (ret >= 0 && arch)
+		ret = st_layout_set_arch(l, arch, "%s%s%s%s: OpenWrt's %s target",
+					 root, target, sub ? "/" : "", sub ? sub : "",
+					 target);
+	else if (ret > 0) {
+		arch = st_arch_of_openwrt(val);
 		ret = arch ? st_layout_set_arch(l, arch, "%s:%d: ARCH:=%s", mk, line, val) : 0;
 	}
 	free(val);

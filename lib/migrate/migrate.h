@@ -17,6 +17,7 @@
 #include "common/render.h"
 #include "kconfig/kconfig.h"
 #include "layout/layout.h"
+#include "linux/arch.h"
 #include "linux/linux.h"
 #include "linux/slab_history.h"
 
@@ -165,8 +166,11 @@ struct st_mig_session;
 
 struct st_mig_opts {
 	const char *srctree;		/* kernel tree, or NULL (bundled model) */
-	const char *arch;		/* NULL: from arch/<arch>/configs/ in the path */
-	enum st_arch_from arch_from;	/* with @arch: --arch, $ARCH, ... */
+	/*
+	 * What the command was told (--arch, $ARCH); each file's own sources
+	 * come next (st_arch_of_file()).
+	 */
+	struct st_arch_sources arch;
 	const char *cross_compile;	/* CROSS_COMPILE, or NULL */
 	const char *target;		/* "6.2"; NULL: the tree's, or st_kver_newest */
 	bool verify;			/* resolve with Kconfig and report */
@@ -200,6 +204,7 @@ struct st_mig_file {
 	char arch[32];			/* the ARCH it was verified for, "" if not */
 	enum st_arch_from arch_from;	/* and where that came from */
 	char arch_why[96];		/* what decided ("CONFIG_ARCH_AT91"), or "" */
+	struct st_arch_choice arch_choice;	/* the whole decision, its conflicts */
 	size_t nr_errors;		/* parser errors: the file is not touched */
 	char **refused;			/* --fix-deps: fixes not written, and why */
 	size_t nr_refused;

@@ -448,7 +448,8 @@ void st_mig_file_basis(const struct st_mig_file *f, bool tree, char *buf, size_t
 	n = strlen(w);
 	if (tree && n && w[n - 1] == ')' && strstr(w, "(ARCH="))
 		snprintf(buf, len, "%.*s from %s%s)", (int)(n - 1), w,
-			 f->arch_from >= ST_ARCH_FROM_PATH ? "the " : "",
+			 f->arch_from == ST_ARCH_FROM_OPTION || f->arch_from == ST_ARCH_FROM_ENV ||
+			 f->arch_from == ST_ARCH_FROM_CONFIG ? "" : "the ",
 			 st_arch_from_name(f->arch_from));
 	else
 		snprintf(buf, len, "%s", w);

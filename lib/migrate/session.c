@@ -71,6 +71,7 @@ int st_mig_session_new(struct st_mig_session **out, const struct st_mig_opts *op
 {
 	struct st_mig_session *s;
 	char real[PATH_MAX];
+	unsigned int i;
 	int ret = 0;
 
 	*out = NULL;
@@ -107,10 +108,13 @@ int st_mig_session_new(struct st_mig_session **out, const struct st_mig_opts *op
 			     st_kver_newest.minor);
 		goto fail;
 	}
-	if (opts->arch && !st_arch_known(opts->arch)) {
+	for (i = 0; i < ST_ARCH_FROM_NR && !opts->arch.s[i].arch; i++)
+		;
+	/* the ARCH the command was told that wins over the others it was told */
+	if (i < ST_ARCH_FROM_NR && !st_arch_known(opts->arch.s[i].arch)) {
 		ret = st_err(err, EINVAL, NULL, "unknown ARCH '%s' (from %s; an ARCH as for "
-			     "make: arm, sh, x86_64, ...)", opts->arch,
-			     st_arch_from_name(opts->arch_from));
+			     "make: arm, sh, x86_64, ...)", opts->arch.s[i].arch,
+			     st_arch_from_name(i));
 		goto fail;
 	}
 	if (opts->srctree && opts->target) {
@@ -956,7 +960,6 @@ int st_mig_session_file(struct st_mig_session *s, const char *path,
 			struct st_mig_file *f, struct st_error *err)
 {
 	struct st_migration base = { 0 };
-	struct st_arch_choice ac;
 	char real[PATH_MAX];
 	size_t len;
 	int ret;
@@ -973,10 +976,10 @@ int st_mig_session_file(struct st_mig_session *s, const char *path,
 	f->path = display_path(path);
 	if (!f->path)
 		return st_err(err, ENOMEM, path, "out of memory");
-	st_arch_decide(f->before->name, real, s->opts.arch, s->opts.arch_from, &ac);
-	f->arch_from = ac.from;
-	snprintf(f->arch, sizeof(f->arch), "%s", ac.arch);
-	snprintf(f->arch_why, sizeof(f->arch_why), "%s", ac.why);
+	st_arch_of_file(f->before->name, real, &s->opts.arch, &f->arch_choice);
+	f->arch_from = f->arch_choice.from;
+	snprintf(f->arch, sizeof(f->arch), "%s", f->arch_choice.arch);
+	snprintf(f->arch_why, sizeof(f->arch_why), "%s", f->arch_choice.why);
 	f->nr_errors = f->before->nr_errors;
 	if (f->nr_errors)
 		return 0;

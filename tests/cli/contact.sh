@@ -7,8 +7,11 @@
 #
 #   contact.sh CASE
 #
-#   arch-env	an exported $ARCH that contradicts arch/<arch>/configs/ loses
-#		to the path, with one warning naming both (check, migrate)
+#   arch-env	one rule for which ARCH wins (issue 45): --arch, the build
+#		system's, the path, $ARCH, the host; each source that loses
+#		and says another ARCH is one warning naming both; the ARCH
+#		and its source are said (stderr, JSON; check's top-level
+#		"arch" is the decided one) (check, migrate)
 #   side-effects	the side-effect list says what it leaves out and --all
 #		lists it, as scripts/diffconfig would
 #   target-range	migrate --target below the bundled models: one line
@@ -83,11 +86,72 @@ case_arch_env() {
 		hasnt "warning: ARCH=" "$c: ARCH=arm outside arch/"
 		has 'ARCH=arm (from \$ARCH)' "$c: ARCH=arm outside arch/"
 	done
-	# --arch is said and wins; no warning about $ARCH then
-	run 1 "check --arch x86 ARCH=arm" env ARCH=arm "$S" check --no-config --arch x86 \
-		arch/arm/configs/board_defconfig
-	hasnt "warning: ARCH=" "check --arch with ARCH=arm"
-	has "ARCH=x86 (from --arch)" "check --arch with ARCH=arm"
+	# --arch is said and wins over all; each other source that says
+	# another ARCH is one warning naming both (check and migrate alike)
+	for c in check migrate; do
+		opts=; [ $c = check ] && opts=--no-config
+		run 1 "$c --arch x86 ARCH=arm" env ARCH=arm "$S" $c $opts --arch x86 \
+			arch/arm/configs/board_defconfig
+		line_is "warning: arch/" "slubtiny: $c: warning: arch/arm/configs/ in the path contradicts ARCH=x86 from --arch; using x86" \
+			"$c --arch x86 on arch/arm/configs/"
+		line_is "warning: ARCH=" "slubtiny: $c: warning: ARCH=arm from the environment contradicts ARCH=x86 from --arch; using x86" \
+			"$c --arch x86 with ARCH=arm"
+		has "ARCH=x86 (from --arch)" "$c --arch with ARCH=arm"
+	done
+	# i386, x86 and x86_64 are one arch/: no contradiction
+	run 1 "check --arch x86_64 ARCH=i386 on arch/x86/configs/" env ARCH=i386 "$S" check \
+		--no-config --arch x86_64 arch/x86/configs/tiny_defconfig
+	hasnt "contradicts" "check --arch x86_64 ARCH=i386 on arch/x86/configs/"
+	has "ARCH=x86_64 (from --arch)" "check --arch x86_64 on arch/x86/configs/"
+
+	# check --json: the top-level "arch" is the ARCH decided, not $ARCH's
+	run 1 "check --json ARCH=x86 on arch/arm/configs/" env ARCH=x86 "$S" check --no-config \
+		--json arch/arm/configs/board_defconfig
+	[ "$(jq -r '"\(.arch.name) \(.arch.from)"' out)" = "arm path" ] ||
+		bad "check --json ARCH=x86 on arch/arm/configs/: arch $(jq -c .arch out)"
+	# $ARCH over the host, for a file nothing else places; the host's when unset
+	printf 'CONFIG_SLOB=y\n' >plain_defconfig
+	run 1 "check --json ARCH=riscv" env ARCH=riscv "$S" check --no-config --json \
+		plain_defconfig
+	[ "$(jq -r '"\(.arch.name) \(.arch.from) \(.files[0].arch) \(.files[0].arch_from)"' out)" = \
+		'riscv $ARCH riscv $ARCH' ] || bad "check --json ARCH=riscv: $(jq -c '[.arch, .files]' out)"
+	hasnt "contradicts" "check ARCH=riscv on a plain file"
+	run 1 "check --json, no ARCH" "$S" check --no-config --json plain_defconfig
+	host=$(jq -r .arch.name out)
+	[ "$(jq -r '"\(.arch.from) \(.files[0].arch) \(.files[0].arch_from)"' out)" = "host $host host" ] ||
+		bad "check --json without ARCH: $(jq -c '[.arch, .files]' out)"
+	# as make's SUBARCH: an x86_64 or i686 machine is x86
+	case $(uname -m) in
+	x86_64|i?86) [ "$host" = x86 ] || bad "host $(uname -m): ARCH=$host, want x86" ;;
+	esac
+	run 1 "check, no ARCH" "$S" check --no-config plain_defconfig
+	has "ARCH=$host (from host)" "check without ARCH"
+
+	# The build system's ARCH beats the path and $ARCH: an OpenWrt tree
+	# (ramips: ARCH:=mipsel) that happens to sit below an arch/arm/configs/
+	mkdir -p w/arch/arm/configs && cp -R "$ST_SRCDIR/fixtures/layout/openwrt" w/arch/arm/configs/
+	f=w/arch/arm/configs/openwrt/target/linux/ramips/mt76x8/config-6.6
+	mk=w/arch/arm/configs/openwrt/target/linux/ramips/Makefile
+	for c in check migrate; do
+		opts=; [ $c = check ] && opts=--no-config
+		env ARCH=x86 "$S" $c $opts -q --json "$f" >out 2>err
+		[ "$(jq -r '.files[0] | "\(.arch) \(.arch_from) \(.arch_why)"' out)" = \
+			"mips build system $mk:4: ARCH:=mipsel" ] ||
+			bad "$c: the build system does not win: $(jq -c '.files[0]' out)"
+		line_is "warning: arch/" "slubtiny: $c: warning: arch/arm/configs/ in the path contradicts the build system's ARCH=mips from $mk:4: ARCH:=mipsel; using mips" \
+			"$c: the build system over the path"
+		line_is "warning: ARCH=" "slubtiny: $c: warning: ARCH=x86 from the environment contradicts the build system's ARCH=mips from $mk:4: ARCH:=mipsel; using mips" \
+			"$c: the build system over \$ARCH"
+	done
+	env ARCH=x86 "$S" check --no-config -q --json "$f" >out 2>err
+	[ "$(jq -r '"\(.arch.name) \(.arch.from)"' out)" = "mips build system" ] ||
+		bad "check --json: top-level arch with the build system's: $(jq -c .arch out)"
+	# --arch still beats the build system
+	env ARCH=x86 "$S" check --no-config -q --json --arch sh "$f" >out 2>err
+	[ "$(jq -r '.files[0] | "\(.arch) \(.arch_from)"' out)" = "sh --arch" ] ||
+		bad "check --arch sh over the build system: $(jq -c '.files[0]' out)"
+	[ "$(grep -c 'warning: .* contradicts ARCH=sh from --arch; using sh$' err)" = 3 ] ||
+		{ bad "check --arch sh: want 3 warnings (build system, path, \$ARCH):"; cat err; }
 }
 
 case_side_effects() {

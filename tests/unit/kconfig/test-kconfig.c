@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -333,30 +332,8 @@ static void test_errors(void)
 	   "unknown arch: -EINVAL: %s", e.msg);
 }
 
-/* make's ARCH names, where each came from, the host's as SUBARCH. */
-static void test_arch(void)
-{
-	struct utsname u;
-	const char *h = st_arch_host();
-
-	ok(st_arch_known("arm") && st_arch_known("x86_64") && st_arch_known("sh") &&
-	   st_arch_known("arm64") && st_arch_known("i386"), "make's ARCH names are known");
-	ok(!st_arch_known("nope") && !st_arch_known("") && !st_arch_known("aarch64") &&
-	   !st_arch_known("ARM"), "other names are not");
-	ok(!strcmp(st_arch_from_name(ST_ARCH_FROM_OPTION), "--arch") &&
-	   !strcmp(st_arch_from_name(ST_ARCH_FROM_ENV), "$ARCH") &&
-	   !strcmp(st_arch_from_name(ST_ARCH_FROM_CONFIG), ".slubtiny.json") &&
-	   !strcmp(st_arch_from_name(ST_ARCH_FROM_PATH), "path") &&
-	   !strcmp(st_arch_from_name(ST_ARCH_FROM_HOST), "host"), "arch source names");
-	ok(h && st_arch_known(h), "host arch '%s' is a make ARCH", h ? h : "(null)");
-	if (!uname(&u) && !strcmp(u.machine, "x86_64"))
-		ok(!strcmp(h, "x86"), "x86_64 host is SUBARCH x86 (got %s)", h);
-	ok(st_arch_host() == h, "host arch is computed once");
-}
-
 int main(void)
 {
-	test_arch();
 	test_parse_good();
 	test_parse_bad();
 	make_nokc();

@@ -126,14 +126,23 @@ static void test_arch_of(void)
 
 static void test_decide(void)
 {
+	struct st_arch_sources given = { 0 };
 	struct st_arch_choice c;
 
-	st_arch_decide("arch/sh/configs/a_defconfig", NULL, "arm", ST_ARCH_FROM_OPTION, &c);
-	ok(!strcmp(c.arch, "arm") && c.from == ST_ARCH_FROM_OPTION, "--arch wins over the path");
-	st_arch_decide("x/arch/sh/configs/a_defconfig", NULL, NULL, ST_ARCH_FROM_PATH, &c);
+	given.s[ST_ARCH_FROM_OPTION].arch = "arm";
+	st_arch_of_file("arch/sh/configs/a_defconfig", NULL, &given, &c);
+	ok(!strcmp(c.arch, "arm") && c.from == ST_ARCH_FROM_OPTION &&
+	   c.conflicts == 1u << ST_ARCH_FROM_PATH && !strcmp(c.said[ST_ARCH_FROM_PATH].arch, "sh"),
+	   "--arch wins over the path, which it contradicts");
+	st_arch_of_file("x/arch/sh/configs/a_defconfig", NULL, NULL, &c);
 	ok(!strcmp(c.arch, "sh") && c.from == ST_ARCH_FROM_PATH &&
 	   !strcmp(c.why, "arch/sh/configs/"), "the path (%s)", c.why);
-	st_arch_decide("/nonexistent/defconfig", NULL, NULL, ST_ARCH_FROM_PATH, &c);
+	given.s[ST_ARCH_FROM_OPTION].arch = NULL;
+	given.s[ST_ARCH_FROM_ENV].arch = "x86_64";
+	st_arch_of_file("x/kernel/configs/tiny.config", NULL, &given, &c);
+	ok(!strcmp(c.arch, "x86") && c.from == ST_ARCH_FROM_PATH && !c.conflicts,
+	   "kernel/configs/ is x86's, which $ARCH x86_64 agrees with");
+	st_arch_of_file("/nonexistent/defconfig", NULL, NULL, &c);
 	ok(c.from == ST_ARCH_FROM_HOST && !strcmp(c.arch, st_arch_host()),
 	   "an unreadable file: the host");
 }
