@@ -238,13 +238,14 @@ int st_format_parse(const char *name)
  */
 static int set_format(int f, const char *how)
 {
-	static char first[64];
+	/* "--format NAME": an option name and a format name, both short */
+	static char first[128];
 
 	if (st_out.format_set && st_out.format != (enum st_format)f) {
 		p_err("%s and %s ask for two output formats; give one --format", first, how);
 		return -1;
 	}
-	snprintf(first, sizeof(first), "%s", how);
+	snprintf(first, sizeof(first), "%.100s", how);
 	st_out.format = (enum st_format)f;
 	st_out.format_set = true;
 	st_out.json = f == ST_FORMAT_JSON;
