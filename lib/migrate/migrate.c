@@ -1016,3 +1016,23 @@ int st_migrate_config_diff(const struct st_symval *before, size_t nr_before,
 {
 	return config_diff(before, nr_before, after, nr_after, NULL, true, out, nr_out);
 }
+
+/*
+ * The rule id a finding of @kind carries in both doors: check's rule table
+ * names them (lib/check/rules.c), migrate's JSON keeps "kind" beside it.
+ */
+const char *st_mig_kind_rule(const char *kind)
+{
+	static const char *const map[][2] = {
+		{ "ineffective", "ineffective-option" },
+		{ "unknown", "unknown-symbol" },
+		{ "duplicate", "duplicate-assignment" },
+		{ "conflict", "conflicting-assignment" },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(map); i++)
+		if (!strcmp(kind, map[i][0]))
+			return map[i][1];
+	return kind;	/* syntax, redundant: the same word */
+}

@@ -955,6 +955,13 @@ static int judge(struct st_mig_file *f, const struct st_migration *base)
 int st_mig_session_file(struct st_mig_session *s, const char *path,
 			struct st_mig_file *f, struct st_error *err)
 {
+	return st_mig_session_file_as(s, path, NULL, f, err);
+}
+
+int st_mig_session_file_as(struct st_mig_session *s, const char *path,
+			   const struct st_arch_choice *arch, struct st_mig_file *f,
+			   struct st_error *err)
+{
 	struct st_migration base = { 0 };
 	struct st_arch_choice ac;
 	char real[PATH_MAX];
@@ -973,7 +980,10 @@ int st_mig_session_file(struct st_mig_session *s, const char *path,
 	f->path = display_path(path);
 	if (!f->path)
 		return st_err(err, ENOMEM, path, "out of memory");
-	st_arch_decide(f->before->name, real, s->opts.arch, s->opts.arch_from, &ac);
+	if (arch)
+		ac = *arch;
+	else
+		st_arch_decide(f->before->name, real, s->opts.arch, s->opts.arch_from, &ac);
 	f->arch_from = ac.from;
 	snprintf(f->arch, sizeof(f->arch), "%s", ac.arch);
 	snprintf(f->arch_why, sizeof(f->arch_why), "%s", ac.why);
