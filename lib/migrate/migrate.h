@@ -127,6 +127,13 @@ struct st_mig_change *st_migration_new_change(struct st_migration *m);
  * the one `slubtiny check` uses for it: one name in both doors.
  */
 const char *st_mig_kind_rule(const char *kind);
+/*
+ * The rule id of finding @x: by its kind, but an ineffective SLUB_TINY=y
+ * is slub-tiny-deps and an option SLUB_TINY turns off slub-tiny-disables,
+ * as check names them.
+ */
+struct st_mig_finding;
+const char *st_mig_finding_rule(const struct st_mig_finding *x);
 
 /* Order @m's findings by line, then symbol: the order every report uses. */
 void st_migration_sort_findings(struct st_migration *m);

@@ -134,7 +134,7 @@ static void print_finding(struct out *o, const struct st_mig_outcome *r,
 	int line = finding_line(r, x);
 	char tag[64];
 
-	snprintf(tag, sizeof(tag), "%s%s", st_mig_kind_rule(x->kind),
+	snprintf(tag, sizeof(tag), "%s%s", st_mig_finding_rule(x),
 		 x->pre_existing ? ", pre-existing" : "");
 	diag(o, ST_DIAG_WARNING, path, line, tag, "%s", x->message);
 	if (!o->quiet)
@@ -311,7 +311,7 @@ static cJSON *json_findings(const struct st_mig_outcome *r)
 		    !cJSON_AddStringToObject(o, "file", f->path) ||
 		    !cJSON_AddNumberToObject(o, "line", finding_line(r, x)) ||
 		    !cJSON_AddNumberToObject(o, "column", 1) ||
-		    !cJSON_AddStringToObject(o, "rule", st_mig_kind_rule(x->kind)) ||
+		    !cJSON_AddStringToObject(o, "rule", st_mig_finding_rule(x)) ||
 		    !cJSON_AddStringToObject(o, "level", "warning") ||
 		    !cJSON_AddStringToObject(o, "origin", x->pre_existing ?
 					     "pre-existing" : "introduced") ||
