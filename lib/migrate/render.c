@@ -429,6 +429,7 @@ cJSON *st_mig_error_to_json(const char *path, const char *msg)
 
 	if (!o || !cJSON_AddStringToObject(o, "file", path) ||
 	    !cJSON_AddStringToObject(o, "path", path) ||
+	    !cJSON_AddStringToObject(o, "message", msg) ||
 	    !cJSON_AddStringToObject(o, "error", msg)) {
 		cJSON_Delete(o);
 		return NULL;
