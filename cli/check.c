@@ -440,6 +440,7 @@ int cmd_check(int argc, char **argv)
 	 * machine formats their error document.
 	 */
 	if (r.nr_errors && r.nr_errors >= r.nr_archs && !r.nr && !o.budget && !o.budgets) {
+		st_check_sort(&r);	/* the errors by file, as after findings */
 		for (size_t i = 0; i < r.nr_errors; i++)
 			p_err("%s: %s", r.errors[i].file, r.errors[i].msg);
 		st_check_render_error(stdout, fmt, r.errors[0].file, r.errors[0].msg,
