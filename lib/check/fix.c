@@ -135,11 +135,13 @@ static int record_side_effects(struct st_check_result *r, const struct st_mig_fi
 	char *s = NULL;
 	size_t len;
 	FILE *m;
+	int ret;
 
 	m = open_memstream(&s, &len);
 	if (!m)
 		return -ENOMEM;
-	if (st_mig_side_effects_render(m, &out, &ro) | fclose(m) || !s) {
+	ret = st_mig_side_effects_render(m, &out, &ro);
+	if (fclose(m) || ret || !s) {
 		free(s);
 		return -ENOMEM;
 	}
