@@ -21,12 +21,14 @@ enum {
 	OPT_SRCTREE = ST_OPT_ID, OPT_ARCH, OPT_FIX, OPT_BUDGET, OPT_SELECT,
 	OPT_IGNORE, OPT_CONFIG, OPT_NO_CONFIG, OPT_BUILDDIR, OPT_LIST_RULES, OPT_BASELINE,
 	OPT_SHARD, OPT_ALLOW_EMPTY, OPT_SKIP_NON_KERNEL, OPT_TARGET, OPT_UNTRUSTED_SETTINGS,
+	OPT_CROSS,
 };
 
 const struct st_opt st_check_opts[] = {
 	{ "srctree", 0, OPT_SRCTREE, "DIR", "also verify with this kernel tree's Kconfig (more rules)" },
 	{ "target", 0, OPT_TARGET, "VERSION", "judge for this kernel, e.g. 4.14 (default: the tree's, else what the build system gives, else the newest)" },
 	{ "arch", 0, OPT_ARCH, "ARCH", "ARCH for Kconfig (default: $ARCH, else the arch/ARCH/configs/ path)" },
+	{ "cross-compile", 0, OPT_CROSS, "PREFIX", "CROSS_COMPILE for Kconfig's compiler tests (default: $CROSS_COMPILE)" },
 	ST_OPT_ROW_FORMAT("{text|json|github|sarif}"),
 	{ "fix", 0, OPT_FIX, NULL, "rewrite the files with migrate's rules where that verifies" },
 	{ "baseline", 0, OPT_BASELINE, "REV", "only findings the files did not have at git revision REV (auto: what a change brings, see check.md; none: all)" },
@@ -104,6 +106,7 @@ static void stack_note(const struct st_check_stack *s, bool verbose)
 
 struct args {
 	const char *srctree, *arch, *budget, *builddir, *config, *baseline, *target;
+	const char *cross_compile;
 	bool fix, no_config, has_select, list_rules, allow_empty, skip_non_kernel;
 	bool untrusted_settings;
 	unsigned int shard_k, shard_n;
@@ -121,6 +124,7 @@ static int parse_args(struct args *a, int argc, char **argv)
 		case OPT_SRCTREE: a->srctree = optarg; break;
 		case OPT_TARGET: a->target = optarg; break;
 		case OPT_ARCH: a->arch = optarg; break;
+		case OPT_CROSS: a->cross_compile = optarg; break;
 		case OPT_FIX: a->fix = true; break;
 		case OPT_BUDGET: a->budget = optarg; break;
 		case OPT_BUILDDIR: a->builddir = optarg; break;
@@ -198,6 +202,13 @@ static int merge_config(struct st_check_run_opts *o, const struct args *a,
 	}
 	o->builddir = a->builddir;
 	o->fix = a->fix;
+	/* as make, and as migrate: $CROSS_COMPILE unless told */
+	o->cross_compile = a->cross_compile;
+	if (!o->cross_compile) {
+		const char *cc = getenv("CROSS_COMPILE");
+
+		o->cross_compile = cc && *cc ? cc : NULL;
+	}
 	/* "none": no baseline, every finding */
 	o->baseline = a->baseline && strcmp(a->baseline, "none") ? a->baseline : NULL;
 	return 0;
@@ -416,6 +427,21 @@ int cmd_check(int argc, char **argv)
 			p_lib_err(&e, NULL, ret);
 		st_check_render_error(stdout, fmt, e.code && e.file[0] ? e.file : NULL,
 				      e.code ? e.msg : strerror(-ret), st_out.pretty);
+		st_out.json_done = true;
+		status = ST_EXIT_ERROR;
+		goto out;
+	}
+	/*
+	 * Not one file could be judged (an ELF named alone, every stack
+	 * broken): what a failed run prints, each file's error one line, the
+	 * machine formats their error document.
+	 */
+	if (r.nr_errors && r.nr_errors >= r.nr_archs && !r.nr && !o.budget && !o.budgets) {
+		st_check_sort(&r);	/* the errors by file, as after findings */
+		for (size_t i = 0; i < r.nr_errors; i++)
+			p_err("%s: %s", r.errors[i].file, r.errors[i].msg);
+		st_check_render_error(stdout, fmt, r.errors[0].file, r.errors[0].msg,
+				      st_out.pretty);
 		st_out.json_done = true;
 		status = ST_EXIT_ERROR;
 		goto out;

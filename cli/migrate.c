@@ -27,7 +27,7 @@
 
 enum { OPT_SRCTREE = ST_OPT_ID, OPT_ARCH, OPT_CROSS, OPT_TARGET, OPT_FIX_DEPS,
        OPT_NO_VERIFY, OPT_NO_PIN, OPT_FORCE, OPT_IN_PLACE, OPT_CHECK, OPT_ALL, OPT_SHARD,
-       OPT_ALLOW_EMPTY, OPT_SKIP_NON_KERNEL };
+       OPT_ALLOW_EMPTY, OPT_SKIP_NON_KERNEL, OPT_FIX };
 
 const struct st_opt st_migrate_opts[] = {
 	{ "in-place", 0, OPT_IN_PLACE, NULL, "write each file back (atomic; a file that does not verify is kept)" },
@@ -37,6 +37,7 @@ const struct st_opt st_migrate_opts[] = {
 	{ "cross-compile", 0, OPT_CROSS, "PREFIX", "CROSS_COMPILE for Kconfig's compiler tests (default: $CROSS_COMPILE)" },
 	{ "target", 0, OPT_TARGET, "VERSION", "target kernel, e.g. 6.12 (default: the tree's, else the newest)" },
 	{ "fix-deps", 0, OPT_FIX_DEPS, NULL, "add what the result needs to take effect (e.g. CONFIG_EXPERT=y)" },
+	{ "fix", 0, OPT_FIX, NULL, "--fix-deps --in-place: write the fix check --fix writes" },
 	{ "no-pin", 0, OPT_NO_PIN, NULL, "with --fix-deps: let options change as a side effect (no lines keep them)" },
 	{ "no-verify", 0, OPT_NO_VERIFY, NULL, "apply the rules only; do not ask Kconfig" },
 	{ "force", 0, OPT_FORCE, NULL, "with --in-place: write even a file that does not verify" },
@@ -338,6 +339,8 @@ static int parse_opts(struct run *r, int argc, char **argv)
 		case OPT_CROSS: r->opts.cross_compile = optarg; break;
 		case OPT_TARGET: r->opts.target = optarg; break;
 		case OPT_FIX_DEPS: r->opts.fix_deps = true; break;
+		/* check's name for the same fix, written */
+		case OPT_FIX: r->opts.fix_deps = r->in_place = true; break;
 		case OPT_NO_VERIFY: r->opts.verify = false; break;
 		case OPT_NO_PIN: r->opts.no_pin = true; break;
 		case OPT_FORCE: r->force = true; break;

@@ -416,8 +416,11 @@ int st_check_baseline_auto(struct st_baseline *b, const char *path, const char *
  * One `slubtiny check` run: expand @paths (a directory means the kernel
  * configs below it, see st_discover()), optionally fix each file with
  * migrate's rewrite, run the rules (and, with @srctree, the Kconfig
- * verification), then the budgets. Findings go to @r; errors (unreadable
- * file, helper failure, bad budget file) fill @err and return -errno.
+ * verification), then the budgets. Findings go to @r. A file that cannot
+ * be read, merged with its stack, fixed or resolved is an error of that
+ * file alone (r->errors, one each) and the others are still judged;
+ * errors about the run (a helper that does not start, a bad budget file,
+ * a baseline git lacks, no memory) fill @err and return -errno.
  */
 struct st_check_run_opts {
 	struct st_check_opts rules;
@@ -427,6 +430,7 @@ struct st_check_run_opts {
 	 * each file's own sources come next (st_arch_of_file()).
 	 */
 	struct st_arch_sources arch;
+	const char *cross_compile;	/* CROSS_COMPILE for Kconfig, or NULL */
 	bool fix;		/* apply migrate's rewrite in place first */
 	const char *budget;	/* budget file, or NULL */
 	const char *budgets;	/* or the text of one (inline in .slubtiny.json) */

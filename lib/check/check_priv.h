@@ -20,7 +20,7 @@ struct st_check_tree;
 
 /* Kconfig verification against a kernel tree (tree.c): one helper per arch. */
 int st_check_tree_new(struct st_check_tree **t, const char *srctree,
-		      const char *arch, struct st_error *err);
+		      const char *arch, const char *cross_compile, struct st_error *err);
 void st_check_tree_free(struct st_check_tree *t);
 /*
  * Verify @dc and merge the result into the findings of this file that

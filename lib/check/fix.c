@@ -121,6 +121,60 @@ static int note_symlink(struct st_check_result *r, const char *path)
 }
 
 /*
+ * What migrate prints for @f after its notes: the options that change as a
+ * side effect (and, without a tree, that the model knows only its own), one
+ * printer for both doors. Kept as one message of lines for the CLI.
+ */
+static int record_side_effects(struct st_check_result *r, const struct st_mig_file *f,
+			       bool tree)
+{
+	const struct st_mig_outcome out = {
+		.file = f, .written = true, .written_lines = true, .tree = tree,
+	};
+	struct st_render_opts ro = { .format = ST_FORMAT_TEXT };
+	char *s = NULL;
+	size_t len;
+	FILE *m;
+	int ret;
+
+	m = open_memstream(&s, &len);
+	if (!m)
+		return -ENOMEM;
+	ret = st_mig_side_effects_render(m, &out, &ro);
+	if (fclose(m) || ret || !s) {
+		free(s);
+		return -ENOMEM;
+	}
+	if (!len) {
+		free(s);
+		return 0;
+	}
+	s[len - 1] = '\0';	/* the last newline: the CLI prints the lines */
+	return keep_msg(r, s);
+}
+
+/*
+ * @path could not be migrated (unreadable, a part of its stack missing, an
+ * arch the tree lacks): an error of this file alone, which the check of it
+ * does not repeat. -ENOMEM when even that cannot be kept.
+ */
+static int file_failed(struct st_check_result *r, const char *path, struct st_error *err)
+{
+	char msg[sizeof(err->msg) + PATH_MAX];
+	int ret;
+
+	if (err->code == ENOMEM)
+		return -ENOMEM;
+	if (err->file[0] && strcmp(err->file, path))
+		snprintf(msg, sizeof(msg), "%s: %s", err->file, err->msg);
+	else
+		snprintf(msg, sizeof(msg), "%s", err->msg[0] ? err->msg : "cannot be migrated");
+	ret = st_check_add_error(r, path, msg);
+	st_error_clear(err);
+	return ret;
+}
+
+/*
  * Write @f. A walked file resolving outside its walk's directory is this
  * file's error (exit 2), and the run goes on with the others.
  */
@@ -149,6 +203,7 @@ int st_check_fix(const struct st_check_run_opts *o, const struct st_discovery *d
 	struct st_mig_opts mo = {
 		.srctree = o->srctree,
 		.arch = o->arch,
+		.cross_compile = o->cross_compile,
 		.verify = true,
 		/* --select / --ignore: only the fixes of the rules that run */
 		.fix_deps = o->rules.enabled[ST_RULE_SLUB_TINY_DEPS],
@@ -172,32 +227,42 @@ int st_check_fix(const struct st_check_run_opts *o, const struct st_discovery *d
 		return ret;
 	for (i = 0; i < n; i++) {
 		struct st_mig_file f;
+		const struct st_arch_choice *ac = NULL;
 
+		/* the ARCH the check decided for the file, not a second guess */
+		if (i < r->nr_archs && !strcmp(r->archs[i].file, files[i]))
+			ac = &r->archs[i].choice;
 		memset(&f, 0, sizeof(f));
-		ret = st_mig_session_file(s, files[i], &f, err);
-		/* an arch the tree lacks: the check says so for this file */
-		if (ret == -EINVAL && err->code == EINVAL) {
+		ret = st_mig_session_file_as(s, files[i], ac, &f, err);
+		if (ret) {
 			st_mig_file_release(&f);
-			st_error_clear(err);
-			ret = 0;
+			ret = file_failed(r, files[i], err);
+			if (ret) {
+				ret = st_err(err, ENOMEM, files[i], "out of memory");
+				break;
+			}
 			continue;
 		}
-		if (ret)
-			break;
 		if (!f.nr_errors && f.m.changed) {
 			if (!f.verified || !verified(&f)) {
 				r->nr_fix_refused++;
 			} else {
 				ret = write_fixed(r, d, &f, err);
+				/* refused (changed meanwhile, hard links): this file's error */
+				if (ret < 0 && ret != -ENOMEM && err->code != ENOMEM)
+					ret = file_failed(r, files[i], err) ? -ENOMEM : 1;
 				if (!ret)
 					r->nr_fixed++;
-				if (!ret && record(r, &f))
+				if (!ret && (record(r, &f) ||
+					     record_side_effects(r, &f, o->srctree != NULL)))
 					ret = st_err(err, ENOMEM, f.path, "out of memory");
 				if (ret == 1)
 					ret = 0;	/* not written, said */
 			}
 		}
 		st_mig_file_release(&f);
+		if (ret == -ENOMEM && !err->code)
+			ret = st_err(err, ENOMEM, files[i], "out of memory");
 		if (ret)
 			break;
 	}

@@ -42,6 +42,8 @@ struct item {
 
 struct work {
 	const struct st_check_run_opts *o;
+	/* the run's result so far: the files --fix could not do (read only) */
+	const struct st_check_result *prior;
 	char **files;
 	const struct st_check_arch *archs;	/* of each file */
 	struct item *items;
@@ -312,7 +314,7 @@ static int keep_line_texts(struct st_check_result *r, size_t start, const char *
 
 /* The rules alone, or the rules and the tree's verification (@t). */
 static int check_file(const struct st_check_run_opts *o, struct st_check_tree *t,
-		      const char *path, struct st_check_result *r,
+		      const char *path, struct st_check_result *r, bool *fatal,
 		      struct st_error *err)
 {
 	struct st_defconfig *dc, *base = NULL;
@@ -334,8 +336,11 @@ static int check_file(const struct st_check_run_opts *o, struct st_check_tree *t
 	if (!ret)
 		ret = check_model(o, t, dc, path, &l, r, err);
 	in_base = r->nr_in_base - in_base;
-	if (!ret && o->baseline)
+	if (!ret && o->baseline) {
+		/* a revision git lacks is the run's problem, not this file's */
 		ret = load_baseline(o->baseline, path, &base, err);
+		*fatal = ret != 0;
+	}
 	if (!ret && base) {
 		st_check_result_init(&b);
 		ret = check_model(o, t, base, path, &l, &b, err);
@@ -356,6 +361,48 @@ static int check_file(const struct st_check_run_opts *o, struct st_check_tree *t
 	return ret;
 }
 
+/* Findings of @r from @start on, dropped: a file that could not be judged. */
+static void drop_from(struct st_check_result *r, size_t start)
+{
+	while (r->nr > start) {
+		struct st_check_finding *f = &r->f[--r->nr];
+
+		free(f->file);
+		free(f->sym);
+		free(f->msg);
+		free(f->hint);
+		free(f->chain);
+		free(f->text);
+	}
+}
+
+/* Did --fix already fail on @path (one error a file)? */
+static bool failed_before(const struct st_check_result *prior, const char *path)
+{
+	for (size_t i = 0; prior && i < prior->nr_errors; i++)
+		if (!strcmp(prior->errors[i].file, path))
+			return true;
+	return false;
+}
+
+/*
+ * @path could not be judged: one error for it ("FILE: problem"; a part of
+ * its stack named in the problem), its findings dropped, the run goes on.
+ */
+static int file_error(struct st_check_result *r, size_t start, const char *path,
+		      struct st_error *err)
+{
+	char msg[sizeof(err->msg) + PATH_MAX];
+
+	drop_from(r, start);
+	if (err->file[0] && strcmp(err->file, path))
+		snprintf(msg, sizeof(msg), "%s: %s", err->file, err->msg);
+	else
+		snprintf(msg, sizeof(msg), "%s", err->msg);
+	st_error_clear(err);
+	return st_check_add_error(r, path, msg) ? st_err(err, ENOMEM, path, "out of memory") : 0;
+}
+
 static int do_item(struct work *w, const struct item *it, struct st_check_result *r,
 		   struct st_error *err)
 {
@@ -372,10 +419,19 @@ static int do_item(struct work *w, const struct item *it, struct st_check_result
 		const struct st_check_arch *a = &w->archs[it->idx[0]];
 
 		ret = st_check_tree_new(&t, o->srctree,
-					a->from == ST_ARCH_FROM_HOST ? NULL : a->arch, err);
+					a->from == ST_ARCH_FROM_HOST ? NULL : a->arch,
+					o->cross_compile, err);
 	}
 	for (i = 0; !ret && i < it->n; i++) {
-		ret = check_file(o, t, w->files[it->idx[i]], r, err);
+		const char *path = w->files[it->idx[i]];
+		size_t start = r->nr;
+		bool fatal = false;
+
+		if (!failed_before(w->prior, path)) {
+			ret = check_file(o, t, path, r, &fatal, err);
+			if (ret && !fatal && err->code != ENOMEM)
+				ret = file_error(r, start, path, err);
+		}
 		if (o->progress)
 			o->progress(o->progress_ctx, atomic_fetch_add(&w->done, 1) + 1, w->nfiles,
 				    w->files[it->idx[i]]);
@@ -698,7 +754,9 @@ int st_check_run(const struct st_check_run_opts *opts, char *const *paths, size_
 	if (o->fix)
 		ret = st_check_fix(o, &d, files, nr_files, r, err);
 	if (!ret) {
-		struct work w = { .o = o, .files = files, .archs = r->archs, .nfiles = nr_files };
+		struct work w = {
+			.o = o, .prior = r, .files = files, .archs = r->archs, .nfiles = nr_files,
+		};
 
 		ret = make_items(&w, nr_files);
 		if (ret)

@@ -29,17 +29,19 @@ struct tree_arch {
 struct st_check_tree {
 	char *srctree;
 	char *arch;			/* forced by --arch, or NULL */
+	const char *cross_compile;	/* CROSS_COMPILE, or NULL; not owned */
 	struct tree_arch *a;
 	size_t nr;
 };
 
 int st_check_tree_new(struct st_check_tree **t, const char *srctree,
-		      const char *arch, struct st_error *err)
+		      const char *arch, const char *cross_compile, struct st_error *err)
 {
 	struct st_check_tree *n = calloc(1, sizeof(*n));
 
 	if (!n)
 		return st_err(err, ENOMEM, srctree, "out of memory");
+	n->cross_compile = cross_compile;
 	/* the helper runs elsewhere: hand it an absolute path */
 	n->srctree = realpath(srctree, NULL);
 	if (!n->srctree) {
@@ -79,7 +81,7 @@ void st_check_tree_free(struct st_check_tree *t)
 static int tree_kc(struct st_check_tree *t, const char *arch,
 		   struct st_kconfig **kc, const char **bad, struct st_error *err)
 {
-	struct st_kc_opts ko = { .srctree = t->srctree };
+	struct st_kc_opts ko = { .srctree = t->srctree, .cross_compile = t->cross_compile };
 	struct tree_arch *na;
 	size_t i;
 	int ret;

@@ -984,3 +984,50 @@ int st_migrate_config_diff(const struct st_symval *before, size_t nr_before,
 {
 	return config_diff(before, nr_before, after, nr_after, NULL, true, out, nr_out);
 }
+
+/*
+ * The rule id a finding of @kind carries in both doors: check's rule table
+ * names them (lib/check/rules.c), migrate's JSON keeps "kind" beside it.
+ */
+const char *st_mig_kind_rule(const char *kind)
+{
+	static const char *const map[][2] = {
+		{ "ineffective", "ineffective-option" },
+		{ "unknown", "unknown-symbol" },
+		{ "duplicate", "duplicate-assignment" },
+		{ "conflict", "conflicting-assignment" },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(map); i++)
+		if (!strcmp(kind, map[i][0]))
+			return map[i][1];
+	return kind;	/* syntax, redundant: the same word */
+}
+
+/* Options that depend on !SLUB_TINY (check's slub-tiny-disables, any release). */
+static const char *const tiny_disables[] = {
+	"SLUB_DEBUG", "SLUB_DEBUG_ON", "SLUB_STATS", "SLUB_CPU_PARTIAL",
+	"SLAB_FREELIST_RANDOM", "SLAB_FREELIST_HARDENED", "SLAB_BUCKETS",
+	"RANDOM_KMALLOC_CACHES", "KMALLOC_PARTITION_CACHES", "KASAN",
+};
+
+/*
+ * The finding check reports for the same line: a SLUB_TINY=y that does
+ * not take effect is check's slub-tiny-deps, an option SLUB_TINY turns off
+ * its slub-tiny-disables, the rest by kind.
+ */
+const char *st_mig_finding_rule(const struct st_mig_finding *x)
+{
+	size_t i;
+
+	if (strcmp(x->kind, "ineffective"))
+		return st_mig_kind_rule(x->kind);
+	if (!strcmp(x->symbol, "SLUB_TINY"))
+		return "slub-tiny-deps";
+	for (i = 0; i < ARRAY_SIZE(tiny_disables); i++)
+		if (!strcmp(x->symbol, tiny_disables[i]) &&
+		    (strstr(x->message, "SLUB_TINY") || strstr(x->detail, "SLUB_TINY")))
+			return "slub-tiny-disables";
+	return st_mig_kind_rule(x->kind);
+}

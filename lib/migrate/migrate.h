@@ -124,6 +124,19 @@ int st_migration_add_finding(struct st_migration *m, const struct st_mig_finding
  * st_strpool_*(&m->strs)); NULL when out of memory.
  */
 struct st_mig_change *st_migration_new_change(struct st_migration *m);
+/*
+ * The rule id of a finding of @kind ("ineffective" -> "ineffective-option"),
+ * the one `slubtiny check` uses for it: one name in both doors.
+ */
+const char *st_mig_kind_rule(const char *kind);
+/*
+ * The rule id of finding @x: by its kind, but an ineffective SLUB_TINY=y
+ * is slub-tiny-deps and an option SLUB_TINY turns off slub-tiny-disables,
+ * as check names them.
+ */
+struct st_mig_finding;
+const char *st_mig_finding_rule(const struct st_mig_finding *x);
+
 /* Order @m's findings by line, then symbol: the order every report uses. */
 void st_migration_sort_findings(struct st_migration *m);
 
@@ -251,6 +264,14 @@ int st_mig_file_in_line(const struct st_mig_file *f, int line);
  */
 int st_mig_session_file(struct st_mig_session *s, const char *path,
 			struct st_mig_file *f, struct st_error *err);
+/*
+ * The same, for the ARCH @arch a caller already decided for @path (check
+ * decides it once, with .slubtiny.json's "arches"); NULL: decide it here.
+ */
+struct st_arch_choice;
+int st_mig_session_file_as(struct st_mig_session *s, const char *path,
+			   const struct st_arch_choice *arch, struct st_mig_file *f,
+			   struct st_error *err);
 void st_mig_file_release(struct st_mig_file *f);
 
 /*
@@ -303,6 +324,17 @@ struct st_mig_outcome {
 int st_mig_outcome_render(FILE *f, const struct st_mig_outcome *r,
 			  const struct st_render_opts *o);
 struct cJSON *st_mig_outcome_to_json(const struct st_mig_outcome *r);
+
+/*
+ * Text: only the options that change as a side effect (scripts/diffconfig's
+ * form, counted; r->diffconfig: all that diffconfig shows), and without a
+ * tree (!r->tree) the note st_mig_model_side_effects. What `migrate`
+ * prints for a file, and `check --fix` for a file it wrote; printed also
+ * when quiet.
+ */
+int st_mig_side_effects_render(FILE *f, const struct st_mig_outcome *r,
+			       const struct st_render_opts *o);
+extern const char st_mig_model_side_effects[];
 
 /* A file that could not be processed, as an entry of "files": {path, error}. */
 struct cJSON *st_mig_error_to_json(const char *path, const char *msg);

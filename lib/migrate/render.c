@@ -134,7 +134,8 @@ static void print_finding(struct out *o, const struct st_mig_outcome *r,
 	int line = finding_line(r, x);
 	char tag[64];
 
-	snprintf(tag, sizeof(tag), "%s%s", x->kind, x->pre_existing ? ", pre-existing" : "");
+	snprintf(tag, sizeof(tag), "%s%s", st_mig_finding_rule(x),
+		 x->pre_existing ? ", pre-existing" : "");
 	diag(o, ST_DIAG_WARNING, path, line, tag, "%s", x->message);
 	if (!o->quiet)
 		print_notes(o, path, line, x->detail, r->file->fix_deps_would);
@@ -171,7 +172,7 @@ static void print_stack(struct out *o, const struct st_mig_outcome *r)
  * that only appear or vanish as n) is counted in the header; with @all
  * (--all) the list is diffconfig's whole.
  */
-static void print_side_effects(struct out *o, const struct st_mig_file *f, bool all)
+static void print_side_effects(struct out *o, const struct st_mig_file *f, bool all, bool tree)
 {
 	const struct st_collateral *c = all ? f->changed_all : f->collateral;
 	size_t i, n = all ? f->nr_changed_all : f->nr_collateral;
@@ -204,6 +205,23 @@ static void print_side_effects(struct out *o, const struct st_mig_file *f, bool 
 	for (i = 0; i < n; i++)
 		if (!c[i].old)
 			fprintf(o->f, "+%s %s\n", c[i].sym, c[i].new);
+	/* a model knows the slab options only: the real list is longer */
+	if (!tree)
+		diag(o, ST_DIAG_NOTE, f->path, 0, NULL, "%s", st_mig_model_side_effects);
+}
+
+const char st_mig_model_side_effects[] =
+	"these are the side effects within the bundled slab Kconfig model only; "
+	"--srctree DIR lists every option that changes";
+
+int st_mig_side_effects_render(FILE *f, const struct st_mig_outcome *r,
+			       const struct st_render_opts *ro)
+{
+	struct out o = { .f = f, .color = ro->color, .quiet = ro->quiet, .verbose = ro->verbose };
+
+	if (!r->file->nr_errors)
+		print_side_effects(&o, r->file, r->diffconfig, r->tree);
+	return o.err;
 }
 
 /* The changes made (or proposed), and the fixes --fix-deps would not write. */
@@ -274,7 +292,7 @@ static int render_text(FILE *f, const struct st_mig_outcome *r, const struct st_
 	}
 	print_changes(&o, r);
 	print_findings(&o, r);
-	print_side_effects(&o, r->file, r->diffconfig);
+	print_side_effects(&o, r->file, r->diffconfig, r->tree);
 	print_stack(&o, r);
 	return o.err;
 }
@@ -290,7 +308,11 @@ static cJSON *json_findings(const struct st_mig_outcome *r)
 
 		o = cJSON_CreateObject();
 		if (!o || !cJSON_AddItemToArray(arr, o) ||
+		    !cJSON_AddStringToObject(o, "file", f->path) ||
 		    !cJSON_AddNumberToObject(o, "line", finding_line(r, x)) ||
+		    !cJSON_AddNumberToObject(o, "column", 1) ||
+		    !cJSON_AddStringToObject(o, "rule", st_mig_finding_rule(x)) ||
+		    !cJSON_AddStringToObject(o, "level", "warning") ||
 		    !cJSON_AddStringToObject(o, "origin", x->pre_existing ?
 					     "pre-existing" : "introduced") ||
 		    !cJSON_AddStringToObject(o, "symbol", x->symbol) ||
@@ -378,7 +400,9 @@ cJSON *st_mig_outcome_to_json(const struct st_mig_outcome *r)
 	const struct st_mig_file *f = r->file;
 	cJSON *o = cJSON_CreateObject();
 
-	if (!o || !cJSON_AddStringToObject(o, "path", f->path) ||
+	/* "path": the old name of "file", kept for one release */
+	if (!o || !cJSON_AddStringToObject(o, "file", f->path) ||
+	    !cJSON_AddStringToObject(o, "path", f->path) ||
 	    !cJSON_AddBoolToObject(o, "changed", f->m.changed) ||
 	    !cJSON_AddStringToObject(o, "diff", f->diff ? f->diff : "") ||
 	    !cJSON_AddItemToObject(o, "findings", json_findings(r)) ||
@@ -403,7 +427,9 @@ cJSON *st_mig_error_to_json(const char *path, const char *msg)
 {
 	cJSON *o = cJSON_CreateObject();
 
-	if (!o || !cJSON_AddStringToObject(o, "path", path) ||
+	if (!o || !cJSON_AddStringToObject(o, "file", path) ||
+	    !cJSON_AddStringToObject(o, "path", path) ||
+	    !cJSON_AddStringToObject(o, "message", msg) ||
 	    !cJSON_AddStringToObject(o, "error", msg)) {
 		cJSON_Delete(o);
 		return NULL;

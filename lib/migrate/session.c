@@ -959,6 +959,13 @@ static int judge(struct st_mig_file *f, const struct st_migration *base)
 int st_mig_session_file(struct st_mig_session *s, const char *path,
 			struct st_mig_file *f, struct st_error *err)
 {
+	return st_mig_session_file_as(s, path, NULL, f, err);
+}
+
+int st_mig_session_file_as(struct st_mig_session *s, const char *path,
+			   const struct st_arch_choice *arch, struct st_mig_file *f,
+			   struct st_error *err)
+{
 	struct st_migration base = { 0 };
 	char real[PATH_MAX];
 	size_t len;
@@ -976,7 +983,11 @@ int st_mig_session_file(struct st_mig_session *s, const char *path,
 	f->path = display_path(path);
 	if (!f->path)
 		return st_err(err, ENOMEM, path, "out of memory");
-	st_arch_of_file(f->before->name, real, &s->opts.arch, &f->arch_choice);
+	/* a door that decided the file's ARCH already passes its decision */
+	if (arch)
+		f->arch_choice = *arch;
+	else
+		st_arch_of_file(f->before->name, real, &s->opts.arch, &f->arch_choice);
 	f->arch_from = f->arch_choice.from;
 	snprintf(f->arch, sizeof(f->arch), "%s", f->arch_choice.arch);
 	snprintf(f->arch_why, sizeof(f->arch_why), "%s", f->arch_choice.why);

@@ -13,7 +13,9 @@
 #		and its source are said (stderr, JSON; check's top-level
 #		"arch" is the decided one) (check, migrate)
 #   side-effects	the side-effect list says what it leaves out and --all
-#		lists it, as scripts/diffconfig would
+#		lists it, as scripts/diffconfig would; without a tree one
+#		line says the list is the bundled model's only (migrate, and
+#		check --fix, which prints the same list)
 #   target-range	migrate --target below the bundled models: one line
 #		naming the range, exit 2, no internal file name
 #   fix-lines	the "line N" in --fix / --fix-deps notes name the lines of
@@ -165,6 +167,15 @@ case_side_effects() {
 	v=$(sed -n 's/.* \([0-9]*\) that only appear or vanish as n.*/\1/p' err)
 	grep '^[-+ ][A-Z0-9_]* ' err >side
 	[ "$(wc -l <side)" = "$n" ] || bad "the header counts $n, $(wc -l <side) listed"
+	model="$f: note: these are the side effects within the bundled slab Kconfig model only; --srctree DIR lists every option that changes"
+	line_is "bundled slab Kconfig model only" "$model" "without a tree: the model's list"
+	cp err migrate.err
+	# check --fix: the same fix, the same list, the same line (also with -q)
+	run 0 "check --fix -q" "$S" check --no-config --fix -q $f
+	grep -v ': note: fixed: \|^slubtiny: check: --fix: ' err >check.side
+	grep -v '^slubtiny: ' migrate.err >migrate.side
+	cmp -s check.side migrate.side || { bad "check --fix and migrate --fix-deps: other side effects"; diff migrate.side check.side; }
+	board arch/arm/configs/board_defconfig
 	run 0 "migrate --fix-deps --all" "$S" migrate --fix-deps --all -q $f
 	all=$((n + d + v))
 	has "^$f: note: $all options change as scripts/diffconfig shows them ($n as a side effect, $d set by the changed lines, $v only appearing or vanishing as n):\$" \

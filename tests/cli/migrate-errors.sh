@@ -56,7 +56,7 @@ run 0 "--check after --in-place" m --check a_defconfig
 run 0 "SLUB_TINY on a 6.1 target" m --check --target 6.1 a_defconfig
 expect_err '^a_defconfig: note: 1 pre-existing finding' "pre-existing summed up"
 run 0 "SLUB_TINY on a 6.1 target, --all" m --check --all --target 6.1 a_defconfig
-expect_err '^a_defconfig:2:1: warning: CONFIG_SLUB_TINY: no such symbol in Linux 6.1.*\[unknown, pre-existing\]' "SLUB_TINY unknown to 6.1"
+expect_err '^a_defconfig:2:1: warning: CONFIG_SLUB_TINY: no such symbol in Linux 6.1.*\[unknown-symbol, pre-existing\]' "SLUB_TINY unknown to 6.1"
 
 # CRLF and a missing final newline survive.
 printf 'CONFIG_A=y\r\nCONFIG_SLOB=y\r\n# end' >crlf_defconfig
@@ -84,7 +84,7 @@ run 0 "warnings" m --in-place --all warn_defconfig
 expect_err '^warn_defconfig:2:1: warning: invalid symbol name' "invalid symbol"
 expect_err "^warn_defconfig:3:1: warning: CONFIG_C: '=' without value" "= without value"
 expect_err '^warn_defconfig:4:1: warning: unexpected line' "garbage line"
-expect_err '^warn_defconfig:6:1: warning: CONFIG_D assigned again with another value.*\[conflict, pre-existing\]' "conflict"
+expect_err '^warn_defconfig:6:1: warning: CONFIG_D assigned again with another value.*\[conflicting-assignment, pre-existing\]' "conflict"
 same warn_defconfig 'CONFIG_SLUB_TINY=y\nCONFIG_A-B=y\nCONFIG_C=\nfoo bar\nCONFIG_D=y\nCONFIG_D=n\n' "warnings: lines kept"
 
 # Removed slab symbols are reported for the target.

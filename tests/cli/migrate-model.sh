@@ -20,7 +20,7 @@ printf "$orig" >t_defconfig
 
 run 1 "SLUB_TINY without EXPERT" "$SLUBTINY" migrate t_defconfig
 expect_err '^slubtiny: verified against bundled' "says what it verified against"
-expect_err '^t_defconfig:1:1: warning: CONFIG_SLUB_TINY=y has no effect: depends on EXPERT, which is n \[ineffective\]' "cause"
+expect_err '^t_defconfig:1:1: warning: CONFIG_SLUB_TINY=y has no effect: depends on EXPERT, which is n \[slub-tiny-deps\]' "cause"
 run 1 "--in-place refuses" "$SLUBTINY" migrate --in-place t_defconfig
 expect_err '^slubtiny: migrate: t_defconfig: not written' "refusal message"
 printf "$orig" | cmp -s - t_defconfig || { echo "FAIL: refused file was changed"; fail=1; }

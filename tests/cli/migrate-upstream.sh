@@ -38,7 +38,7 @@ st=$?
 # pxa_defconfig assigns USB_GPIO_VBUS twice (a real conflict the board
 # already had, not the migration's): listed with --all, exit 0.
 [ $st = 0 ] || { echo "FAIL: exit $st, want 0"; cat "$w/err"; fail=1; }
-grep -q 'pxa_defconfig:[0-9]*:1: warning: .*USB_GPIO_VBUS.*\[conflict, pre-existing\]' "$w/err" ||
+grep -q 'pxa_defconfig:[0-9]*:1: warning: .*USB_GPIO_VBUS.*\[conflicting-assignment, pre-existing\]' "$w/err" ||
 	{ echo "FAIL: pxa conflict not reported"; fail=1; }
 # stderr holds nothing but FILE:LINE:COL: warning/note lines and FILE: note:
 # summaries of pre-existing findings, and what was checked (no error, no
