@@ -431,6 +431,9 @@ int cmd_check(int argc, char **argv)
 		status = ST_EXIT_ERROR;
 		goto out;
 	}
+	/* the ARCH conflicts of every file, judged or not: warnings first */
+	for (size_t i = 0; i < r.nr_archs; i++)
+		st_arch_warn(&r.archs[i].choice);
 	/*
 	 * Not one file could be judged (an ELF named alone, every stack
 	 * broken): what a failed run prints, each file's error one line, the
@@ -454,8 +457,6 @@ int cmd_check(int argc, char **argv)
 	 * Text findings are diagnostics: on stderr, where gcc puts them, whole
 	 * lines; the --format documents go to stdout.
 	 */
-	for (size_t i = 0; i < r.nr_archs; i++)
-		st_arch_warn(&r.archs[i].choice);
 	fflush(stdout);
 	ro = st_render_opts(fmt);
 	/* text goes to stderr: coloured when stderr is a terminal */
