@@ -19,7 +19,7 @@
 # Kept under $ST_SRCDIR/build-cache/linux-source/VERSION/: the .deb and
 # the tarball out of it (the .config of every build directory and run of
 # the suite come from this one copy; a second run fetches nothing).
-# Concurrent callers wait for each other (flock).
+# Concurrent callers wait for each other (one flock for all versions).
 #
 # Exit 0 with the path on stdout; 77 when the package cannot be fetched (no
 # apt-get, no network, no mirror that has it); 1 on any other failure.
@@ -91,6 +91,7 @@ fetch() {
 command -v flock >/dev/null && command -v xz >/dev/null ||
 	{ say "flock or xz missing"; exit 77; }
 mkdir -p "$dir" || exit 1
+# one lock for every version: they share the apt state
 (
 	flock 9 || exit 1
 	[ -f "$dir/.done" ] && [ -s "$tb" ] && exit 0
@@ -112,9 +113,9 @@ mkdir -p "$dir" || exit 1
 	dpkg-deb --fsys-tarfile "$deb" |
 		tar -xO "./usr/src/linux-source-$v.tar.xz" >"$tb.tmp" && [ -s "$tb.tmp" ] &&
 		mv "$tb.tmp" "$tb" ||
-		{ rm -f "$tb.tmp"; say "$deb: no usable usr/src/linux-source-$v.tar.xz"; exit 1; }
+		{ rm -f "$tb.tmp" "$deb"; say "$deb: no usable usr/src/linux-source-$v.tar.xz (removed)"; exit 1; }
 	: >"$dir/.done"
-) 9>"$cache/.lock-$v"
+) 9>"$cache/.lock"
 rc=$?
 [ $rc = 0 ] && echo "$tb"
 exit $rc
