@@ -38,6 +38,10 @@ cpu() { times >"$run/times"; CPU=$(awk 'NR == 2 { t = 0; for (i = 1; i <= 2; i++
 secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
 
 st_defconfigs "$tree" >"$run/list"
+# ST_BENCH_FILES=N: the first N files only (a trial of the script)
+if [ -n "${ST_BENCH_FILES:-}" ]; then
+	head -n "$ST_BENCH_FILES" "$run/list" >"$run/list1" && mv "$run/list1" "$run/list"
+fi
 n=$(wc -l <"$run/list")
 narch=$(cut -d' ' -f1 "$run/list" | sort -u | wc -l)
 
