@@ -6,16 +6,30 @@
 # needs, extracted at test time into a scratch directory (never committed,
 # never a tree outside the scratch directory).
 
+# st_tarball VERSION: print the path of linux-source-VERSION.tar.xz: the
+# installed package's (/usr/src), or for a kernel after 6.12, which Debian
+# 12 does not package, the one tests/fetch-linux-source.sh fetched into
+# build-cache/ (fetched on the first call). Returns 77 when there is none.
+st_tarball() {
+	if [ -r "/usr/src/linux-source-$1.tar.xz" ]; then
+		echo "/usr/src/linux-source-$1.tar.xz"
+		return 0
+	fi
+	case $1 in
+	[0-5].* | 6.[0-9] | 6.1[0-2]) return 77 ;;
+	esac
+	sh "${ST_SRCDIR:?}/tests/fetch-linux-source.sh" "$1"
+}
+
 # st_tree VERSION WORKDIR: print the path of the extracted tree; extract the
-# Kconfig-relevant subset of /usr/src/linux-source-VERSION.tar.xz once
+# Kconfig-relevant subset of linux-source-VERSION.tar.xz (st_tarball) once
 # (tests running at the same time wait for each other).
 st_tree() {
-	_tb=/usr/src/linux-source-$1.tar.xz
-	_dst=$2/linux-source-$1
-	[ -r "$_tb" ] || return 77
 	command -v xz >/dev/null && command -v make >/dev/null &&
 		command -v flex >/dev/null && command -v bison >/dev/null &&
 		command -v flock >/dev/null || return 77
+	_tb=$(st_tarball "$1") || return $?
+	_dst=$2/linux-source-$1
 	mkdir -p "$2" || return 1
 	(
 		flock 9 || exit 1
@@ -28,9 +42,9 @@ st_tree() {
 # the tarball's content: one extraction for the plain and the sanitizer
 # build directories (which run one after the other).
 st_shared_tree() {
-	[ -r "/usr/src/linux-source-$1.tar.xz" ] || return 77
+	_stb=$(st_tarball "$1") || return $?
 	st_tree "$1" "${ST_SRCDIR:-${ST_BUILDDIR:-/tmp}}/build-cache/trees/$(sha256sum \
-		<"/usr/src/linux-source-$1.tar.xz" | cut -c1-16)"
+		<"$_stb" | cut -c1-16)"
 }
 
 st_tree_locked() {
@@ -52,8 +66,9 @@ st_tree_locked() {
 # st_tree_key VERSION: what every conf result on that tree depends on: the
 # tarball's content and the host tools its Makefiles run and probe.
 st_tree_key() {
+	_ktb=$(st_tarball "$1") || return $?
 	{
-		sha256sum <"/usr/src/linux-source-$1.tar.xz"
+		sha256sum <"$_ktb"
 		gcc --version 2>&1 | head -1
 		make --version 2>&1 | head -1
 	} | sha256sum | cut -c1-32

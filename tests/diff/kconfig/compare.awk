@@ -1,9 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Compare one defconfig's resolution by kc-tool with conf's.
 #   awk -v def=DEFCONFIG -v ref=CONF_DOT_CONFIG -v ours=KC_DOT_CONFIG \
-#       -v fnd=FINDINGS -v name=LABEL [-v withn=1] -f compare.awk </dev/null
+#       -v fnd=FINDINGS -v name=LABEL [-v withn=1] [-v known="SYM..."] \
+#       -f compare.awk </dev/null
 # FINDINGS holds kc-tool's F lines for this file. Prints CONFIG/SET
-# mismatch lines and one "STAT name notkept reported" line.
+# mismatch lines and one "STAT name notkept reported" line; a difference
+# in a symbol of KNOWN is a "KNOWN name: SYM(conf=..,kc=..)" line instead
+# of a mismatch.
 
 function cfgline(l, kv,   m) {
 	# "CONFIG_X=v" -> kv["X"]="v"; "# CONFIG_X is not set" -> "n"
@@ -48,11 +51,21 @@ BEGIN {
 	}
 
 	# 1. every symbol's resolved value
+	nk = split(known, kl, " ")
+	for (i = 1; i <= nk; i++) isknown[kl[i]] = 1
 	nd = 0; first = ""
 	for (k in conf) if (!(k in mine) || mine[k] != conf[k]) {
+		if (k in isknown) {
+			printf "KNOWN %s: %s(conf=%s,kc=%s)\n", name, k, conf[k], (k in mine ? mine[k] : "absent")
+			continue
+		}
 		nd++; if (nd <= 5) first = first " " k "(conf=" conf[k] ",kc=" (k in mine ? mine[k] : "absent") ")"
 	}
 	for (k in mine) if (!(k in conf)) {
+		if (k in isknown) {
+			printf "KNOWN %s: %s(conf=absent,kc=%s)\n", name, k, mine[k]
+			continue
+		}
 		nd++; if (nd <= 5) first = first " " k "(conf=absent,kc=" mine[k] ")"
 	}
 	if (nd) printf "CONFIG-MISMATCH %s: %d symbols:%s\n", name, nd, first

@@ -26,11 +26,11 @@ mode=${2:-all}
 work=${ST_BUILDDIR:-/tmp}/kconfig-diff
 export SLUBTINY_CACHE_DIR=${SLUBTINY_CACHE_DIR:-$work/cache}
 command -v python3 >/dev/null || { echo "skip: python3 missing"; exit 77; }
-t61=$(st_tree 6.1 "$work")
+t61=$(st_shared_tree 6.1)
 rc=$?
 [ $rc = 77 ] && { echo "skip: linux-source-6.1 or make/flex/bison/xz missing"; exit 77; }
 [ $rc = 0 ] || { echo "FAIL: cannot extract linux-source-6.1"; exit 1; }
-t612=$(st_tree 6.12 "$work")
+t612=$(st_shared_tree 6.12)
 rc=$?
 [ $rc = 77 ] && { echo "skip: linux-source-6.12 missing"; exit 77; }
 [ $rc = 0 ] || { echo "FAIL: cannot extract linux-source-6.12"; exit 1; }

@@ -3,7 +3,7 @@
 #
 # After migrate --fix-deps, no collateral change is left that one more line
 # of the file could restore (judged by the kernel's own conf on
-# linux-source-6.12):
+# linux-source-6.12, or on ST_PIN_VERSION's: ST_PIN_VERSION=7.3):
 #
 #   pin-proof.sh SLUBTINY {quick|all} [KEEPDIR]
 #
@@ -46,14 +46,17 @@ work=${ST_BUILDDIR:-/tmp}/kconfig-diff
 export SLUBTINY_CACHE_DIR=${SLUBTINY_CACHE_DIR:-$work/cache}
 command -v python3 >/dev/null && command -v jq >/dev/null ||
 	{ echo "skip: python3 or jq missing"; exit 77; }
-t61=$(st_tree 6.1 "$work")
+t61=$(st_shared_tree 6.1)
 rc=$?
 [ $rc = 77 ] && { echo "skip: linux-source-6.1 or make/flex/bison/xz missing"; exit 77; }
 [ $rc = 0 ] || { echo "FAIL: cannot extract linux-source-6.1"; exit 1; }
-t612=$(st_tree 6.12 "$work")
+# the tree judged by: 6.12, or ST_PIN_VERSION (7.3: fetched, see
+# tests/fetch-linux-source.sh); the name t612 stays
+pv=${ST_PIN_VERSION:-6.12}
+t612=$(st_shared_tree "$pv")
 rc=$?
-[ $rc = 77 ] && { echo "skip: linux-source-6.12 missing"; exit 77; }
-[ $rc = 0 ] || { echo "FAIL: cannot extract linux-source-6.12"; exit 1; }
+[ $rc = 77 ] && { echo "skip: linux-source-$pv missing"; exit 77; }
+[ $rc = 0 ] || { echo "FAIL: cannot extract linux-source-$pv"; exit 1; }
 run=$work/proof.$$
 rm -rf "$run" && mkdir -p "$run" || exit 1
 st_atexit 'rm -rf "$run"'

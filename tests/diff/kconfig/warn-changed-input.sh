@@ -5,13 +5,16 @@
 # from Linux 7.2, conf run with KCONFIG_WARN_CHANGED_INPUT=1 names on stderr
 # every option whose value in the input Kconfig changed ("CONFIG_A: y -> n"),
 # and with KCONFIG_WARN_UNKNOWN_SYMBOLS=1 every line naming a symbol the tree
-# lacks. No Debian package has a 7.2 tree, so conf comes from the environment:
+# lacks. conf comes from
 #
 #   ST_CONF_72=PATH     a scripts/kconfig/conf built from a 7.2+ tree
 #   ST_SRCTREE_72=DIR   a 7.2+ kernel tree: its conf is built here with
 #                       make -C DIR O=SCRATCH allnoconfig (never in DIR)
 #
-# Without either the test skips (77). On fixtures/kconfig-7x (a tree of our
+# or, without either, from Debian's linux-source-7.2 (trixie-backports,
+# fetched by tests/fetch-linux-source.sh into build-cache/ and extracted
+# once, common.sh's st_shared_tree); skipped (77) only when that package
+# cannot be fetched or make, flex or bison is missing. On fixtures/kconfig-7x (a tree of our
 # own with the Kconfig syntax of 6.13 to 7.3), for each board, conf
 # --olddefconfig gives a .config and its warnings, and:
 #   1. the options conf says it changed are exactly the lines `slubtiny
@@ -31,6 +34,7 @@
 #   warn-changed-input.sh KC_TOOL SLUBTINY
 set -u
 . "$(dirname "$0")/../../lib.sh"
+. "$(dirname "$0")/common.sh"
 abspath() { echo "$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"; }
 kc_tool=$(abspath "$1") slubtiny=$(abspath "$2")
 fixture=${ST_SRCDIR:?}/fixtures/kconfig-7x
@@ -42,24 +46,28 @@ command -v jq >/dev/null || skip "jq missing"
 
 # A conf from a 7.2+ tree: given, or built from the given tree.
 conf=${ST_CONF_72:-}
-if [ -z "$conf" ] && [ -n "${ST_SRCTREE_72:-}" ]; then
-	tree=$ST_SRCTREE_72
+tree=${ST_SRCTREE_72:-}
+if [ -z "$conf" ] && [ -z "$tree" ]; then
+	tree=$(st_shared_tree 7.2)
+	rc=$?
+	[ $rc = 77 ] && skip "linux-source-7.2 cannot be fetched, or make, flex, bison or xz is missing"
+	[ $rc = 0 ] || { echo "FAIL: cannot fetch or extract linux-source-7.2"; exit 1; }
+fi
+if [ -z "$conf" ] && [ -n "$tree" ]; then
 	[ -f "$tree/Makefile" ] && [ -f "$tree/scripts/kconfig/conf.c" ] ||
-		{ echo "FAIL: ST_SRCTREE_72=$tree: not a kernel tree"; exit 1; }
+		{ echo "FAIL: $tree: not a kernel tree"; exit 1; }
 	v=$(sed -n 's/^\(VERSION\|PATCHLEVEL\) = //p' "$tree/Makefile" | tr '\n' ' ')
 	set -- $v
 	# a tree given for this test that cannot serve is a wrong setting, not
 	# a missing prerequisite
 	[ $# = 2 ] && [ $(($1 * 100 + $2)) -ge 702 ] ||
-		{ echo "FAIL: ST_SRCTREE_72=$tree is linux $1.${2:-?}, older than 7.2"; exit 1; }
+		{ echo "FAIL: $tree is linux $1.${2:-?}, older than 7.2"; exit 1; }
 	command -v make >/dev/null && command -v flex >/dev/null &&
 		command -v bison >/dev/null || skip "make, flex or bison missing"
 	nice make -s -C "$tree" O="$t/obj" ARCH=x86 allnoconfig >"$t/make.log" 2>&1 ||
 		{ echo "FAIL: building conf in $tree:"; tail -5 "$t/make.log"; exit 1; }
 	conf=$t/obj/scripts/kconfig/conf
 fi
-[ -n "$conf" ] ||
-	skip "no conf of Linux 7.2 or later: set ST_CONF_72 (a conf binary) or ST_SRCTREE_72 (a kernel tree)"
 [ -x "$conf" ] || { echo "FAIL: ST_CONF_72=$conf: not an executable"; exit 1; }
 
 # runconf ARCH IN OUT: conf --olddefconfig on the fixture; OUT.config gets
