@@ -63,4 +63,7 @@ int st_check_fix(const struct st_check_run_opts *o, const struct st_discovery *d
 int st_check_budgets(struct st_check_result *r, const char *budget_path,
 		     const char *text, const char *builddir, struct st_error *err);
 
+/* Free what finding @f owns (not @f itself): one place knows its strings. */
+void st_check_finding_free(struct st_check_finding *f);
+
 #endif

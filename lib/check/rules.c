@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "check/check.h"
+#include "check/check_priv.h"
 #include "common/array.h"
 #include "common/error.h"
 #include "common/str.h"
@@ -137,7 +138,7 @@ void st_check_result_init(struct st_check_result *r)
 	memset(r, 0, sizeof(*r));
 }
 
-static void finding_free(struct st_check_finding *f)
+void st_check_finding_free(struct st_check_finding *f)
 {
 	free(f->file);
 	free(f->sym);
@@ -154,7 +155,7 @@ void st_check_result_free(struct st_check_result *r)
 	if (!r)
 		return;
 	for (i = 0; i < r->nr; i++)
-		finding_free(&r->f[i]);
+		st_check_finding_free(&r->f[i]);
 	free(r->f);
 	st_strv_free(r->fixed, r->nr_fixed_msgs);
 	for (i = 0; i < r->nr_errors; i++) {
@@ -225,7 +226,7 @@ int st_check_add(struct st_check_result *r, enum st_rule rule, const char *file,
 	if (n < 0)
 		f->msg = NULL;
 	if (!f->file || !f->msg || (sym && !f->sym) || (hint && !f->hint)) {
-		finding_free(f);
+		st_check_finding_free(f);
 		return -ENOMEM;
 	}
 	r->nr++;
@@ -877,7 +878,7 @@ void st_check_apply_suppressions(struct st_check_result *r, size_t from,
 	if (scan_suppressions(&c, &bad, &nbad) == 0) {
 		for (i = j = from; i < r->nr; i++) {
 			if (suppressed(&c, r->f[i].rule, r->f[i].line)) {
-				finding_free(&r->f[i]);
+				st_check_finding_free(&r->f[i]);
 				r->nr_suppressed++;
 				continue;
 			}
@@ -935,7 +936,7 @@ void st_check_apply_ignores(struct st_check_result *r, const struct st_check_con
 			    !fnmatch(c->ignores[k].glob, name, 0))
 				break;
 		if (k < c->nr_ignores) {
-			finding_free(&r->f[i]);
+			st_check_finding_free(&r->f[i]);
 			r->nr_suppressed++;
 			continue;
 		}

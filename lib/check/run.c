@@ -227,12 +227,7 @@ static int drop_pre_existing(struct st_check_result *r, size_t start,
 		k.requested = text;
 		if (st_origin_of(keys, b->nr, &k, has_line(texts, base->nr_lines, text)) ==
 		    ST_ORIGIN_PRE_EXISTING) {
-			free(f->file);
-			free(f->sym);
-			free(f->msg);
-			free(f->hint);
-			free(f->chain);
-			free(f->text);
+			st_check_finding_free(f);
 			r->nr_baseline++;
 			continue;
 		}
@@ -367,12 +362,7 @@ static void drop_from(struct st_check_result *r, size_t start)
 	while (r->nr > start) {
 		struct st_check_finding *f = &r->f[--r->nr];
 
-		free(f->file);
-		free(f->sym);
-		free(f->msg);
-		free(f->hint);
-		free(f->chain);
-		free(f->text);
+		st_check_finding_free(f);
 	}
 }
 

@@ -224,12 +224,7 @@ static void drop(struct st_check_result *r, size_t i)
 {
 	struct st_check_finding *f = &r->f[i];
 
-	free(f->file);
-	free(f->sym);
-	free(f->msg);
-	free(f->hint);
-	free(f->chain);
-	free(f->text);
+	st_check_finding_free(f);
 	memmove(f, f + 1, (r->nr - i - 1) * sizeof(*f));
 	r->nr--;
 }
