@@ -177,7 +177,7 @@ static void print_side_effects(struct out *o, const struct st_mig_file *f, bool 
 	const struct st_collateral *c = all ? f->changed_all : f->collateral;
 	size_t i, n = all ? f->nr_changed_all : f->nr_collateral;
 	size_t nd = f->nr_set_by_lines, nn = f->nr_only_n;
-	char left[160] = "", by[48] = "", only[48] = "";
+	char left[192] = "", by[64] = "", only[64] = "";
 
 	if (!f->nr_collateral && !(all && n))
 		return;
