@@ -23,14 +23,7 @@ run=$work/bench.$$
 rm -rf "$run" && mkdir -p "$run" || exit 1
 trap 'rm -rf "$run"' EXIT
 
-now() { date +%s.%N; }
-# CPU seconds (user + sys) of all waited-for children so far: the load of
-# a shared machine inflates wall times, not these.
-# (`times` must run in this shell, not in a $(...) subshell.)
-cpu() { times >"$run/times"; CPU=$(awk 'NR == 2 { t = 0; for (i = 1; i <= 2; i++) {
-	split($i, p, "m"); sub(/s$/, "", p[2]); t += p[1] * 60 + p[2] }
-	printf "%.2f", t }' "$run/times"); }
-secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
+. "$(dirname "$0")/timing.sh"
 
 : >"$run/list"
 for f in arm:clps711x arm:collie arm:multi_v4t arm:omap1 arm:pxa arm:tct_hammer \

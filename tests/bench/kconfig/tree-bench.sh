@@ -29,13 +29,7 @@ run=${ST_BUILDDIR:-/tmp}/kconfig-diff/tree-bench.$$
 rm -rf "$run" && mkdir -p "$run" || exit 1
 trap 'rm -rf "$run"' EXIT
 
-now() { date +%s.%N; }
-# CPU seconds (user + sys) of all waited-for children so far (`times` must
-# run in this shell, not in a $(...) subshell)
-cpu() { times >"$run/times"; CPU=$(awk 'NR == 2 { t = 0; for (i = 1; i <= 2; i++) {
-	split($i, p, "m"); sub(/s$/, "", p[2]); t += p[1] * 60 + p[2] }
-	printf "%.2f", t }' "$run/times"); }
-secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
+. "$(dirname "$0")/timing.sh"
 
 st_defconfigs "$tree" >"$run/list"
 # ST_BENCH_FILES=N: the first N files only (a trial of the script)
