@@ -1834,6 +1834,119 @@ def choice_pin(tree, kconf, choice, base, resolve_with):
     return best
 
 
+# lib/layout numbers the lines of a build system's base defconfig from
+# here on (ST_LAYOUT_LINE_BASE): not the file's own lines
+LAYOUT_LINE_BASE = 1 << 20
+
+
+def revived_lines(tree, assigns, base_assigns, fixes_only, mode):
+    """
+    The lines of the file that took no effect before the migration and do
+    after it because its new lines (EXPERT=y) unhide their prompts:
+    [assignment of @assigns], the last line of each symbol only.
+    """
+    prefix = tree.kconf.config_prefix
+    dead = {a["sym"] for a in base_assigns
+            if a.get("line", 0) in bad_lines(verify(tree, base_assigns,
+                                                    mode))}
+    live = {a["sym"] for a in fixes_only
+            if a.get("line", 0) not in bad_lines(verify(tree, fixes_only,
+                                                        mode))}
+    old = last_assignments(base_assigns)
+    out = []
+    for n, (val, line) in last_assignments(assigns).items():
+        if n in dead and n in live and old.get(n, (0,))[0] == val and \
+           not n.startswith(("SLAB", "SLOB", "SLUB")) and line:
+            a = {"sym": n, "val": val, "line": line}
+            out.append(dict(a, text=assign_line(prefix, a)))
+    return sorted(out, key=lambda a: a["line"])
+
+
+def keep_running(tree, assigns, fixes_only, revived, base, mode):
+    """
+    Lines that never took effect (@revived on a board that had neither
+    EXPERT nor EMBEDDED) keep the value the board runs with: the line
+    goes, or where its symbol's new default differs, says that value.
+    Returns (fixes, @assigns and @fixes_only with those lines so).
+    """
+    kconf = tree.kconf
+    gone = {a["sym"] for a in revived}
+
+    def without(lst, edit):
+        last = last_assignments(lst)
+        out = []
+        for a in lst:
+            n = a["sym"]
+            if n in gone and last[n][1] == a.get("line", 0):
+                if n not in edit:
+                    continue
+                a = dict(a, val=None if edit[n] == "n" else edit[n])
+            out.append(a)
+        return out
+
+    resolve(tree, without(assigns, {}), mode)
+    cur = resolved_values(kconf)
+    edit = {}
+    for a in revived:
+        n = a["sym"]
+        # a base defconfig's line is not the file's to drop: pinned
+        if same_value(cur.get(n), base.get(n)) and \
+           a["line"] < LAYOUT_LINE_BASE:
+            continue
+        v = pin_value(kconf.syms[n], base.get(n))
+        if v is not None:
+            edit[n] = v
+        elif a["line"] >= LAYOUT_LINE_BASE:
+            gone.discard(n)
+    prefix = kconf.config_prefix
+    fixes = []
+    for a in revived:
+        n = a["sym"]
+        if n not in gone:
+            continue
+        was = base.get(n)
+        was = "n" if was is None else was
+        why = ("%s=%s, the value the board runs with: the line never took "
+               "effect (its prompt needs EXPERT, which the file did not "
+               "enable)" % (n, was))
+        fix = {"sym": n, "val": edit.get(n, a["val"] or "n"),
+               "replace_line": a["line"], "after_line": 0,
+               "order": tree.order.get(n, -1)}
+        if n in edit:
+            fixes.append(dict(fix, op="set",
+                              line_text=pin_line(prefix, n, edit[n]),
+                              reason="in place of %s, keeps %s" % (
+                                  a["text"], why)))
+        else:
+            fixes.append(dict(fix, op="drop", line_text=a["text"],
+                              reason="keeps %s" % why))
+    return fixes, without(assigns, edit), without(fixes_only, edit)
+
+
+def restored_notes(tree, revived):
+    """
+    Lines of a board that had EMBEDDED (which selected EXPERT until it
+    was removed): dead only on the kernels in between, they take effect
+    again as on the kernels the board was written for. A note, no edit.
+    """
+    return [{"sym": a["sym"], "val": a["val"] or "n", "op": "keep",
+             "line_text": a["text"], "replace_line": a["line"],
+             "after_line": 0, "order": tree.order.get(a["sym"], -1),
+             "reason": "takes effect again, as when EMBEDDED selected "
+                       "EXPERT"}
+            for a in revived if a["line"] < LAYOUT_LINE_BASE]
+
+
+def choice_dep_names(kconf, choice):
+    """The symbols @choice's visibility depends on, through their own."""
+    out = set()
+    for d in expr_symbols(choice.direct_dep):
+        if isinstance(d, kconfiglib.Symbol) and not d.is_constant:
+            out.add(d.name)
+            out.update(dep_closure(kconf, d.name))
+    return out
+
+
 def pin(tree, assigns, base_assigns, mode):
     """
     The lines that keep every option @assigns (the migrated file) changes
@@ -1857,9 +1970,24 @@ def pin(tree, assigns, base_assigns, mode):
     fixes_only = base_assigns + [
         a for a in assigns if (a["sym"], a.get("val")) not in old and
         not a["sym"].startswith(("SLAB", "SLOB", "SLUB"))]
+    # Lines that EXPERT=y brings to life: on a board that had EMBEDDED
+    # they come back as the board had them (noted); on one that had
+    # neither, they never took effect and the running value stays.
+    revived = revived_lines(tree, assigns, base_assigns, fixes_only, mode)
+    embedded = any(a["sym"] == "EMBEDDED" and a.get("val") == "y"
+                   for a in base_assigns)
+    restored = set()
+    head = []
+    if revived and embedded:
+        head = restored_notes(tree, revived)
+        restored = {a["sym"] for a in revived}
+    elif revived:
+        head, assigns, fixes_only = keep_running(tree, assigns, fixes_only,
+                                                 revived, base, mode)
     resolve(tree, fixes_only, mode)
     by_fixes = resolved_values(kconf)
-    named = {a["sym"] for a in assigns} | {"SLUB"}
+    named = {a["sym"] for a in assigns} | {"SLUB"} | \
+        {a["sym"] for a in revived}
     by_order = sorted(kconf.unique_defined_syms,
                       key=lambda s: tree.order.get(s.name, -1))
     pins = {}
@@ -1877,6 +2005,7 @@ def pin(tree, assigns, base_assigns, mode):
         pins.update(saved)
 
     seen_choices = set()
+    chosen = set()      # members pinned for a choice the file never had
     needed = set()      # pins that keep a line of the file effective
     after = None
     for _ in range(8):
@@ -1901,9 +2030,13 @@ def pin(tree, assigns, base_assigns, mode):
                 seen_choices.add(sym.choice)
                 choices.append(sym.choice)
         for c in choices:
+            # a restored line made it visible: as the board had it
+            if restored & choice_dep_names(kconf, c):
+                continue
             best = choice_pin(tree, kconf, c, base, resolve_with)
             if best and best not in named:
                 new[best] = "y"
+                chosen.add(best)
         if not new:
             break
         pins.update(new)
@@ -1988,19 +2121,23 @@ def pin(tree, assigns, base_assigns, mode):
     prefix = kconf.config_prefix
     for n, v in pins.items():
         old = base.get(n)
+        if n in needed:
+            why = ("sets %s=%s, which a line of the file needs, and pins "
+                   "the rest of its menu" % (n, v))
+        elif n in chosen:
+            why = ("chooses %s in a choice the file did not have before "
+                   "(hidden then): the member that changes the fewest "
+                   "other options" % n)
+        else:
+            why = ("keeps %s at %s, its value before the migration" %
+                   (n, old if old is not None else "n"))
         fixes.append({"sym": n, "val": v,
                       "line_text": pin_line(prefix, n, v),
                       "replace_line": 0,
                       "after_line": tree.after_line(assigns, n),
-                      "order": tree.order.get(n, -1),
-                      "reason": ("keeps %s at %s, its value before the "
-                                 "migration" % (n, old if old is not None
-                                                else "n"))
-                      if n not in needed else
-                      "sets %s=%s, which a line of the file needs, and "
-                      "pins the rest of its menu" % (n, v)})
+                      "order": tree.order.get(n, -1), "reason": why})
     fixes.sort(key=lambda x: x["order"])
-    return fixes, refused
+    return head + fixes, refused
 
 
 #

@@ -133,6 +133,13 @@ struct st_kc_fix {
 	 */
 	int replace_line;
 	int after_line;
+	/*
+	 * ST_KC_FIX_SET writes @line_text; ST_KC_FIX_DROP deletes line
+	 * @replace_line (a line that never took effect, whose value the
+	 * board keeps without it); ST_KC_FIX_KEEP changes nothing and only
+	 * says why line @replace_line now takes effect.
+	 */
+	enum st_kc_fix_op { ST_KC_FIX_SET, ST_KC_FIX_DROP, ST_KC_FIX_KEEP } op;
 	long order;		/* position of @sym in Kconfig menu order */
 	char *reason;		/* "enables CONFIG_SLUB_TINY=y (line 12)" */
 };

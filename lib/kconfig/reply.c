@@ -220,6 +220,25 @@ static int parse_config(const cJSON *arr, struct st_kc_result *r)
 	return 0;
 }
 
+/* "op": "set" (or none), "drop" or "keep"; drop and keep name a line. */
+static int parse_fix_op(const cJSON *o, struct st_kc_fix *f)
+{
+	const cJSON *it = cJSON_GetObjectItemCaseSensitive(o, "op");
+
+	f->op = ST_KC_FIX_SET;
+	if (!it)
+		return 0;
+	if (!cJSON_IsString(it) || !it->valuestring)
+		return -EPROTO;
+	if (!strcmp(it->valuestring, "drop"))
+		f->op = ST_KC_FIX_DROP;
+	else if (!strcmp(it->valuestring, "keep"))
+		f->op = ST_KC_FIX_KEEP;
+	else if (strcmp(it->valuestring, "set"))
+		return -EPROTO;
+	return f->op != ST_KC_FIX_SET && f->replace_line <= 0 ? -EPROTO : 0;
+}
+
 static int parse_fix(const cJSON *o, struct st_kc_fix *f)
 {
 	long v;
@@ -241,6 +260,8 @@ static int parse_fix(const cJSON *o, struct st_kc_fix *f)
 	if ((err = get_int(o, "order", -1, 1L << 30, -1, &v)))
 		return err;
 	f->order = v;
+	if ((err = parse_fix_op(o, f)))
+		return err;
 	if (!f->reason && !(f->reason = strdup("")))
 		return -ENOMEM;
 	return 0;

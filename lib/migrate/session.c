@@ -21,6 +21,7 @@
 #include "kconfig/kconfig.h"
 #include "layout/discover.h"
 #include "layout/layout.h"
+#include "linux/slab_history.h"
 #include "migrate/migrate.h"
 #include "migrate/origin.h"
 
@@ -336,13 +337,14 @@ static int shifted(void *ctx, int line)
 }
 
 /*
- * A line inserted after line @after: the notes that name lines of the
+ * A line inserted after line @after (@delta 1) or line @after
+ * deleted (@delta -1): the notes that name lines of the
  * model (the fixes' and the refusals', in its numbering) follow it, so
  * that they name the lines of the file as written.
  */
-static int shift_notes(struct st_mig_file *f, int after)
+static int shift_notes(struct st_mig_file *f, int after, int delta)
 {
-	struct shift sh = { .after = after, .delta = 1 };
+	struct shift sh = { .after = after, .delta = delta };
 	char buf[1024], *t;
 	size_t i;
 
@@ -368,6 +370,40 @@ static int shift_notes(struct st_mig_file *f, int after)
 		f->refused[i] = t;
 	}
 	return 0;
+}
+
+/*
+ * A fix about a line of the file itself: drop it, or only say why it now
+ * takes effect. Its note names the input's line, as a rule's does.
+ */
+static int line_fix(struct st_mig_file *f, const struct st_kc_fix *fx)
+{
+	struct st_migration *m = &f->m;
+	size_t idx = (size_t)fx->replace_line - 1;
+	struct st_mig_change *c;
+	int ret;
+
+	if (fx->replace_line <= 0 || idx >= m->after->nr_lines)
+		return -EPROTO;
+	c = st_migration_new_change(m);
+	if (!c)
+		return -ENOMEM;
+	c->line = m->after->lines[idx].lineno;
+	c->text = "";
+	if (fx->op == ST_KC_FIX_KEEP) {
+		c->rule = "restored";
+		c->msg = st_strpool_printf(&m->strs, "%s %s before %d.%d: the "
+					   "board's own value", fx->line_text, fx->reason,
+					   st_slab_syms[ST_SLAB_EMBEDDED].removed.major,
+					   st_slab_syms[ST_SLAB_EMBEDDED].removed.minor);
+		return c->msg ? 0 : -ENOMEM;
+	}
+	c->rule = "dead-line";
+	c->msg = st_strpool_printf(&m->strs, "dropped %s: %s", fx->line_text, fx->reason);
+	if (!c->msg)
+		return -ENOMEM;
+	ret = st_defconfig_delete(m->after, idx);
+	return ret ? ret : shift_notes(f, fx->replace_line, -1);
 }
 
 /*
@@ -408,6 +444,10 @@ static int apply_fixes(struct st_mig_file *f, const struct st_kc_result *res,
 	}
 	qsort(fx, res->nr_fixes, sizeof(*fx), cmp_fix_desc);
 	for (i = 0; !ret && i < res->nr_fixes; i++) {
+		if (fx[i]->op != ST_KC_FIX_SET) {
+			ret = line_fix(f, fx[i]);
+			continue;
+		}
 		if (fx[i]->replace_line > 0)
 			ret = st_defconfig_replace(m->after, fx[i]->replace_line - 1,
 						   fx[i]->line_text);
@@ -418,7 +458,7 @@ static int apply_fixes(struct st_mig_file *f, const struct st_kc_result *res,
 			ret = add_fix_change(m, fx[i], fx[i]->replace_line ?
 					     fx[i]->replace_line : fx[i]->after_line + 1, rule);
 		if (!ret && fx[i]->replace_line <= 0)
-			ret = shift_notes(f, fx[i]->after_line);
+			ret = shift_notes(f, fx[i]->after_line, 1);
 	}
 	free(fx);
 	free(own);
@@ -567,7 +607,8 @@ static const char **direct_symbols(const struct st_mig_file *f)
 	for (i = 0; i < f->m.nr_changes; i++) {
 		int line = f->m.changes[i].line;
 
-		if (f->m.changes[i].text[0])
+		/* a restored line is as it was: what it changes is listed */
+		if (f->m.changes[i].text[0] || !strcmp(f->m.changes[i].rule, "restored"))
 			continue;
 		/* the input's line N is its N-th line: no scan for each change */
 		j = line > 0 && (size_t)line <= b->nr_lines &&

@@ -13,8 +13,13 @@
 # (scripts/diffconfig, "n" and absent being the same) must be those
 # slubtiny lists. Each of them, but for the options the migration's own
 # lines set, is then classed:
-#   own        the board's own line for it takes effect now (EXPERT=y);
-#              one more line would contradict the board, not restore it
+#   restored   the board's own line for it takes effect now (EXPERT=y), as
+#              it did on 6.1, where the board's EMBEDDED selected EXPERT:
+#              conf on linux-source-6.1 gives the board that value
+#   DEAD       the board's own line for it takes effect now, but never did
+#              before (the board had neither EMBEDDED nor EXPERT), or not
+#              with this value on 6.1: --fix-deps should have kept the
+#              running value (the test fails)
 #   allocator  the allocator change alone changes it (conf on the migrated
 #              file without its CONFIG_SLUB_TINY=y line keeps the old value):
 #              SLUB_DEBUG and what it selected, the point of the migration
@@ -179,6 +184,13 @@ at_position() {
 	END { if (!done) print add }' "$1"
 }
 
+# conf on each board as it is, on 6.1: what its own lines gave it there
+for rel in $list; do
+	a=${rel#arch/}; a=${a%%/*}
+	st_conf_cached "$t61" "$a" "$rel" "$run/orig/$rel" "$run/w61" \
+		>"$run/orig/$rel.cfg61" || { bad "$rel: conf failed on 6.1"; exit 1; }
+done
+
 # conf on each board before, after, and after without CONFIG_SLUB_TINY=y
 : >"$run/jobs"
 for rel in $list; do
@@ -204,6 +216,14 @@ for rel in $list; do
 		sed -n 's/^[<>] \(# \)\{0,1\}CONFIG_\([A-Za-z0-9_]*\)[= ].*/\2/p'; } |
 		LC_ALL=C sort -u >"$d/direct"
 	join -v 1 "$d/changed" "$d/direct" >"$d/remaining"
+	# a line the migration dropped (one that never took effect) leaves
+	# its option as the board ran it
+	diff "$run/orig/$rel" "$run/fix/$rel" |
+		sed -n 's/^< \(# \)\{0,1\}CONFIG_\([A-Za-z0-9_]*\)[= ].*/\2/p' |
+		grep -v '^\(SLOB\|SLAB\|SLUB\|EMBEDDED\|EXPERT\)' | LC_ALL=C sort -u |
+		join - "$d/changed" >"$d/dropped-changed"
+	[ -s "$d/dropped-changed" ] &&
+		bad "$rel: a dropped line's option changes: $(tr '\n' ' ' <"$d/dropped-changed")"
 	jq -r --arg p "$rel" '.files[] | select(.path == $p) | .collateral[].symbol' \
 		"$run/fix.json" | LC_ALL=C sort >"$d/listed"
 	cut -d' ' -f1 "$d/remaining" | cmp -s - "$d/listed" ||
@@ -215,7 +235,12 @@ for rel in $list; do
 	while read -r s old new; do
 		if grep -q "^CONFIG_$s=\|^# CONFIG_$s is not set" "$run/orig/$rel" &&
 		   grep -qx "$s" "$d/eff"; then
-			echo "$s $old $new own" >>"$d/classes"
+			if grep -q '^CONFIG_EMBEDDED=y$' "$run/orig/$rel" &&
+			   same "$(cval "$(cat "$run/orig/$rel.cfg61")" "$s")" "$new"; then
+				echo "$s $old $new restored" >>"$d/classes"
+			else
+				echo "$s $old $new DEAD" >>"$d/classes"
+			fi
 		elif echo "$expert" | grep -qx "$s"; then
 			echo "$s $old $new expert" >>"$d/classes"
 		elif same "$(cval "$notiny" "$s")" "$old"; then
@@ -286,6 +311,9 @@ for rel in $list; do
 		sed 's/^/	/' "$d/judged"
 	fi
 	[ "$r" = 0 ] || bad "$rel: $r options one more line restores (RESTORABLE above)"
+	dead=$(grep -c ' DEAD$' "$d/judged")
+	[ "$dead" = 0 ] || { bad "$rel: $dead lines that never took effect now do (DEAD above)"
+		[ "$mode" = all ] || grep ' DEAD$' "$d/judged" | sed 's/^/	/'; }
 done
 if [ -n "$keep" ]; then
 	rm -rf "$keep" && cp -r "$run/c" "$keep"
