@@ -108,6 +108,12 @@ struct st_check_result {
 	/* --fix: one "FILE:LINE:COL: note: fixed: MSG [RULE]" line per line written */
 	char **fixed;
 	size_t nr_fixed_msgs;
+	/*
+	 * --fix, for JSON: one object a written file, {file, changes,
+	 * side_effects, side_effects_scope, verified_with}, as migrate's
+	 * (owned; NULL when nothing was written).
+	 */
+	struct cJSON *fixes;
 	size_t nr_fix_refused;	/* --fix: rewrites not written (verification failed) */
 	/*
 	 * Files that could not be checked (an arch the tree lacks): one

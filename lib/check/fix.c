@@ -13,8 +13,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
+
 #include "check/check.h"
 #include "check/check_priv.h"
+#include "common/array.h"
 #include "common/diag.h"
 #include "common/error.h"
 #include "layout/discover.h"
@@ -154,6 +157,41 @@ static int record_side_effects(struct st_check_result *r, const struct st_mig_fi
 }
 
 /*
+ * The same fix as JSON, for check's document: migrate's changes and side
+ * effects of @f (migrate's own shape), and which resolution counted them.
+ */
+static int record_json(struct st_check_result *r, const struct st_mig_file *f, bool tree)
+{
+	const struct st_mig_outcome out = {
+		.file = f, .written = true, .written_lines = true, .tree = tree,
+	};
+	cJSON *o = st_mig_outcome_to_json(&out), *x;
+	static const char *const drop[] = {
+		"path", "changed", "diff", "findings", "written", "arch", "arch_from",
+		"arch_why", "stack",
+	};
+	size_t i;
+
+	if (!o)
+		return -ENOMEM;
+	for (i = 0; i < ARRAY_SIZE(drop); i++)
+		cJSON_DeleteItemFromObjectCaseSensitive(o, drop[i]);
+	x = cJSON_DetachItemFromObjectCaseSensitive(o, "collateral");
+	if (!x || !cJSON_AddItemToObject(o, "side_effects", x)) {
+		cJSON_Delete(x);
+		cJSON_Delete(o);
+		return -ENOMEM;
+	}
+	if (!cJSON_AddStringToObject(o, "side_effects_scope", tree ? "tree" : "model") ||
+	    (!r->fixes && !(r->fixes = cJSON_CreateArray())) ||
+	    !cJSON_AddItemToArray(r->fixes, o)) {
+		cJSON_Delete(o);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/*
  * @path could not be migrated (unreadable, a part of its stack missing, an
  * arch the tree lacks): an error of this file alone, which the check of it
  * does not repeat. -ENOMEM when even that cannot be kept.
@@ -254,7 +292,8 @@ int st_check_fix(const struct st_check_run_opts *o, const struct st_discovery *d
 				if (!ret)
 					r->nr_fixed++;
 				if (!ret && (record(r, &f) ||
-					     record_side_effects(r, &f, o->srctree != NULL)))
+					     record_side_effects(r, &f, o->srctree != NULL) ||
+					     record_json(r, &f, o->srctree != NULL)))
 					ret = st_err(err, ENOMEM, f.path, "out of memory");
 				if (ret == 1)
 					ret = 0;	/* not written, said */

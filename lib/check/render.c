@@ -281,6 +281,9 @@ static cJSON *check_json(const struct st_check_result *r, bool stream)
 		    !cJSON_AddStringToObject(it, "message", r->errors[i].msg))
 			goto oom;
 	}
+	/* --fix: what was written and what it changes, as migrate says it */
+	if (r->fixes && !cJSON_AddItemToObject(root, "fixes", cJSON_Duplicate(r->fixes, true)))
+		goto oom;
 	it = cJSON_AddObjectToObject(root, "summary");
 	if (!it ||
 	    !cJSON_AddNumberToObject(it, "files", r->nr_files) ||

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
+
 #include "check/check.h"
 #include "check/check_priv.h"
 #include "common/array.h"
@@ -158,6 +160,7 @@ void st_check_result_free(struct st_check_result *r)
 		st_check_finding_free(&r->f[i]);
 	free(r->f);
 	st_strv_free(r->fixed, r->nr_fixed_msgs);
+	cJSON_Delete(r->fixes);
 	for (i = 0; i < r->nr_errors; i++) {
 		free(r->errors[i].file);
 		free(r->errors[i].msg);

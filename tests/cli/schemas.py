@@ -85,6 +85,13 @@ def main():
         if d and not d["findings"]:
             failures.append("check --json: the case has no findings")
         run("check", ["check", "--json", "--ignore", "removed-allocator,hardening-notice", "arch"], 0, board)
+        fixed = os.path.join(t, "fixed")
+        shutil.copytree(board, fixed)
+        d = run("check", ["check", "--json", "--fix", "arch"], 0, fixed)
+        if d and not (d.get("fixes") and d["fixes"][0]["side_effects"] and
+                      d["fixes"][0]["side_effects_scope"] == "model" and
+                      any(c["rule"] == "fix-deps" for c in d["fixes"][0]["changes"])):
+            failures.append("check --json --fix: no fixes entry with its changes and side effects")
         run("size", ["size", "--json", old, new], 0, t, stderr_ok=False)
         d = run("size-diff", ["size-diff", "--json", old, new], 0, t, stderr_ok=False)
         if d and not d["tables"][0]["symbols"]:
