@@ -91,6 +91,28 @@ st_ref_cached() {
 	cp "$_cache" "$6"
 }
 
+# st_make ARGS...: make, with the compiler conf's Kconfig probes run
+# through memo-cc (ST_MEMO_CC, tests/meson.build): its answers kept in
+# $ST_SRCDIR/build-cache/cc-memo/, one directory per toolchain (gcc, as and
+# ld's versions); ST_MEMO=0 runs the compiler itself (the kconfig-memo test
+# compares the two).
+st_make() {
+	if [ -z "${ST_MEMO_CC:-}" ] || [ ! -x "$ST_MEMO_CC" ] || [ "${ST_MEMO:-1}" = 0 ]; then
+		make "$@"
+		return
+	fi
+	if [ -z "${ST_MEMO_DIR:-}" ]; then
+		_mid=$( { gcc --version; as --version; ld --version; } 2>&1 | sha256sum | cut -c1-16)
+		ST_MEMO_DIR=${ST_SRCDIR:-${ST_BUILDDIR:-/tmp}}/build-cache/cc-memo/$_mid
+		mkdir -p "$ST_MEMO_DIR" || return 1
+		[ -s "$ST_MEMO_DIR/.id" ] ||
+			{ { gcc --version; as --version; ld --version; } >"$ST_MEMO_DIR/.id.$$" 2>&1 &&
+			  mv "$ST_MEMO_DIR/.id.$$" "$ST_MEMO_DIR/.id"; } || return 1
+		export ST_MEMO_DIR
+	fi
+	ST_MEMO_REAL=gcc make CC="$ST_MEMO_CC" "$@"
+}
+
 # st_ref TREE ARCH TARGET OBJDIR OUT: run conf for one make target
 # (NAME_defconfig or tinyconfig) and copy the resulting .config to OUT.
 st_ref() {
@@ -98,7 +120,7 @@ st_ref() {
 	# A file named just "defconfig" has no make target of its own
 	# (`make defconfig` means the arch's KBUILD_DEFCONFIG).
 	if [ "$(basename "$3")" = defconfig ] ||
-	   ! make -s -C "$1" O="$4" ARCH="$2" "$3" >"$4/make.log" 2>&1; then
+	   ! st_make -s -C "$1" O="$4" ARCH="$2" "$3" >"$4/make.log" 2>&1; then
 		# An arch Makefile may own the target (mips generic_defconfig is
 		# only a base for generated targets): run the plain conf rule on
 		# a copy under another name, in our scratch tree.
@@ -113,7 +135,7 @@ st_ref() {
 		[ -d "$1/arch/$2" ] || { st_ref_failed "$@"; return 1; }
 		cp "$1/arch/$2/configs/$3" "$1/$_c" || return 1
 		: >"$4/make.log"
-		make -s -C "$1" O="$4" ARCH="$2" "${_c#arch/$2/configs/}" >"$4/make.log" 2>&1
+		st_make -s -C "$1" O="$4" ARCH="$2" "${_c#arch/$2/configs/}" >"$4/make.log" 2>&1
 		_rc=$?
 		rm -f "$1/$_c"
 		[ $_rc = 0 ] || { st_ref_failed "$@"; return 1; }
@@ -175,7 +197,7 @@ st_save_cached() {
 		mkdir -p "$4/sobj" || return 1
 		[ -d "$4/tree" ] || cp -al "$1" "$4/tree" || return 1
 		cp "$3" "$4/sobj/.config" &&
-			make -s -C "$4/tree" O="$4/sobj" ARCH="$2" savedefconfig \
+			st_make -s -C "$4/tree" O="$4/sobj" ARCH="$2" savedefconfig \
 				>"$4/sobj/make.log" 2>&1 &&
 			cp "$4/sobj/defconfig" "$_save.tmp$$" && mv "$_save.tmp$$" "$_save" ||
 			{ st_ref_failed "$1" "$2" savedefconfig "$4/sobj"; return 1; }
