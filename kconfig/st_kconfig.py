@@ -1839,23 +1839,39 @@ def choice_pin(tree, kconf, choice, base, resolve_with):
 LAYOUT_LINE_BASE = 1 << 20
 
 
-def revived_lines(tree, assigns, base_assigns, fixes_only, mode):
+def not_taken(kconf, assigns):
     """
-    The lines of the file that took no effect before the migration and do
-    after it because its new lines (EXPERT=y) unhide their prompts:
-    [assignment of @assigns], the last line of each symbol only.
+    The symbols of @assigns (last line of each) whose value as resolved
+    now is not the line's: no explanation, only the values (cheap).
+    """
+    out = set()
+    for n, (val, _) in last_assignments(assigns).items():
+        sym = kconf.syms.get(n)
+        if sym is None or not sym.nodes:
+            continue
+        want = "n" if val is None else val
+        if sym.orig_type is kconfiglib.STRING and len(want) >= 2 and \
+           want[0] == '"' == want[-1]:
+            want = kconfiglib.unescape(want[1:-1])
+        if not same_value(conf_value(sym) if written(sym) else None, want):
+            out.add(n)
+    return out
+
+
+def revived_lines(tree, assigns, base_assigns, dead_before, dead_fixed):
+    """
+    The lines of the file that took no effect before the migration
+    (@dead_before, not_taken() of @base_assigns) and do after it because
+    its new lines (EXPERT=y) unhide their prompts (not in @dead_fixed,
+    the same with those lines added): [assignment of @assigns], the last
+    line of each symbol only.
     """
     prefix = tree.kconf.config_prefix
-    dead = {a["sym"] for a in base_assigns
-            if a.get("line", 0) in bad_lines(verify(tree, base_assigns,
-                                                    mode))}
-    live = {a["sym"] for a in fixes_only
-            if a.get("line", 0) not in bad_lines(verify(tree, fixes_only,
-                                                        mode))}
     old = last_assignments(base_assigns)
     out = []
     for n, (val, line) in last_assignments(assigns).items():
-        if n in dead and n in live and old.get(n, (0,))[0] == val and \
+        if n in dead_before and n not in dead_fixed and \
+           old.get(n, (0,))[0] == val and \
            not n.startswith(("SLAB", "SLOB", "SLUB")) and line:
             a = {"sym": n, "val": val, "line": line}
             out.append(dict(a, text=assign_line(prefix, a)))
@@ -1961,6 +1977,7 @@ def pin(tree, assigns, base_assigns, mode):
     kconf = tree.kconf
     resolve(tree, base_assigns, mode)
     base = resolved_values(kconf)
+    dead_before = not_taken(kconf, base_assigns)
     # What the allocator change itself switches off (SLUB_DEBUG's selects
     # under SLUB_TINY) is the point of the migration, not a side effect:
     # only what the file's other new lines (EXPERT=y) change is pinned.
@@ -1973,7 +1990,10 @@ def pin(tree, assigns, base_assigns, mode):
     # Lines that EXPERT=y brings to life: on a board that had EMBEDDED
     # they come back as the board had them (noted); on one that had
     # neither, they never took effect and the running value stays.
-    revived = revived_lines(tree, assigns, base_assigns, fixes_only, mode)
+    resolve(tree, fixes_only, mode)
+    by_fixes = resolved_values(kconf)
+    revived = revived_lines(tree, assigns, base_assigns, dead_before,
+                            not_taken(kconf, fixes_only))
     embedded = any(a["sym"] == "EMBEDDED" and a.get("val") == "y"
                    for a in base_assigns)
     restored = set()
@@ -1984,8 +2004,8 @@ def pin(tree, assigns, base_assigns, mode):
     elif revived:
         head, assigns, fixes_only = keep_running(tree, assigns, fixes_only,
                                                  revived, base, mode)
-    resolve(tree, fixes_only, mode)
-    by_fixes = resolved_values(kconf)
+        resolve(tree, fixes_only, mode)
+        by_fixes = resolved_values(kconf)
     named = {a["sym"] for a in assigns} | {"SLUB"} | \
         {a["sym"] for a in revived}
     by_order = sorted(kconf.unique_defined_syms,
