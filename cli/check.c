@@ -159,14 +159,6 @@ bad_rule:
 	return -EINVAL;
 }
 
-/* --untrusted-settings, or SLUBTINY_UNTRUSTED_SETTINGS set and not "0" */
-static bool untrusted_settings(const struct args *a)
-{
-	const char *env = getenv("SLUBTINY_UNTRUSTED_SETTINGS");
-
-	return a->untrusted_settings || (env && *env && strcmp(env, "0"));
-}
-
 /*
  * The command line wins over .slubtiny.json; ignore lists add up. $ARCH
  * (as make reads it) comes after --arch and the file's "arch", and after
@@ -183,16 +175,7 @@ static int merge_config(struct st_check_run_opts *o, const struct args *a,
 		if (a->ignore[i] || cfg->ignore[i])
 			o->rules.enabled[i] = false;
 	}
-	o->srctree = a->srctree;
-	/*
-	 * A tree's Kconfig runs $(shell,...): with settings from the change
-	 * under review, only the command line may name one.
-	 */
-	if (!o->srctree && cfg->srctree && untrusted_settings(a))
-		p_note("%s: \"srctree\" not used (untrusted settings); give --srctree DIR",
-		       cfg->path);
-	else if (!o->srctree)
-		o->srctree = cfg->srctree;
+	o->srctree = st_cli_settings_srctree(a->srctree, cfg, a->untrusted_settings);
 	if (st_cli_arch(a->arch, cfg->arch, &o->arch))
 		return -EINVAL;
 	o->budget = a->budget ? a->budget : cfg->budget;
@@ -212,38 +195,6 @@ static int merge_config(struct st_check_run_opts *o, const struct args *a,
 	/* "none": no baseline, every finding */
 	o->baseline = a->baseline && strcmp(a->baseline, "none") ? a->baseline : NULL;
 	return 0;
-}
-
-static int load_config(struct st_check_config *cfg, const struct args *a)
-{
-	struct st_error e = { 0 };
-	char *found = NULL;
-	int ret;
-
-	memset(cfg, 0, sizeof(*cfg));
-	if (!a->config && a->no_config) {
-		if (st_out.verbosity > 0)
-			p_note("settings: none (--no-config)");
-		return 0;
-	}
-	if (!a->config) {
-		if (st_check_config_find(".", &found, &e) || !found) {
-			/* said even without -v: a gate may have lost its settings */
-			if (e.code)
-				p_note("settings: none (%s not read: %s; name it with --config to use it)",
-				       e.file, e.msg);
-			else if (st_out.verbosity > 0)
-				p_note("settings: none (no %s found)", ST_CHECK_CONFIG_NAME);
-			return 0;
-		}
-	}
-	ret = st_check_config_load(cfg, a->config ? a->config : found, &e);
-	if (ret)
-		p_lib_err(&e, a->config ? a->config : found, ret);
-	else if (st_out.verbosity > 0)
-		p_note("settings: %s", a->config ? a->config : found);
-	free(found);
-	return ret;
 }
 
 /*
@@ -371,7 +322,7 @@ int cmd_check(int argc, char **argv)
 		list_rules();
 		return ST_EXIT_OK;
 	}
-	if (load_config(&cfg, &a)) {
+	if (st_cli_settings(&cfg, a.config, a.no_config)) {
 		st_check_config_free(&cfg);
 		return ST_EXIT_ERROR;
 	}

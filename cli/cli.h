@@ -90,6 +90,24 @@ void st_json_error_document(void);
  * said on stderr naming it and where it came from: -EINVAL.
  */
 int st_cli_arch(const char *opt, const char *cfg, struct st_arch_sources *given);
+
+/*
+ * The settings file of check and migrate into @cfg (zeroed when there is
+ * none): @config (--config) if given, else none with @no_config
+ * (--no-config), else .slubtiny.json found from the current directory
+ * (st_check_config_find()). A file found but refused is said even without
+ * -v, since a gate may have lost its settings; -v names the file used. An
+ * unreadable or invalid file is an error naming it: -errno.
+ */
+struct st_check_config;
+int st_cli_settings(struct st_check_config *cfg, const char *config, bool no_config);
+/*
+ * The kernel tree to use: --srctree's @opt, else the settings' "srctree",
+ * except with @untrusted (--untrusted-settings) or SLUBTINY_UNTRUSTED_SETTINGS
+ * set and not "0", which a note names.
+ */
+const char *st_cli_settings_srctree(const char *opt, const struct st_check_config *cfg,
+				    bool untrusted);
 /*
  * Text mode, unless -q: "slubtiny: CMD: msg" on stderr, for what the run
  * found or decided (not an error: never the JSON error document's).

@@ -10,6 +10,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "check/check.h"
 #include "cli.h"
 #include "common/array.h"
 #include "common/error.h"
@@ -553,4 +554,55 @@ int st_cli_arch(const char *opt, const char *cfg, struct st_arch_sources *given)
 	p_err("unknown ARCH '%s' (from %s; an ARCH as for make: arm, sh, x86_64, ...)",
 	      s->arch, i == ST_ARCH_FROM_ENV ? "the environment" : st_arch_from_name(i));
 	return -EINVAL;
+}
+
+int st_cli_settings(struct st_check_config *cfg, const char *config, bool no_config)
+{
+	struct st_error e = { 0 };
+	char *found = NULL;
+	int ret;
+
+	memset(cfg, 0, sizeof(*cfg));
+	if (!config && no_config) {
+		if (st_out.verbosity > 0)
+			p_note("settings: none (--no-config)");
+		return 0;
+	}
+	if (!config) {
+		if (st_check_config_find(".", &found, &e) || !found) {
+			/* said even without -v: a gate may have lost its settings */
+			if (e.code)
+				p_note("settings: none (%s not read: %s; name it with --config to use it)",
+				       e.file, e.msg);
+			else if (st_out.verbosity > 0)
+				p_note("settings: none (no %s found)", ST_CHECK_CONFIG_NAME);
+			return 0;
+		}
+	}
+	ret = st_check_config_load(cfg, config ? config : found, &e);
+	if (ret)
+		p_lib_err(&e, config ? config : found, ret);
+	else if (st_out.verbosity > 0)
+		p_note("settings: %s", config ? config : found);
+	free(found);
+	return ret;
+}
+
+const char *st_cli_settings_srctree(const char *opt, const struct st_check_config *cfg,
+				    bool untrusted)
+{
+	const char *env = getenv("SLUBTINY_UNTRUSTED_SETTINGS");
+
+	if (opt || !cfg->srctree)
+		return opt;
+	/*
+	 * A tree's Kconfig runs $(shell,...): with settings from the change
+	 * under review, only the command line may name one.
+	 */
+	if (untrusted || (env && *env && strcmp(env, "0"))) {
+		p_note("%s: \"srctree\" not used (untrusted settings); give --srctree DIR",
+		       cfg->path);
+		return NULL;
+	}
+	return cfg->srctree;
 }

@@ -15,6 +15,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "check/check.h"
 #include "cli.h"
 #include "common/diag.h"
 #include "common/error.h"
@@ -27,7 +28,8 @@
 
 enum { OPT_SRCTREE = ST_OPT_ID, OPT_ARCH, OPT_CROSS, OPT_TARGET, OPT_FIX_DEPS,
        OPT_NO_VERIFY, OPT_NO_PIN, OPT_FORCE, OPT_IN_PLACE, OPT_CHECK, OPT_ALL, OPT_SHARD,
-       OPT_ALLOW_EMPTY, OPT_SKIP_NON_KERNEL, OPT_FIX };
+       OPT_ALLOW_EMPTY, OPT_SKIP_NON_KERNEL, OPT_FIX, OPT_CONFIG, OPT_NO_CONFIG,
+       OPT_UNTRUSTED_SETTINGS };
 
 const struct st_opt st_migrate_opts[] = {
 	{ "in-place", 0, OPT_IN_PLACE, NULL, "write each file back (atomic; a file that does not verify is kept)" },
@@ -43,6 +45,9 @@ const struct st_opt st_migrate_opts[] = {
 	{ "force", 0, OPT_FORCE, NULL, "with --in-place: write even a file that does not verify" },
 	{ "shard", 0, OPT_SHARD, "K/N", ST_OPT_SHARD_HELP },
 	{ "all", 0, OPT_ALL, NULL, "also list the findings the input already had, and every option that changes as scripts/diffconfig shows it" },
+	{ "config", 0, OPT_CONFIG, "FILE", "read \"srctree\", \"arch\" and \"arches\" from FILE instead of .slubtiny.json (as check)" },
+	{ "no-config", 0, OPT_NO_CONFIG, NULL, "do not read .slubtiny.json" },
+	{ "untrusted-settings", 0, OPT_UNTRUSTED_SETTINGS, NULL, "take no \"srctree\" from .slubtiny.json (its Kconfig runs programs)" },
 	{ "allow-empty", 0, OPT_ALLOW_EMPTY, NULL, "a DIR without kernel configs is no error (exit 0)" },
 	{ "skip-non-kernel", 0, OPT_SKIP_NON_KERNEL, NULL, "leave out FILEs whose content is no kernel config (as a DIR walk does)" },
 	ST_OPT_ROW_FORMAT("{text|json}"),
@@ -73,6 +78,10 @@ static const char help_notes[] =
 "(--all lists all that diffconfig shows: also the options the changed\n"
 "lines set, and those that only appear or vanish as n).\n"
 "\n"
+"The settings check reads (.slubtiny.json, see 'slubtiny check --help')\n"
+"give migrate its kernel tree and each file's ARCH, so both judge a file\n"
+"the same way; the rule selections and budgets there are check's alone.\n"
+"\n"
 "Line numbers are those of the file on disk after the action shown: with\n"
 "--in-place the migrated file, otherwise the file as it is (a line the\n"
 "migration adds gets the number of the input line it replaces or follows).\n";
@@ -85,6 +94,10 @@ void st_migrate_more_help(FILE *f)
 struct run {
 	struct st_mig_opts opts;
 	const char *arch_opt;	/* --arch */
+	const char *srctree_opt;	/* --srctree */
+	const char *config;	/* --config */
+	bool no_config, untrusted_settings;
+	struct st_check_config cfg;	/* .slubtiny.json: "srctree", "arch", "arches" */
 	bool in_place, check, force;
 	bool all;		/* list pre-existing findings (--all, -v) */
 	bool diffconfig;	/* list all the options that change (--all) */
@@ -236,6 +249,23 @@ static int write_stdout(const struct st_mig_file *f)
 	return ret;
 }
 
+/*
+ * One file, with the ARCH an "arches" entry of the settings gives it when
+ * one matches (the decision check makes), else the session's own.
+ */
+static int file_as(struct run *r, struct st_mig_session *s, const char *path,
+		   struct st_mig_file *f, struct st_error *e)
+{
+	struct st_arch_sources given = r->opts.arch;
+	struct st_arch_choice choice;
+	char why[96];
+
+	if (!st_check_config_arch(&r->cfg, path, &given, why, sizeof(why)))
+		return st_mig_session_file(s, path, f, e);
+	st_arch_of_file(path, NULL, &given, &choice);
+	return st_mig_session_file_as(s, path, &choice, f, e);
+}
+
 /* @within: the directory a walk found @path in, which its write stays in */
 static void do_file(struct run *r, struct st_mig_session *s, const char *path,
 		    const char *within)
@@ -255,7 +285,7 @@ static void do_file(struct run *r, struct st_mig_session *s, const char *path,
 		file_error(r, path, &e, -EINVAL);
 		return;
 	}
-	ret = st_mig_session_file(s, path, &f, &e);
+	ret = file_as(r, s, path, &f, &e);
 	if (ret) {
 		file_error(r, path, &e, ret);
 		goto out;
@@ -334,7 +364,7 @@ static int parse_opts(struct run *r, int argc, char **argv)
 		switch (c) {
 		case OPT_IN_PLACE: r->in_place = true; break;
 		case OPT_CHECK: r->check = true; break;
-		case OPT_SRCTREE: r->opts.srctree = optarg; break;
+		case OPT_SRCTREE: r->srctree_opt = optarg; break;
 		case OPT_ARCH: r->arch_opt = optarg; break;
 		case OPT_CROSS: r->opts.cross_compile = optarg; break;
 		case OPT_TARGET: r->opts.target = optarg; break;
@@ -347,6 +377,9 @@ static int parse_opts(struct run *r, int argc, char **argv)
 		case OPT_ALL: r->all = r->diffconfig = true; break;
 		case OPT_ALLOW_EMPTY: r->discover.allow_empty = true; break;
 		case OPT_SKIP_NON_KERNEL: r->discover.skip_foreign = true; break;
+		case OPT_CONFIG: r->config = optarg; break;
+		case OPT_NO_CONFIG: r->no_config = true; break;
+		case OPT_UNTRUSTED_SETTINGS: r->untrusted_settings = true; break;
 		case OPT_SHARD:
 			if (st_parse_shard(optarg, &r->shard_k, &r->shard_n))
 				return -EINVAL;
@@ -376,10 +409,15 @@ static int parse_opts(struct run *r, int argc, char **argv)
 		p_err("no FILE or DIR given; see 'slubtiny migrate --help'");
 		return -EINVAL;
 	}
+	/* check's settings: the same tree and ARCH for a file at both doors */
+	if (st_cli_settings(&r->cfg, r->config, r->no_config))
+		return -EINVAL;
+	r->opts.srctree = st_cli_settings_srctree(r->srctree_opt, &r->cfg,
+						  r->untrusted_settings);
 	if (r->opts.target && check_target(r->opts.target, r->opts.srctree, r->opts.verify))
 		return -EINVAL;
 	/* as make: $ARCH and $CROSS_COMPILE unless the options say otherwise */
-	if (st_cli_arch(r->arch_opt, NULL, &r->opts.arch))
+	if (st_cli_arch(r->arch_opt, r->cfg.arch, &r->opts.arch))
 		return -EINVAL;
 	if (!r->opts.cross_compile) {
 		const char *cc = getenv("CROSS_COMPILE");
@@ -402,8 +440,10 @@ int cmd_migrate(int argc, char **argv)
 	int ret;
 
 	ret = parse_opts(&r, argc, argv);
-	if (ret)
+	if (ret) {
+		st_check_config_free(&r.cfg);
 		return ret > 0 ? ST_EXIT_OK : ST_EXIT_ERROR;
+	}
 	ret = st_mig_session_new(&s, &r.opts, &e);
 	if (!ret)
 		ret = st_discover(argv + optind, argc - optind, &r.discover, &d, &e);
@@ -422,6 +462,7 @@ int cmd_migrate(int argc, char **argv)
 		st_strv_free(paths, n);
 		st_discovery_release(&d);
 		st_mig_session_free(s);
+		st_check_config_free(&r.cfg);
 		return ST_EXIT_ERROR;
 	}
 	if (st_mig_session_warning(s))
@@ -470,5 +511,6 @@ out:
 	st_mig_session_free(s);
 	for (i = 0; i < 16; i++)
 		free(r.described[i]);
+	st_check_config_free(&r.cfg);
 	return r.status;
 }

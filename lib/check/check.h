@@ -307,6 +307,14 @@ void st_check_config_free(struct st_check_config *c);
  */
 const char *st_check_config_rel(const struct st_check_config *c, const char *file,
 				char *buf, size_t size);
+/*
+ * The "arches" entry of @c whose glob matches @file (as st_check_config_rel()
+ * gives it) into @given's .slubtiny.json source, with "arches: GLOB" in @why;
+ * false, and @given untouched, when none matches. Both doors call it, so a
+ * file has the ARCH in migrate that check judged it for.
+ */
+bool st_check_config_arch(const struct st_check_config *c, const char *file,
+			  struct st_arch_sources *given, char *why, size_t size);
 
 /*
  * Drop the findings of @r that an "ignores" entry of @c covers (counted as

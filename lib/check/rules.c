@@ -924,6 +924,26 @@ const char *st_check_config_rel(const struct st_check_config *c, const char *fil
 	return below(dir, file, buf, size);
 }
 
+bool st_check_config_arch(const struct st_check_config *c, const char *file,
+			  struct st_arch_sources *given, char *why, size_t size)
+{
+	char rel[PATH_MAX];
+	const char *name;
+	size_t k;
+
+	if (!c->nr_arches)
+		return false;
+	name = st_check_config_rel(c, file, rel, sizeof(rel));
+	for (k = 0; k < c->nr_arches; k++) {
+		if (fnmatch(c->arches[k].glob, name, 0))
+			continue;
+		snprintf(why, size, "arches: %s", c->arches[k].glob);
+		given->s[ST_ARCH_FROM_CONFIG] = (struct st_arch_source){ c->arches[k].arch, why };
+		return true;
+	}
+	return false;
+}
+
 void st_check_apply_ignores(struct st_check_result *r, const struct st_check_config *c)
 {
 	char rel[PATH_MAX];

@@ -4,7 +4,6 @@
  * against a tree, then the size budgets.
  */
 #include <errno.h>
-#include <fnmatch.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -642,26 +641,6 @@ static int drop_not_kernel(char **files, size_t *n, struct st_check_result *r)
 }
 
 /*
- * .slubtiny.json's "arches" entry matching @file (relative to the file's
- * directory, as "ignores"), or NULL.
- */
-static const struct st_check_arch_map *mapped_arch(const struct st_check_run_opts *o,
-						   const char *file)
-{
-	const char *name;
-	char rel[PATH_MAX];
-	size_t k;
-
-	if (!o->config || !o->config->nr_arches)
-		return NULL;
-	name = st_check_config_rel(o->config, file, rel, sizeof(rel));
-	for (k = 0; k < o->config->nr_arches; k++)
-		if (!fnmatch(o->config->arches[k].glob, name, 0))
-			return &o->config->arches[k];
-	return NULL;
-}
-
-/*
  * The ARCH of each of @files into r->archs, by the one rule: what the
  * command was told (.slubtiny.json's "arches" entry for the file before
  * its "arch"), then each file's own (build system, path, symbols, host).
@@ -676,14 +655,11 @@ static int decide_archs(const struct st_check_run_opts *o, char *const *files, s
 		return -ENOMEM;
 	for (i = 0; i < n; i++) {
 		struct st_check_arch *a = &r->archs[i];
-		const struct st_check_arch_map *m = mapped_arch(o, files[i]);
 		struct st_arch_sources given = o->arch;
 		char why[96];
 
-		if (m) {
-			snprintf(why, sizeof(why), "arches: %s", m->glob);
-			given.s[ST_ARCH_FROM_CONFIG] = (struct st_arch_source){ m->arch, why };
-		}
+		if (o->config)
+			st_check_config_arch(o->config, files[i], &given, why, sizeof(why));
 		st_arch_of_file(files[i], NULL, &given, &a->choice);
 		a->file = strdup(files[i]);
 		if (!a->file)
