@@ -72,7 +72,7 @@ void st_check_more_help(FILE *f)
 			st_check_rules[i].error_when ? " (error: " : "",
 			st_check_rules[i].error_when ? st_check_rules[i].error_when : "",
 			st_check_rules[i].error_when ? ")" : "",
-			st_check_rules[i].needs_tree ? ", with --srctree" : "",
+			st_check_rules[i].needs_tree ? ", in full with --srctree" : "",
 			st_check_rules[i].fixable ? ", --fix repairs it" : "");
 }
 
@@ -294,6 +294,11 @@ static void say_after(const struct st_check_result *r, enum st_format fmt, bool 
 		      "(--baseline none shows all)", r->nr_baseline,
 		      r->nr_baseline == 1 ? "" : "s", r->nr_baseline == 1 ? "it" : "them",
 		      baseline);
+	/* said also in JSON and under -q: a gate judged less than usual */
+	if (r->model_skipped)
+		p_note("the bundled Kconfig model was not used (%s): ineffective-option and "
+		       "unknown-symbol were not judged; --srctree judges them",
+		       r->model_skipped);
 	if (r->nr_fix_refused)
 		p_err("--fix: %zu file(s) not rewritten: the migrated allocator would not take effect (see 'slubtiny migrate')",
 		      r->nr_fix_refused);
@@ -346,6 +351,8 @@ int cmd_check(int argc, char **argv)
 	o.allow_empty = a.allow_empty;
 	o.skip_foreign = a.skip_non_kernel;
 	o.config = &cfg;
+	/* without a tree, the bundled model resolves what the rules cannot */
+	o.model = !o.srctree;
 	for (ret = optind; a.fix && ret < argc; ret++) {
 		if (!strcmp(argv[ret], "-")) {
 			p_err("--fix cannot rewrite standard input (use 'slubtiny migrate --in-place -')");

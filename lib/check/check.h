@@ -52,7 +52,7 @@ enum st_rule {
 struct st_check_rule {
 	const char *id;			/* stable, kebab-case */
 	enum st_check_level level;	/* of its findings (but see @error_when) */
-	bool needs_tree;		/* only with --srctree */
+	bool needs_tree;		/* in full only with --srctree */
 	bool fixable;			/* --fix can repair it */
 	const char *summary;		/* one sentence */
 	const char *help;		/* what to do about it */
@@ -115,6 +115,11 @@ struct st_check_result {
 	 */
 	struct cJSON *fixes;
 	size_t nr_fix_refused;	/* --fix: rewrites not written (verification failed) */
+	/*
+	 * Without a tree: why the bundled model could not be used (then the
+	 * rules judged alone), or NULL. Owned.
+	 */
+	char *model_skipped;
 	/*
 	 * Files that could not be checked (an arch the tree lacks): one
 	 * message each, "FILE" and "problem"; their findings are dropped, the
@@ -439,6 +444,13 @@ int st_check_baseline_auto(struct st_baseline *b, const char *path, const char *
 struct st_check_run_opts {
 	struct st_check_opts rules;
 	const char *srctree;	/* kernel tree for verification, or NULL */
+	/*
+	 * Without @srctree: also resolve each file with the slab model
+	 * bundled for the kernel judged (as migrate verifies without a tree),
+	 * for the ineffective-option and unknown-symbol findings only a
+	 * resolution sees. It starts a Kconfiglib helper per ARCH.
+	 */
+	bool model;
 	/*
 	 * What the command was told (--arch, .slubtiny.json's "arch", $ARCH);
 	 * each file's own sources come next (st_arch_of_file()).

@@ -18,9 +18,17 @@ struct st_check_opts;
 struct st_defconfig;
 struct st_check_tree;
 
-/* Kconfig verification against a kernel tree (tree.c): one helper per arch. */
-int st_check_tree_new(struct st_check_tree **t, const char *srctree,
+/*
+ * Kconfig verification against a kernel tree (tree.c): one helper per arch.
+ * With @srctree NULL, against the slab model bundled for @target (NULL: the
+ * newest), the one migrate verifies with when it has no tree: it only adds
+ * the ineffective-option and unknown-symbol findings the rules cannot see,
+ * and a helper that cannot start leaves them out (st_check_tree_skipped()).
+ */
+int st_check_tree_new(struct st_check_tree **t, const char *srctree, const char *target,
 		      const char *arch, const char *cross_compile, struct st_error *err);
+/* Model mode: why the model was not used, or NULL. Owned by @t. */
+const char *st_check_tree_skipped(const struct st_check_tree *t);
 void st_check_tree_free(struct st_check_tree *t);
 /*
  * Verify @dc and merge the result into the findings of this file that
@@ -39,6 +47,13 @@ int st_check_tree_verify(struct st_check_tree *t, struct st_check_result *r,
  * lacks its symbols by the dozen. The chain lists each line.
  */
 int st_check_tree_summarize(struct st_check_result *r, size_t start);
+
+/*
+ * Whether the rules judge @sym themselves (the allocators, SLUB_TINY and
+ * what it turns off): the bundled model's word on it adds nothing, and a
+ * rule turned off must not come back under another id.
+ */
+bool st_check_rules_own(const char *sym);
 
 /* git, quietly (baseline.c): see there. */
 int st_check_git(const char *dir, char *line, size_t len, char *const argv[]);

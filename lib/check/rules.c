@@ -59,14 +59,15 @@ const struct st_check_rule st_check_rules[ST_RULE_COUNT] = {
 	},
 	[ST_RULE_UNKNOWN_SYMBOL] = {
 		"unknown-symbol", ST_LEVEL_WARNING, true, false,
-		"The kernel tree's Kconfig has no such symbol (needs --srctree); "
-		"two or more in a file are one finding, listing them.",
+		"Kconfig has no such symbol: with --srctree any the tree lacks (two or "
+		"more in a file are one finding, listing them); without a tree the "
+		"slab-related ones the bundled model knows were removed (EMBEDDED).",
 		"Delete the line, rename the symbol to its current name, or pass the "
 		"build system's patched kernel tree as --srctree.",
 	},
 	[ST_RULE_INEFFECTIVE] = {
 		"ineffective-option", ST_LEVEL_WARNING, true, false,
-		"The option does not end up with the value the file sets once Kconfig resolves the file (needs --srctree); the message gives the cause.",
+		"The option does not end up with the value the file sets once Kconfig resolves the file (every option with --srctree; without a tree the slab-related ones of the bundled model, as migrate verifies); the message gives the cause.",
 		"Follow the cause: enable the missing dependency, drop the select that forces it, or drop the line.",
 	},
 	[ST_RULE_HARDENING_NOTICE] = {
@@ -159,6 +160,7 @@ void st_check_result_free(struct st_check_result *r)
 	for (i = 0; i < r->nr; i++)
 		st_check_finding_free(&r->f[i]);
 	free(r->f);
+	free(r->model_skipped);
 	st_strv_free(r->fixed, r->nr_fixed_msgs);
 	cJSON_Delete(r->fixes);
 	for (i = 0; i < r->nr_errors; i++) {
@@ -352,6 +354,14 @@ static int key_lookup(const char *sym)
 		    !strcmp(sym, key_names[i]))
 			return i;
 	return -1;
+}
+
+bool st_check_rules_own(const char *sym)
+{
+	int k = key_lookup(sym);
+
+	return k >= 0 && k != K_EXPERT && k != K_EMBEDDED &&
+	       k != K_COMPILE_TEST;
 }
 
 /* y or m: the line enables the symbol. */

@@ -99,7 +99,11 @@ static int check_model(const struct st_check_run_opts *o, struct st_check_tree *
 	ret = st_check_defconfig(r, dc, path, &rules);
 	if (ret)
 		return st_err(err, -ret, path, "%s", strerror(-ret));
-	if (t)
+	/*
+	 * The model is for the run's kernel: a file the build system gives
+	 * another kernel is judged by the rules alone, for that kernel.
+	 */
+	if (t && (o->srctree || !(l->version && !o->rules.judge_major)))
 		ret = st_check_tree_verify(t, r, start, dc, path, l, &rules, err);
 	return ret;
 }
@@ -343,7 +347,7 @@ static int check_file(const struct st_check_run_opts *o, struct st_check_tree *t
 		st_check_result_free(&b);
 	}
 	/* after the baseline: a new unknown symbol is not hidden in an old summary */
-	if (!ret && t && st_check_tree_summarize(r, start))
+	if (!ret && o->srctree && st_check_tree_summarize(r, start))
 		ret = st_err(err, ENOMEM, path, "out of memory");
 	if (!ret && keep_line_texts(r, start, path, dc))
 		ret = st_err(err, ENOMEM, path, "out of memory");
@@ -404,10 +408,13 @@ static int do_item(struct work *w, const struct item *it, struct st_check_result
 	 * A tree per item: its helper ends with the item, freeing its memory.
 	 * The item's files share the ARCH decided for them (the host's: NULL).
 	 */
-	if (o->srctree) {
+	if (o->srctree || o->model) {
 		const struct st_check_arch *a = &w->archs[it->idx[0]];
+		char target[32];
 
-		ret = st_check_tree_new(&t, o->srctree,
+		snprintf(target, sizeof(target), "%d.%d", o->rules.judge_major,
+			 o->rules.judge_minor);
+		ret = st_check_tree_new(&t, o->srctree, o->rules.judge_major ? target : NULL,
 					a->from == ST_ARCH_FROM_HOST ? NULL : a->arch,
 					o->cross_compile, err);
 	}
@@ -425,6 +432,8 @@ static int do_item(struct work *w, const struct item *it, struct st_check_result
 			o->progress(o->progress_ctx, atomic_fetch_add(&w->done, 1) + 1, w->nfiles,
 				    w->files[it->idx[i]]);
 	}
+	if (!r->model_skipped && st_check_tree_skipped(t))
+		r->model_skipped = strdup(st_check_tree_skipped(t));
 	st_check_tree_free(t);
 	return ret;
 }
@@ -469,6 +478,10 @@ static int absorb(struct st_check_result *to, struct st_check_result *from)
 	to->nr_suppressed += from->nr_suppressed;
 	to->nr_baseline += from->nr_baseline;
 	to->nr_in_base += from->nr_in_base;
+	if (!to->model_skipped) {
+		to->model_skipped = from->model_skipped;
+		from->model_skipped = NULL;
+	}
 	from->nr = 0;
 	if (from->nr_stacks) {
 		struct st_check_stack *s = realloc(to->stacks, (to->nr_stacks +
@@ -556,7 +569,7 @@ static int make_items(struct work *w, size_t n)
 	w->items = calloc(n + 1, sizeof(*w->items));
 	if (!keys || !idx || !w->items)
 		goto out;
-	if (!w->o->srctree) {
+	if (!w->o->srctree && !w->o->model) {
 		for (i = 0; i < n; i++) {
 			idx[i] = i;
 			w->items[i].idx = &idx[i];

@@ -27,14 +27,16 @@ struct tree_arch {
 };
 
 struct st_check_tree {
-	char *srctree;
+	char *srctree;			/* NULL: the bundled model */
+	char *target;			/* the model's kernel, or NULL (newest) */
+	char *skipped;			/* model mode: why it was not used */
 	char *arch;			/* forced by --arch, or NULL */
 	const char *cross_compile;	/* CROSS_COMPILE, or NULL; not owned */
 	struct tree_arch *a;
 	size_t nr;
 };
 
-int st_check_tree_new(struct st_check_tree **t, const char *srctree,
+int st_check_tree_new(struct st_check_tree **t, const char *srctree, const char *target,
 		      const char *arch, const char *cross_compile, struct st_error *err)
 {
 	struct st_check_tree *n = calloc(1, sizeof(*n));
@@ -42,9 +44,16 @@ int st_check_tree_new(struct st_check_tree **t, const char *srctree,
 	if (!n)
 		return st_err(err, ENOMEM, srctree, "out of memory");
 	n->cross_compile = cross_compile;
+	if (!srctree) {
+		n->target = target ? strdup(target) : NULL;
+		if (target && !n->target) {
+			free(n);
+			return st_err(err, ENOMEM, NULL, "out of memory");
+		}
+	}
 	/* the helper runs elsewhere: hand it an absolute path */
-	n->srctree = realpath(srctree, NULL);
-	if (!n->srctree) {
+	n->srctree = srctree ? realpath(srctree, NULL) : NULL;
+	if (srctree && !n->srctree) {
 		free(n);
 		return st_err(err, errno, srctree, "%s", strerror(errno));
 	}
@@ -70,8 +79,15 @@ void st_check_tree_free(struct st_check_tree *t)
 	}
 	free(t->a);
 	free(t->srctree);
+	free(t->target);
+	free(t->skipped);
 	free(t->arch);
 	free(t);
+}
+
+const char *st_check_tree_skipped(const struct st_check_tree *t)
+{
+	return t ? t->skipped : NULL;
 }
 
 /*
@@ -81,7 +97,9 @@ void st_check_tree_free(struct st_check_tree *t)
 static int tree_kc(struct st_check_tree *t, const char *arch,
 		   struct st_kconfig **kc, const char **bad, struct st_error *err)
 {
-	struct st_kc_opts ko = { .srctree = t->srctree, .cross_compile = t->cross_compile };
+	struct st_kc_opts ko = {
+		.srctree = t->srctree, .target = t->target, .cross_compile = t->cross_compile,
+	};
 	struct tree_arch *na;
 	size_t i;
 	int ret;
@@ -101,8 +119,19 @@ static int tree_kc(struct st_check_tree *t, const char *arch,
 	memset(na, 0, sizeof(*na));
 	ko.arch = arch[0] ? arch : NULL;
 	ret = st_kconfig_open(&ko, kc, err);
-	/* -EINVAL: the helper found no arch/ARCH/Kconfig in the tree */
-	if (ret == -EINVAL) {
+	/*
+	 * The model only adds to what the rules find: without it (no
+	 * Kconfiglib, say) the rules' verdicts stand, and the run says once
+	 * what was left out.
+	 */
+	if (ret && ret != -ENOMEM && !t->srctree) {
+		if (!t->skipped)
+			t->skipped = strdup(err->msg);
+		st_error_clear(err);
+		*kc = NULL;
+		ret = 0;
+	} else if (ret == -EINVAL) {
+		/* -EINVAL: the helper found no arch/ARCH/Kconfig in the tree */
 		na->bad = strdup(err->msg);
 		st_error_clear(err);
 		*kc = NULL;
@@ -233,9 +262,9 @@ static void drop(struct st_check_result *r, size_t i)
  * Merge the tree's findings @res into this file's findings from @start on.
  * @confirmed marks which of them the tree confirmed.
  */
-static int merge(struct st_check_result *r, size_t start, const char *path,
-		 const struct st_kc_result *res, const struct st_check_opts *o,
-		 bool *confirmed)
+static int merge(const struct st_check_tree *t, struct st_check_result *r, size_t start,
+		 const char *path, const struct st_kc_result *res,
+		 const struct st_check_opts *o, bool *confirmed)
 {
 	size_t i, n = 0, *guess = malloc((r->nr - start + 1) * sizeof(*guess));
 	int ret = 0;
@@ -257,7 +286,14 @@ static int merge(struct st_check_result *r, size_t start, const char *path,
 			ret = -ENOMEM;
 			break;
 		}
-		if (g >= 0) {
+		if (!t->srctree && st_check_rules_own(k->sym)) {
+			/* the model on a rule's own symbol: the rule's verdict stands */
+			if (g >= 0)
+				confirmed[g - start] = true;
+		} else if (g >= 0 && !t->srctree) {
+			/* the model's word on a rule's line: the rule's stands */
+			confirmed[g - start] = true;
+		} else if (g >= 0) {
 			/* the specific rule stays; the tree adds the cause */
 			confirmed[g - start] = true;
 			if (r->f[g].rule != ST_RULE_REMOVED_ALLOCATOR &&
@@ -424,11 +460,14 @@ int st_check_tree_verify(struct st_check_tree *t, struct st_check_result *r,
 	struct st_kconfig *kc;
 	const char *bad = NULL;
 	bool *confirmed = NULL;
-	size_t i, n = 0, nr_before = r->nr;
+	size_t i, n = 0, nr_before = r->nr, in_base;
 	int ret;
 
 	/* the tree is for the ARCH check's run decided for this file (NULL: the host's) */
 	ret = tree_kc(t, t->arch ? t->arch : "", &kc, &bad, err);
+	/* no model: the rules' findings stand alone */
+	if (!ret && !kc && !bad)
+		return 0;
 	if (!ret && l && !bad)
 		ret = st_layout_base_load(l, t->srctree, t->arch, &base, err);
 	if (ret)
@@ -464,14 +503,23 @@ int st_check_tree_verify(struct st_check_tree *t, struct st_check_result *r,
 				ST_KC_TINYCONFIG : ST_KC_DEFCONFIG, false, &res, err);
 	if (ret)
 		goto out;
+	in_base = r->nr_in_base;
 	if (drop_base_findings(res, &base, r)) {
 		ret = st_err(err, ENOMEM, path, "out of memory");
 		goto out;
 	}
-	ret = merge(r, start, path, res, o, confirmed);
+	ret = merge(t, r, start, path, res, o, confirmed);
 	if (ret) {
 		ret = st_err(err, ENOMEM, path, "out of memory");
 		goto out;
+	}
+	/*
+	 * The model adds what only it sees; the rules judged the rest, and
+	 * the base's findings were counted by them.
+	 */
+	if (!t->srctree) {
+		r->nr_in_base = in_base;
+		goto suppress;
 	}
 	/*
 	 * Guesses the tree did not confirm are wrong for this tree, and so is
@@ -486,6 +534,7 @@ int st_check_tree_verify(struct st_check_tree *t, struct st_check_result *r,
 		    (rule == ST_RULE_HARDENING_NOTICE && tiny_ineffective(res)))
 			drop(r, i);
 	}
+suppress:
 	st_check_apply_suppressions(r, start, dc);
 out:
 	st_kc_result_free(res);

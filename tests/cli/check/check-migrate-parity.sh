@@ -12,10 +12,10 @@
 # tree	with --srctree (the 6.12 extraction): every finding of the rules both
 #	doors have (syntax, duplicate-assignment, conflicting-assignment,
 #	unknown-symbol, ineffective-option, slub-tiny-deps, slub-tiny-disables)
-# model	without a tree: the same rules, but ineffective-option and
-#	unknown-symbol, which check judges only with --srctree while migrate
-#	resolves the bundled slab model (counted, not compared: item 1 of
-#	issue 45 leaves this)
+# model	without a tree: the same rules; both doors resolve the bundled slab
+#	model, so ineffective-option and unknown-symbol are compared too (the
+#	6 of the sh boards' "# CONFIG_SYSFS is not set" that EXPERT off makes
+#	ineffective were migrate's alone before check resolved the model)
 #
 # check prints two or more unknown symbols of a file as one finding whose
 # chain names each line ("not in this tree, line N: TEXT"); they are
@@ -43,8 +43,6 @@ opts=
 [ "$mode" = tree ] && opts="--srctree $tree"
 
 common='["syntax","duplicate-assignment","conflicting-assignment","unknown-symbol","ineffective-option","slub-tiny-deps","slub-tiny-disables"]'
-[ "$mode" = model ] &&
-	common='["syntax","duplicate-assignment","conflicting-assignment","slub-tiny-deps","slub-tiny-disables"]'
 
 # run DIR WHAT: both doors over DIR's files, from DIR
 run_both() {
@@ -100,6 +98,19 @@ PY
 	awk -F'\t' 'NR == FNR { ch[$1 "\t" $2] = 1; next } !(($2 "\t" $3) in ch)' \
 		"$t/m.lines1" "$t/c.tsv" | sort >"$t/c.cmp"
 	sort "$t/m.tsv" >"$t/m.cmp"
+	# Known: migrate judges a file for the newest kernel where its build
+	# system gives another (issue 43: the 6.1 recipe's fragment c.cfg,
+	# whose EMBEDDED 6.1 still has); check judges it for 6.1. Said, not
+	# compared; any other difference fails.
+	if [ "$mode" = model ]; then
+		known='unknown-symbol	./yocto/meta-multi/recipes-kernel/linux/files/c.cfg	2	EMBEDDED'
+		grep -vxF "$known" "$t/m.cmp" >"$t/m.cmp1"
+		cmp -s "$t/m.cmp" "$t/m.cmp1" &&
+			[ "$2" = fixtures/layout ] && bad "$2: the known difference is gone: drop it here"
+		cmp -s "$t/m.cmp" "$t/m.cmp1" ||
+			echo "$2: known (issue 43), migrate only: $known"
+		mv "$t/m.cmp1" "$t/m.cmp"
+	fi
 	n=$(wc -l <"$t/c.cmp")
 	if ! cmp -s "$t/c.cmp" "$t/m.cmp"; then
 		bad "$2: check and migrate --check differ (< check only, > migrate only):"
@@ -112,13 +123,13 @@ PY
 		bad "$2: migrate names a finding with a rule id check does not have (above)"
 	nf=$(jq '.summary.files' "$t/c.json")
 	echo "$2: $nf files, $n findings alike ($mode)"
-	[ "$mode" = model ] &&
-		echo "$2: model only (migrate): $(jq '[.files[].findings[]? | select(.origin == "pre-existing") | select(.rule == "ineffective-option" or .rule == "unknown-symbol")] | length' "$t/m.json") ineffective-option/unknown-symbol findings check does not judge without a tree"
+	echo "$2: of them ineffective-option or unknown-symbol: $(grep -c -e '^ineffective-option' -e '^unknown-symbol' "$t/c.cmp")"
 }
 
 run_both "$k" "linux 6.12 sh boards"
 [ "$nf" -ge 30 ] || bad "only $nf sh boards"
 [ "$mode" = tree ] && [ "$n" -lt 100 ] && bad "sh boards: only $n findings compared"
+[ "$mode" = model ] && [ "$n" -lt 13 ] && bad "sh boards: only $n findings compared"
 run_both "$t/layout" "fixtures/layout"
 [ -s "$t/c.bad" ] || bad "fixtures/layout: the missing fragment is no error"
 run_both "$t/distros" "fixtures/distros"

@@ -85,4 +85,21 @@ grep -q "slobm_defconfig:1:1: note: fix: no kernel takes this value, and 'slubti
 	{ echo "FAIL: slobm: the note:"; cat slobm.err; fail=1; }
 "$SLUBTINY" check --no-config --fix $d/slobm_defconfig >slobm.out 2>slobm.err
 cmp -s $d/slobm_defconfig slobm.orig || { echo "FAIL: slobm: --fix changed the file"; fail=1; }
+# Without a tree the bundled model adds what only a resolution sees (an
+# option EXPERT off hides); where the helper cannot start, the rules judge
+# alone and one note says what was left out, in every format
+printf 'CONFIG_SLUB_TINY=y\n# CONFIG_SYSFS is not set\n' >$d/sysfs_defconfig
+"$SLUBTINY" check --no-config $d/sysfs_defconfig >sysfs.out 2>sysfs.err; st=$?
+[ $st = 1 ] || { echo "FAIL: sysfs: check exit $st, want 1"; cat sysfs.err; fail=1; }
+grep -q "sysfs_defconfig:2:1: warning: # CONFIG_SYSFS is not set has no effect: depends on EXPERT, which is n.*\[ineffective-option\]$" sysfs.err ||
+	{ echo "FAIL: sysfs: no ineffective-option from the model:"; cat sysfs.err; fail=1; }
+for f in text json; do
+	SLUBTINY_PYTHON=/nonexistent "$SLUBTINY" check --no-config --format $f \
+		$d/sysfs_defconfig >sysfs.out 2>sysfs.err; st=$?
+	[ $st = 1 ] || { echo "FAIL: no model ($f): check exit $st, want 1"; cat sysfs.err; fail=1; }
+	grep -q -e '\[ineffective-option\]' -e '"ineffective-option"' sysfs.out sysfs.err &&
+		{ echo "FAIL: no model ($f): a model finding"; cat sysfs.err; fail=1; }
+	[ "$(grep -c "^slubtiny: check: the bundled Kconfig model was not used (.*): ineffective-option and unknown-symbol were not judged; --srctree judges them$" sysfs.err)" = 1 ] ||
+		{ echo "FAIL: no model ($f): not one note:"; cat sysfs.err; fail=1; }
+done
 exit $fail
