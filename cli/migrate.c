@@ -37,7 +37,7 @@ const struct st_opt st_migrate_opts[] = {
 	{ "srctree", 0, OPT_SRCTREE, "DIR", "verify with this kernel tree's Kconfig (default: bundled model)" },
 	{ "arch", 0, OPT_ARCH, "ARCH", "ARCH for Kconfig (default: $ARCH, else the arch/ARCH/configs/ path)" },
 	{ "cross-compile", 0, OPT_CROSS, "PREFIX", "CROSS_COMPILE for Kconfig's compiler tests (default: $CROSS_COMPILE)" },
-	{ "target", 0, OPT_TARGET, "VERSION", "target kernel, e.g. 6.12 (default: the tree's, else the newest)" },
+	{ "target", 0, OPT_TARGET, "VERSION", "target kernel, e.g. 6.12 (default: the tree's, else the build system's for each file, else the newest)" },
 	{ "fix-deps", 0, OPT_FIX_DEPS, NULL, "add what the result needs to take effect (e.g. CONFIG_EXPERT=y)" },
 	{ "fix", 0, OPT_FIX, NULL, "--fix-deps --in-place: write the fix check --fix writes" },
 	{ "no-pin", 0, OPT_NO_PIN, NULL, "with --fix-deps: let options change as a side effect (no lines keep them)" },

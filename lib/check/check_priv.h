@@ -49,11 +49,11 @@ int st_check_tree_verify(struct st_check_tree *t, struct st_check_result *r,
 int st_check_tree_summarize(struct st_check_result *r, size_t start);
 
 /*
- * Whether the rules judge @sym themselves (the allocators, SLUB_TINY and
- * what it turns off): the bundled model's word on it adds nothing, and a
+ * Whether the rules judge @sym themselves for the kernel @o judges (the
+ * allocators once removed, SLUB_TINY and what it turns off): the bundled model's word on it adds nothing, and a
  * rule turned off must not come back under another id.
  */
-bool st_check_rules_own(const char *sym);
+bool st_check_rules_own(const char *sym, const struct st_check_opts *o);
 
 /* git, quietly (baseline.c): see there. */
 int st_check_git(const char *dir, char *line, size_t len, char *const argv[]);

@@ -356,14 +356,6 @@ static int key_lookup(const char *sym)
 	return -1;
 }
 
-bool st_check_rules_own(const char *sym)
-{
-	int k = key_lookup(sym);
-
-	return k >= 0 && k != K_EXPERT && k != K_EMBEDDED &&
-	       k != K_COMPILE_TEST;
-}
-
 /* y or m: the line enables the symbol. */
 static bool line_enables(const struct st_dc_line *l)
 {
@@ -398,6 +390,25 @@ static struct st_kver judged(const struct ctx *c)
 	if (!v.major)
 		v = (struct st_kver){ c->o->fix_major, c->o->fix_minor };
 	return v.major ? v : st_kver_newest;
+}
+
+bool st_check_rules_own(const char *sym, const struct st_check_opts *o)
+{
+	struct ctx c = { .o = o };
+	const struct st_slab_sym *ss;
+	int k = key_lookup(sym);
+
+	if (k < 0 || k == K_EXPERT || k == K_EMBEDDED || k == K_COMPILE_TEST)
+		return false;
+	/*
+	 * The old allocators are removed-allocator's once they are gone;
+	 * before, a 6.1 CONFIG_SLOB=y without EXPERT is the model's to see.
+	 */
+	if (k == K_SLOB || k == K_SLOB_DEPRECATED || k == K_SLAB || k == K_SLAB_DEPRECATED) {
+		ss = st_slab_sym(sym);
+		return ss && ss->removed.major && st_kver_cmp(judged(&c), ss->removed) >= 0;
+	}
+	return true;
 }
 
 static bool suppressed(const struct ctx *c, enum st_rule rule, int line)

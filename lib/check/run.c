@@ -99,11 +99,8 @@ static int check_model(const struct st_check_run_opts *o, struct st_check_tree *
 	ret = st_check_defconfig(r, dc, path, &rules);
 	if (ret)
 		return st_err(err, -ret, path, "%s", strerror(-ret));
-	/*
-	 * The model is for the run's kernel: a file the build system gives
-	 * another kernel is judged by the rules alone, for that kernel.
-	 */
-	if (t && (o->srctree || !(l->version && !o->rules.judge_major)))
+	/* (the model is for the kernel judged: the build system's, if it says) */
+	if (t)
 		ret = st_check_tree_verify(t, r, start, dc, path, l, &rules, err);
 	return ret;
 }

@@ -22,6 +22,7 @@
 
 struct tree_arch {
 	char *arch;			/* "" for the host's */
+	char target[16];		/* the model's kernel, "" for a tree's or the newest */
 	struct st_kconfig *kc;		/* NULL: the tree lacks the arch */
 	char *bad;			/* then why, for each of its files */
 };
@@ -94,18 +95,18 @@ const char *st_check_tree_skipped(const struct st_check_tree *t)
  * The helper for @arch ("" = host), started on first use. An arch the tree
  * lacks is remembered: *kc NULL and *bad the message, for every file of it.
  */
-static int tree_kc(struct st_check_tree *t, const char *arch,
+static int tree_kc(struct st_check_tree *t, const char *arch, const char *target,
 		   struct st_kconfig **kc, const char **bad, struct st_error *err)
 {
 	struct st_kc_opts ko = {
-		.srctree = t->srctree, .target = t->target, .cross_compile = t->cross_compile,
+		.srctree = t->srctree, .target = target, .cross_compile = t->cross_compile,
 	};
 	struct tree_arch *na;
 	size_t i;
 	int ret;
 
 	for (i = 0; i < t->nr; i++) {
-		if (!strcmp(t->a[i].arch, arch)) {
+		if (!strcmp(t->a[i].arch, arch) && !strcmp(t->a[i].target, target ? target : "")) {
 			*kc = t->a[i].kc;
 			*bad = t->a[i].bad;
 			return 0;
@@ -139,6 +140,7 @@ static int tree_kc(struct st_check_tree *t, const char *arch,
 	}
 	if (ret)
 		return ret;
+	snprintf(na->target, sizeof(na->target), "%s", target ? target : "");
 	na->arch = strdup(arch);
 	if (!na->arch) {
 		st_kconfig_close(*kc);
@@ -286,7 +288,7 @@ static int merge(const struct st_check_tree *t, struct st_check_result *r, size_
 			ret = -ENOMEM;
 			break;
 		}
-		if (!t->srctree && st_check_rules_own(k->sym)) {
+		if (!t->srctree && st_check_rules_own(k->sym, o)) {
 			/* the model on a rule's own symbol: the rule's verdict stands */
 			if (g >= 0)
 				confirmed[g - start] = true;
@@ -449,6 +451,21 @@ static int drop_base_findings(struct st_kc_result *res, const struct st_layout_b
 	return ret;
 }
 
+/*
+ * The model for the kernel @o judges (--target, or the build system's for
+ * this file), else the run's; NULL with a tree, which is one kernel.
+ */
+static const char *model_target(const struct st_check_tree *t,
+				const struct st_check_opts *o, char *buf, size_t len)
+{
+	if (t->srctree)
+		return NULL;
+	if (!o->judge_major)
+		return t->target;
+	snprintf(buf, len, "%d.%d", o->judge_major, o->judge_minor);
+	return buf;
+}
+
 int st_check_tree_verify(struct st_check_tree *t, struct st_check_result *r,
 			 size_t start, const struct st_defconfig *dc,
 			 const char *path, const struct st_layout *l,
@@ -461,10 +478,12 @@ int st_check_tree_verify(struct st_check_tree *t, struct st_check_result *r,
 	const char *bad = NULL;
 	bool *confirmed = NULL;
 	size_t i, n = 0, nr_before = r->nr, in_base;
+	char tv[16];
 	int ret;
 
 	/* the tree is for the ARCH check's run decided for this file (NULL: the host's) */
-	ret = tree_kc(t, t->arch ? t->arch : "", &kc, &bad, err);
+	ret = tree_kc(t, t->arch ? t->arch : "", model_target(t, o, tv, sizeof(tv)),
+		      &kc, &bad, err);
 	/* no model: the rules' findings stand alone */
 	if (!ret && !kc && !bad)
 		return 0;

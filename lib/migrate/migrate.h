@@ -227,6 +227,14 @@ struct st_mig_file {
 	 */
 	struct st_layout layout;
 	size_t nr_in_base;		/* Kconfig findings on base lines, not the file's */
+	/*
+	 * The kernel it was migrated and verified for: the session's, or,
+	 * without --target and --srctree, the one its build system gives
+	 * (@layout.version, an OpenWrt config-6.6) where a bundled model
+	 * covers it, as check judges it. @target_from_layout says which.
+	 */
+	struct st_kver target;
+	bool target_from_layout;
 };
 
 int st_mig_session_new(struct st_mig_session **s, const struct st_mig_opts *opts,

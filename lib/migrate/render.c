@@ -150,7 +150,7 @@ static void print_stack(struct out *o, const struct st_mig_outcome *r)
 	if (f->layout.kind == ST_LAYOUT_PLAIN || o->quiet)
 		return;
 	d = st_layout_describe(&f->layout, f->arch_from == ST_ARCH_FROM_LAYOUT,
-			       false, r->tree, o->verbose);
+			       f->target_from_layout, r->tree, o->verbose);
 	if (!d) {
 		o->err = o->err ? o->err : -ENOMEM;
 		return;
@@ -392,14 +392,17 @@ static cJSON *json_stack(const struct st_mig_file *f)
 {
 	return st_layout_to_json(&f->layout, f->path,
 				 f->arch_from == ST_ARCH_FROM_LAYOUT,
-				 false, f->nr_in_base);
+				 f->target_from_layout, f->nr_in_base);
 }
 
 cJSON *st_mig_outcome_to_json(const struct st_mig_outcome *r)
 {
 	const struct st_mig_file *f = r->file;
 	cJSON *o = cJSON_CreateObject();
+	char target[16];
 
+	/* the file's own: its build system's kernel where that was used */
+	snprintf(target, sizeof(target), "%d.%d", f->target.major, f->target.minor);
 	/* "path": the old name of "file", kept for one release */
 	if (!o || !cJSON_AddStringToObject(o, "file", f->path) ||
 	    !cJSON_AddStringToObject(o, "path", f->path) ||
@@ -410,6 +413,7 @@ cJSON *st_mig_outcome_to_json(const struct st_mig_outcome *r)
 	    !cJSON_AddItemToObject(o, "changes", json_changes(r)) ||
 	    !cJSON_AddItemToObject(o, "refused", json_refused(r)) ||
 	    !cJSON_AddBoolToObject(o, "written", r->written) ||
+	    !cJSON_AddStringToObject(o, "target", target) ||
 	    !st_json_add_str_or_null(o, "verified_with", f->verified_with) ||
 	    !st_json_add_str_or_null(o, "arch", f->arch[0] ? f->arch : NULL) ||
 	    !st_json_add_str_or_null(o, "arch_from", f->arch[0] ?

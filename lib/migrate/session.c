@@ -29,6 +29,7 @@
 
 struct helper {
 	char *arch;		/* "" for the host's */
+	char target[16];	/* the model's kernel ("" with a tree) */
 	struct st_kconfig *kc;
 };
 
@@ -164,21 +165,26 @@ struct st_kver st_mig_session_target(const struct st_mig_session *s)
 	return s->target;
 }
 
-static int helper_for(struct st_mig_session *s, const char *arch,
+static int helper_for(struct st_mig_session *s, const char *arch, struct st_kver target,
 		      struct st_kconfig **kc, struct st_error *err)
 {
 	struct st_kc_opts o = {
 		.srctree = s->opts.srctree,
-		.target = s->target_str,
 		.arch = arch,
 		.cross_compile = s->opts.cross_compile,
 	};
+	char tv[16] = "";
 	struct helper *h;
 	size_t i;
 	int ret;
 
+	/* a tree is one kernel; the bundled models are one a version */
+	if (!s->opts.srctree)
+		snprintf(tv, sizeof(tv), "%d.%d", target.major, target.minor);
+	o.target = tv[0] ? tv : s->target_str;
 	for (i = 0; i < s->nr_helpers; i++) {
-		if (!strcmp(s->helpers[i].arch, arch ? arch : "")) {
+		if (!strcmp(s->helpers[i].arch, arch ? arch : "") &&
+		    !strcmp(s->helpers[i].target, tv)) {
 			*kc = s->helpers[i].kc;
 			return 0;
 		}
@@ -192,6 +198,7 @@ static int helper_for(struct st_mig_session *s, const char *arch,
 	ret = st_kconfig_open(&o, &h->kc, err);
 	if (ret)
 		return ret;
+	snprintf(h->target, sizeof(h->target), "%s", tv);
 	h->arch = strdup(arch ? arch : "");
 	if (!h->arch) {
 		st_kconfig_close(h->kc);
@@ -799,7 +806,7 @@ static int verify(struct st_mig_session *s, const char *real, struct st_mig_file
 	base = strrchr(f->before->name, '/');
 	if (!strcmp(base ? base + 1 : f->before->name, "tiny.config"))
 		mode = ST_KC_TINYCONFIG;
-	ret = helper_for(s, arch, &kc, err);
+	ret = helper_for(s, arch, f->target, &kc, err);
 	/* an arch the tree lacks: about this file, not the tree */
 	if (ret == -EINVAL) {
 		char msg[sizeof(err->msg)];
@@ -822,7 +829,7 @@ static int verify(struct st_mig_session *s, const char *real, struct st_mig_file
 			ret = apply_fixes(f, rf, "fix-deps");
 		/* the rule table's findings, at the lines the fixes moved */
 		if (!ret && rf->nr_fixes)
-			ret = st_migration_refind(&f->m, s->target);
+			ret = st_migration_refind(&f->m, f->target);
 		if (ret) {
 			ret = st_err(err, -ret, f->path, "%s", strerror(-ret));
 			goto out;
@@ -835,7 +842,7 @@ static int verify(struct st_mig_session *s, const char *real, struct st_mig_file
 		if (ret)
 			goto out;
 		if (f->m.nr_changes > nr)
-			ret = st_migration_refind(&f->m, s->target);
+			ret = st_migration_refind(&f->m, f->target);
 		if (ret) {
 			ret = st_err(err, -ret, f->path, "%s", strerror(-ret));
 			goto out;
@@ -852,7 +859,7 @@ static int verify(struct st_mig_session *s, const char *real, struct st_mig_file
 	if (ret)
 		goto out;
 	if (!ret && f->m.changed)
-		ret = st_migration_findings_of(f->before, s->target, baseline);
+		ret = st_migration_findings_of(f->before, f->target, baseline);
 	if (!ret && f->m.changed)
 		ret = merge_findings(baseline, &lb, rb, NULL);
 	if (!ret && f->m.changed)
@@ -997,6 +1004,26 @@ static int judge(struct st_mig_file *f, const struct st_migration *base)
 	return 0;
 }
 
+/*
+ * The kernel @f is for: what the command was told (--target, the tree's),
+ * else what its build system says where a bundled model covers it (check
+ * judges such a file for that kernel too), else the newest.
+ */
+static void file_target(const struct st_mig_session *s, struct st_mig_file *f)
+{
+	struct st_kver v;
+
+	f->target = s->target;
+	f->target_from_layout = false;
+	if (s->opts.srctree || s->opts.target || !f->layout.version ||
+	    st_kver_parse(f->layout.version, &v))
+		return;
+	if (st_kver_cmp(v, st_kver_oldest_model) < 0 || st_kver_cmp(v, st_kver_newest) > 0)
+		return;
+	f->target = v;
+	f->target_from_layout = true;
+}
+
 int st_mig_session_file(struct st_mig_session *s, const char *path,
 			struct st_mig_file *f, struct st_error *err)
 {
@@ -1032,10 +1059,11 @@ int st_mig_session_file_as(struct st_mig_session *s, const char *path,
 	f->arch_from = f->arch_choice.from;
 	snprintf(f->arch, sizeof(f->arch), "%s", f->arch_choice.arch);
 	snprintf(f->arch_why, sizeof(f->arch_why), "%s", f->arch_choice.why);
+	file_target(s, f);
 	f->nr_errors = f->before->nr_errors;
 	if (f->nr_errors)
 		return 0;
-	ret = st_migrate(f->before, s->target, &f->m);
+	ret = st_migrate(f->before, f->target, &f->m);
 	if (ret)
 		return st_err(err, -ret, path, "%s", strerror(-ret));
 	if (s->opts.verify) {
@@ -1043,7 +1071,7 @@ int st_mig_session_file_as(struct st_mig_session *s, const char *path,
 		if (ret)
 			goto out;
 	} else if (f->m.changed) {
-		ret = st_migration_findings_of(f->before, s->target, &base);
+		ret = st_migration_findings_of(f->before, f->target, &base);
 		if (ret) {
 			ret = st_err(err, -ret, path, "%s", strerror(-ret));
 			goto out;

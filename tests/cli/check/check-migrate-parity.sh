@@ -15,7 +15,9 @@
 # model	without a tree: the same rules; both doors resolve the bundled slab
 #	model, so ineffective-option and unknown-symbol are compared too (the
 #	6 of the sh boards' "# CONFIG_SYSFS is not set" that EXPERT off makes
-#	ineffective were migrate's alone before check resolved the model)
+#	ineffective were migrate's alone before check resolved the model), each
+#	file for the kernel its build system gives (the 6.1 recipe's c.cfg,
+#	whose EMBEDDED migrate called unknown, judging it for the newest)
 #
 # check prints two or more unknown symbols of a file as one finding whose
 # chain names each line ("not in this tree, line N: TEXT"); they are
@@ -98,19 +100,6 @@ PY
 	awk -F'\t' 'NR == FNR { ch[$1 "\t" $2] = 1; next } !(($2 "\t" $3) in ch)' \
 		"$t/m.lines1" "$t/c.tsv" | sort >"$t/c.cmp"
 	sort "$t/m.tsv" >"$t/m.cmp"
-	# Known: migrate judges a file for the newest kernel where its build
-	# system gives another (issue 43: the 6.1 recipe's fragment c.cfg,
-	# whose EMBEDDED 6.1 still has); check judges it for 6.1. Said, not
-	# compared; any other difference fails.
-	if [ "$mode" = model ]; then
-		known='unknown-symbol	./yocto/meta-multi/recipes-kernel/linux/files/c.cfg	2	EMBEDDED'
-		grep -vxF "$known" "$t/m.cmp" >"$t/m.cmp1"
-		cmp -s "$t/m.cmp" "$t/m.cmp1" &&
-			[ "$2" = fixtures/layout ] && bad "$2: the known difference is gone: drop it here"
-		cmp -s "$t/m.cmp" "$t/m.cmp1" ||
-			echo "$2: known (issue 43), migrate only: $known"
-		mv "$t/m.cmp1" "$t/m.cmp"
-	fi
 	n=$(wc -l <"$t/c.cmp")
 	if ! cmp -s "$t/c.cmp" "$t/m.cmp"; then
 		bad "$2: check and migrate --check differ (< check only, > migrate only):"
