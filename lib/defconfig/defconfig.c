@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -646,7 +647,21 @@ static int too_large(struct st_error *err, const char *name)
  * "-": standard input, whatever it is (a pipe, a terminal, a file), to its
  * end, or to one byte over the limit: more is not read at all.
  */
-static int load_stdin(struct st_defconfig **out, struct st_error *err)
+/*
+ * Standard input can be read once, but a command may need its content
+ * twice (check decides a file's ARCH from its symbols before it judges
+ * it): the first load keeps the bytes, or the error, for the later ones.
+ */
+static struct {
+	pthread_mutex_t lock;
+	bool done;
+	char *buf;
+	size_t len;
+	int ret;
+	struct st_error err;
+} stdin_cache = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+static int read_stdin(char **out, size_t *outlen, struct st_error *err)
 {
 	size_t len = 0, cap = 0;
 	char *buf = NULL, *nb;
@@ -681,9 +696,27 @@ static int load_stdin(struct st_defconfig **out, struct st_error *err)
 			return too_large(err, "-");
 		}
 	}
-	ret = st_defconfig_parse(out, buf ? buf : "", len, "-", err);
-	free(buf);
-	return ret;
+	*out = buf;
+	*outlen = len;
+	return 0;
+}
+
+static int load_stdin(struct st_defconfig **out, struct st_error *err)
+{
+	pthread_mutex_lock(&stdin_cache.lock);
+	if (!stdin_cache.done) {
+		stdin_cache.ret = read_stdin(&stdin_cache.buf, &stdin_cache.len,
+					     &stdin_cache.err);
+		stdin_cache.done = true;
+	}
+	pthread_mutex_unlock(&stdin_cache.lock);
+	if (stdin_cache.ret) {
+		if (err)
+			*err = stdin_cache.err;
+		return stdin_cache.ret;
+	}
+	return st_defconfig_parse(out, stdin_cache.buf ? stdin_cache.buf : "",
+				  stdin_cache.len, "-", err);
 }
 
 int st_defconfig_load(struct st_defconfig **out, const char *path,

@@ -19,6 +19,7 @@
 #include "common/error.h"
 #include "common/fs.h"
 #include "common/str.h"
+#include "defconfig/defconfig.h"
 #include "layout/discover.h"
 #include "layout/layout.h"
 
@@ -659,6 +660,30 @@ static bool from_layout(const char *path, struct said *c)
 	return found;
 }
 
+/*
+ * st_cfg_arch_of() for standard input: lib/defconfig keeps what it read,
+ * so the file is judged afterwards from the same bytes.
+ */
+static int stdin_arch(char *arch, size_t asize, char *sym, size_t ssize)
+{
+	struct st_defconfig *dc;
+	char *buf = NULL;
+	size_t len = 0, i;
+	FILE *m;
+	int ret = 0;
+
+	if (st_defconfig_load(&dc, "-", NULL))
+		return 0;	/* the file's error, reported when it is judged */
+	m = open_memstream(&buf, &len);
+	for (i = 0; m && i < dc->nr_lines; i++)
+		fprintf(m, "%s\n", dc->lines[i].text);
+	if (m && !fclose(m))
+		ret = st_cfg_arch_of_buf(buf, len, arch, asize, sym, ssize);
+	free(buf);
+	st_defconfig_free(dc);
+	return ret;
+}
+
 void st_arch_of_file(const char *path, const char *real,
 		     const struct st_arch_sources *given, struct st_arch_choice *c)
 {
@@ -676,8 +701,10 @@ void st_arch_of_file(const char *path, const char *real,
 	/* the symbols are a guess for a gap: read only when nothing above says */
 	for (i = 0; i < ST_ARCH_FROM_SYMBOLS && !s.s[i].arch; i++)
 		;
-	if (i == ST_ARCH_FROM_SYMBOLS && strcmp(path, "-") &&
-	    st_cfg_arch_of(path, sym.arch, sizeof(sym.arch), sym.why, sizeof(sym.why)) == 1)
+	if (i == ST_ARCH_FROM_SYMBOLS &&
+	    (strcmp(path, "-") ? st_cfg_arch_of(path, sym.arch, sizeof(sym.arch), sym.why,
+						sizeof(sym.why)) :
+	     stdin_arch(sym.arch, sizeof(sym.arch), sym.why, sizeof(sym.why))) == 1)
 		s.s[ST_ARCH_FROM_SYMBOLS] = (struct st_arch_source){ sym.arch, sym.why };
 	st_arch_decide(&s, c);
 }

@@ -122,6 +122,15 @@ case_arch_env() {
 	host=$(jq -r .arch.name out)
 	[ "$(jq -r '"\(.arch.from) \(.files[0].arch) \(.files[0].arch_from)"' out)" = "host $host host" ] ||
 		bad "check --json without ARCH: $(jq -c '[.arch, .files]' out)"
+	# standard input has symbols too (issue 43: CONFIG_ARCH_AT91=y on stdin
+	# was judged for the host), read once and judged from the same bytes
+	for c in check migrate; do
+		opts=; [ $c = check ] && opts=--no-config
+		printf 'CONFIG_ARCH_AT91=y\nCONFIG_SLOB=y\n' >at91.in
+		run 1 "$c - with CONFIG_ARCH_AT91" env -u ARCH "$S" $c $opts - <at91.in
+		has "ARCH=arm (from symbols: CONFIG_ARCH_AT91)" "$c - with CONFIG_ARCH_AT91"
+		has "^-:2:1: .*CONFIG_SLOB=y" "$c - with CONFIG_ARCH_AT91: the file judged after its ARCH"
+	done
 	# as make's SUBARCH: an x86_64 or i686 machine is x86
 	case $(uname -m) in
 	x86_64|i?86) [ "$host" = x86 ] || bad "host $(uname -m): ARCH=$host, want x86" ;;
