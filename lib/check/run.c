@@ -256,13 +256,16 @@ static int not_text(const struct st_defconfig *dc, const char *path,
 	return 0;
 }
 
-/* Keep @l (moved: @l is left empty) as a stack of @r, for the report. */
+/*
+ * Keep @l (moved: @l is left empty) as a stack of @r, for the report; @a
+ * is the ARCH the run decided for the file (the run's list, not @r's: @r
+ * is a worker's).
+ */
 static int keep_stack(const struct st_check_run_opts *o, struct st_check_result *r,
-		      const char *path, struct st_layout *l, size_t in_base,
-		      struct st_error *err)
+		      const char *path, const struct st_check_arch *a, struct st_layout *l,
+		      size_t in_base, struct st_error *err)
 {
 	struct st_check_stack *s = realloc(r->stacks, (r->nr_stacks + 1) * sizeof(*s));
-	size_t i;
 
 	if (!s)
 		return st_err(err, ENOMEM, path, "out of memory");
@@ -275,9 +278,7 @@ static int keep_stack(const struct st_check_run_opts *o, struct st_check_result 
 	s->l = *l;
 	memset(l, 0, sizeof(*l));
 	/* as the run decided it */
-	for (i = 0; i < r->nr_archs; i++)
-		if (!strcmp(r->archs[i].file, path))
-			s->arch_used = r->archs[i].from == ST_ARCH_FROM_LAYOUT && o->srctree;
+	s->arch_used = a && a->from == ST_ARCH_FROM_LAYOUT && o->srctree;
 	s->version_used = s->l.version && !o->srctree && !o->rules.judge_major;
 	s->srctree = o->srctree != NULL;
 	s->nr_in_base = in_base;
@@ -309,8 +310,8 @@ static int keep_line_texts(struct st_check_result *r, size_t start, const char *
 
 /* The rules alone, or the rules and the tree's verification (@t). */
 static int check_file(const struct st_check_run_opts *o, struct st_check_tree *t,
-		      const char *path, struct st_check_result *r, bool *fatal,
-		      struct st_error *err)
+		      const char *path, const struct st_check_arch *a,
+		      struct st_check_result *r, bool *fatal, struct st_error *err)
 {
 	struct st_defconfig *dc, *base = NULL;
 	struct st_check_result b;
@@ -349,7 +350,7 @@ static int check_file(const struct st_check_run_opts *o, struct st_check_tree *t
 	if (!ret && keep_line_texts(r, start, path, dc))
 		ret = st_err(err, ENOMEM, path, "out of memory");
 	if (!ret && l.kind != ST_LAYOUT_PLAIN)
-		ret = keep_stack(o, r, path, &l, in_base, err);
+		ret = keep_stack(o, r, path, a, &l, in_base, err);
 	st_defconfig_free(base);
 	st_defconfig_free(dc);
 	st_layout_release(&l);
@@ -421,7 +422,7 @@ static int do_item(struct work *w, const struct item *it, struct st_check_result
 		bool fatal = false;
 
 		if (!failed_before(w->prior, path)) {
-			ret = check_file(o, t, path, r, &fatal, err);
+			ret = check_file(o, t, path, &w->archs[it->idx[i]], r, &fatal, err);
 			if (ret && !fatal && err->code != ENOMEM)
 				ret = file_error(r, start, path, err);
 		}

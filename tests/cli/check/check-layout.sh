@@ -51,6 +51,10 @@ stack() { # dir owned-file arch [--arch]: the check of one stack against conf
 	[ -s "$w/err" ] && { echo "FAIL: $file: stderr:"; cat "$w/err"; fail=1; }
 	[ "$(jq -r '.stacks[0].arch.name' "$w/json")" = "$layout_arch" ] ||
 		{ echo "FAIL: $file: arch $(jq -c .stacks "$w/json"), want $arch"; fail=1; }
+	# the tree was resolved for the build system's ARCH: the stack says used
+	# (it said "not used": the worker looked for the file in its own list)
+	[ $# -gt 3 ] || [ "$(jq -r '.stacks[0].arch.used' "$w/json")" = true ] ||
+		{ echo "FAIL: $file: the stack's ARCH not said used: $(jq -c .stacks[0].arch "$w/json")"; fail=1; }
 	# the kernel's defconfig under the parts (Buildroot's
 	# BR2_LINUX_KERNEL_DEFCONFIG), parts merged over the owned file after it
 	kdef=$(jq -r '.stacks[0].base_defconfig // empty' "$w/json")
