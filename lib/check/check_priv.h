@@ -20,13 +20,14 @@ struct st_check_tree;
 
 /*
  * Kconfig verification against a kernel tree (tree.c): one helper per arch.
- * With @srctree NULL, against the slab model bundled for @target (NULL: the
- * newest), the one migrate verifies with when it has no tree: it only adds
- * the ineffective-option and unknown-symbol findings the rules cannot see,
- * and a helper that cannot start leaves them out (st_check_tree_skipped()).
+ * With @srctree NULL, against the slab model bundled for the kernel each
+ * file is judged for, the one migrate verifies with when it has no tree: it
+ * only adds the ineffective-option and unknown-symbol findings the rules
+ * cannot see, and a helper that cannot start leaves them out
+ * (st_check_tree_skipped()).
  */
-int st_check_tree_new(struct st_check_tree **t, const char *srctree, const char *target,
-		      const char *arch, const char *cross_compile, struct st_error *err);
+int st_check_tree_new(struct st_check_tree **t, const char *srctree, const char *arch,
+		      const char *cross_compile, struct st_error *err);
 /* Model mode: why the model was not used, or NULL. Owned by @t. */
 const char *st_check_tree_skipped(const struct st_check_tree *t);
 void st_check_tree_free(struct st_check_tree *t);

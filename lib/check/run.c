@@ -408,12 +408,8 @@ static int do_item(struct work *w, const struct item *it, struct st_check_result
 	 */
 	if (o->srctree || o->model) {
 		const struct st_check_arch *a = &w->archs[it->idx[0]];
-		char target[32];
 
-		snprintf(target, sizeof(target), "%d.%d", o->rules.judge_major,
-			 o->rules.judge_minor);
-		ret = st_check_tree_new(&t, o->srctree, o->rules.judge_major ? target : NULL,
-					a->from == ST_ARCH_FROM_HOST ? NULL : a->arch,
+		ret = st_check_tree_new(&t, o->srctree, a->from == ST_ARCH_FROM_HOST ? NULL : a->arch,
 					o->cross_compile, err);
 	}
 	for (i = 0; !ret && i < it->n; i++) {

@@ -29,7 +29,6 @@ struct tree_arch {
 
 struct st_check_tree {
 	char *srctree;			/* NULL: the bundled model */
-	char *target;			/* the model's kernel, or NULL (newest) */
 	char *skipped;			/* model mode: why it was not used */
 	char *arch;			/* forced by --arch, or NULL */
 	const char *cross_compile;	/* CROSS_COMPILE, or NULL; not owned */
@@ -37,21 +36,13 @@ struct st_check_tree {
 	size_t nr;
 };
 
-int st_check_tree_new(struct st_check_tree **t, const char *srctree, const char *target,
-		      const char *arch, const char *cross_compile, struct st_error *err)
+int st_check_tree_new(struct st_check_tree **t, const char *srctree, const char *arch, const char *cross_compile, struct st_error *err)
 {
 	struct st_check_tree *n = calloc(1, sizeof(*n));
 
 	if (!n)
 		return st_err(err, ENOMEM, srctree, "out of memory");
 	n->cross_compile = cross_compile;
-	if (!srctree) {
-		n->target = target ? strdup(target) : NULL;
-		if (target && !n->target) {
-			free(n);
-			return st_err(err, ENOMEM, NULL, "out of memory");
-		}
-	}
 	/* the helper runs elsewhere: hand it an absolute path */
 	n->srctree = srctree ? realpath(srctree, NULL) : NULL;
 	if (srctree && !n->srctree) {
@@ -80,7 +71,6 @@ void st_check_tree_free(struct st_check_tree *t)
 	}
 	free(t->a);
 	free(t->srctree);
-	free(t->target);
 	free(t->skipped);
 	free(t->arch);
 	free(t);
@@ -453,15 +443,13 @@ static int drop_base_findings(struct st_kc_result *res, const struct st_layout_b
 
 /*
  * The model for the kernel @o judges (--target, or the build system's for
- * this file), else the run's; NULL with a tree, which is one kernel.
+ * this file), NULL for the newest; NULL with a tree, which is one kernel.
  */
 static const char *model_target(const struct st_check_tree *t,
 				const struct st_check_opts *o, char *buf, size_t len)
 {
-	if (t->srctree)
+	if (t->srctree || !o->judge_major)
 		return NULL;
-	if (!o->judge_major)
-		return t->target;
 	snprintf(buf, len, "%d.%d", o->judge_major, o->judge_minor);
 	return buf;
 }

@@ -701,7 +701,7 @@ static int read_stdin(char **out, size_t *outlen, struct st_error *err)
 	return 0;
 }
 
-static int load_stdin(struct st_defconfig **out, struct st_error *err)
+int st_defconfig_stdin(const char **buf, size_t *len, struct st_error *err)
 {
 	pthread_mutex_lock(&stdin_cache.lock);
 	if (!stdin_cache.done) {
@@ -715,8 +715,18 @@ static int load_stdin(struct st_defconfig **out, struct st_error *err)
 			*err = stdin_cache.err;
 		return stdin_cache.ret;
 	}
-	return st_defconfig_parse(out, stdin_cache.buf ? stdin_cache.buf : "",
-				  stdin_cache.len, "-", err);
+	*buf = stdin_cache.buf ? stdin_cache.buf : "";
+	*len = stdin_cache.len;
+	return 0;
+}
+
+static int load_stdin(struct st_defconfig **out, struct st_error *err)
+{
+	const char *buf;
+	size_t len;
+	int ret = st_defconfig_stdin(&buf, &len, err);
+
+	return ret ? ret : st_defconfig_parse(out, buf, len, "-", err);
 }
 
 int st_defconfig_load(struct st_defconfig **out, const char *path,

@@ -113,6 +113,13 @@ int st_defconfig_parse(struct st_defconfig **out, const char *buf, size_t len,
 		       const char *name, struct st_error *err);
 
 /*
+ * Standard input's bytes (up to the size limit), read on first use and kept
+ * for the process: a command may need them twice (the ARCH of their
+ * symbols, then the file). The first read's error is every call's.
+ */
+int st_defconfig_stdin(const char **buf, size_t *len, struct st_error *err);
+
+/*
  * Read and parse @path. Errors (missing, unreadable, not a regular file,
  * over ST_DC_MAX_FILE bytes: -EFBIG, seen by fstat before any read) fill
  * @err and return -errno. The model remembers the file's stat for

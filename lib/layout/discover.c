@@ -666,22 +666,13 @@ static bool from_layout(const char *path, struct said *c)
  */
 static int stdin_arch(char *arch, size_t asize, char *sym, size_t ssize)
 {
-	struct st_defconfig *dc;
-	char *buf = NULL;
-	size_t len = 0, i;
-	FILE *m;
-	int ret = 0;
+	const char *buf;
+	size_t len;
 
-	if (st_defconfig_load(&dc, "-", NULL))
-		return 0;	/* the file's error, reported when it is judged */
-	m = open_memstream(&buf, &len);
-	for (i = 0; m && i < dc->nr_lines; i++)
-		fprintf(m, "%s\n", dc->lines[i].text);
-	if (m && !fclose(m))
-		ret = st_cfg_arch_of_buf(buf, len, arch, asize, sym, ssize);
-	free(buf);
-	st_defconfig_free(dc);
-	return ret;
+	/* an error is the file's, reported when it is judged */
+	if (st_defconfig_stdin(&buf, &len, NULL))
+		return 0;
+	return st_cfg_arch_of_buf(buf, len, arch, asize, sym, ssize);
 }
 
 void st_arch_of_file(const char *path, const char *real,
