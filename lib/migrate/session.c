@@ -212,7 +212,10 @@ static int helper_for(struct st_mig_session *s, const char *arch, struct st_kver
 /*
  * The assignments of @dc for the Kconfig client (pointers into @dc). The
  * lines the migration wrote are the targets of fix_deps: a fix exists to
- * make the migration take effect, not to repair the rest of the board.
+ * make the migration take effect, not to repair the rest of the board. A
+ * CONFIG_SLUB_TINY=y the file already had is one too: it is the allocator
+ * choice itself, and without EXPERT it silently builds plain SLUB (the
+ * hint of check's slub-tiny-deps promises --fix adds what it lacks).
  */
 static struct st_kc_assign *assigns_of(const struct st_defconfig *dc, size_t *n)
 {
@@ -230,7 +233,9 @@ static struct st_kc_assign *assigns_of(const struct st_defconfig *dc, size_t *n)
 		a[*n].sym = l->sym;
 		a[*n].val = l->kind == ST_DC_NOT_SET ? NULL : l->val;
 		a[*n].line = (int)i + 1;
-		a[*n].fix_target = !l->lineno || l->modified;
+		a[*n].fix_target = !l->lineno || l->modified ||
+				   (!strcmp(l->sym, "SLUB_TINY") && a[*n].val &&
+				    !strcmp(a[*n].val, "y"));
 		(*n)++;
 	}
 	return a;
