@@ -58,11 +58,20 @@ static bool find_root(const char *path, char *root, size_t size)
 	return false;
 }
 
+static bool in_kernel(const char *name)
+{
+	return !strncmp(name, ST_LAYOUT_KERNEL_DIR, strlen(ST_LAYOUT_KERNEL_DIR)) &&
+	       !strstr(name, "/../");
+}
+
 /* @name (a defconfig's path form) as a path below @root: malloc'ed. */
 static char *tree_path(const char *root, const char *name)
 {
 	char *out;
 
+	/* the kernel tree's file: read from --srctree, not from @root */
+	if (in_kernel(name))
+		return strdup(name);
 	if (!strncmp(name, "$(TOPDIR)/", 10))
 		name += 10;
 	else if (!strncmp(name, "$(BR2_EXTERNAL", 14) && strstr(name, ")/"))
@@ -199,6 +208,33 @@ out:
 }
 
 /*
+ * BR2_LINUX_KERNEL_USE_DEFCONFIG is the default of linux/Config.in's
+ * "Kernel configuration" choice, so savedefconfig leaves it out: every
+ * board of Buildroot's configs/ that builds an in-tree defconfig has only
+ * BR2_LINUX_KERNEL_DEFCONFIG. The choice is that one unless another
+ * member is set.
+ */
+static bool uses_defconfig(const char *defconfig)
+{
+	static const char *const others[] = {
+		"BR2_LINUX_KERNEL_USE_CUSTOM_CONFIG",
+		"BR2_LINUX_KERNEL_USE_ARCH_DEFAULT_CONFIG",
+	};
+	char *v = NULL;
+	bool y = false;
+	size_t i;
+	int line;
+
+	for (i = 0; i < 2 && !y; i++) {
+		if (st_layout_file_var(defconfig, others[i], &v, &line) > 0)
+			y = !strcmp(v, "y");
+		free(v);
+		v = NULL;
+	}
+	return !y;
+}
+
+/*
  * Fill @l if @defconfig names @path: 1, 0 when it does not, -errno. Parts
  * outside @trees are named in l->not_read and not read.
  */
@@ -206,7 +242,7 @@ static int try_defconfig(const char *root, const struct st_layout_trees *trees,
 			 const char *defconfig, const char *path,
 			 struct st_layout *l, struct st_error *err)
 {
-	char **files, *val = NULL, *use = NULL;
+	char **files, *val = NULL;
 	int *lines, n, i, own = -1, ret = 0, line;
 	bool *in;
 
@@ -225,24 +261,26 @@ static int try_defconfig(const char *root, const struct st_layout_trees *trees,
 	}
 	/* a path out of the tree (/etc/shadow, ../..) is named, never read */
 	for (i = 0; i < n && ret >= 0; i++)
-		ret = i == own ? 1 : st_layout_confine(l, trees, files[i]);
+		ret = i == own || in_kernel(files[i]) ? 1 : st_layout_confine(l, trees, files[i]);
 	ret = ret < 0 ? -ENOMEM : 0;
 	for (i = 0; i < n && !ret; i++)
-		in[i] = i == own || st_layout_inside(trees, files[i]);
+		in[i] = i == own || in_kernel(files[i]) || st_layout_inside(trees, files[i]);
 	/*
 	 * The other parts must exist: the build would fail without them.
-	 * Those listed after it are merged over it, and override it.
+	 * Those listed after it are merged over it, and override it. The
+	 * kernel tree's ones are looked for in --srctree, when given.
 	 */
 	for (i = 0; i < n && !ret; i++)
-		if (i != own && in[i] && access(files[i], R_OK))
+		if (i != own && in[i] && !in_kernel(files[i]) && access(files[i], R_OK))
 			ret = st_err(err, errno, path, "%s:%d names %s: %s", defconfig,
 				     lines[i], files[i], strerror(errno));
 	for (i = 0; i < n && !ret; i++)
-		if (in[i])
+		if (in[i] && i != own && in_kernel(files[i]))
+			ret = st_layout_add_kernel_part(l, files[i]);
+		else if (in[i])
 			ret = st_layout_add_part(l, i == own ? path : files[i], i == own);
 	free(in);
-	if (!ret && st_layout_file_var(defconfig, "BR2_LINUX_KERNEL_USE_DEFCONFIG", &use,
-				       &line) > 0 && !strcmp(use, "y") &&
+	if (!ret && uses_defconfig(defconfig) &&
 	    st_layout_file_var(defconfig, "BR2_LINUX_KERNEL_DEFCONFIG", &val, &line) > 0) {
 		char *name;
 
@@ -268,7 +306,6 @@ out:
 	st_strv_free(files, n);
 	free(lines);
 	free(val);
-	free(use);
 	return ret;
 }
 

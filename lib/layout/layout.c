@@ -15,6 +15,7 @@
 #include "common/array.h"
 #include "common/error.h"
 #include "common/fs.h"
+#include "common/str.h"
 #include "defconfig/defconfig.h"
 #include "kconfig/kconfig.h"
 #include "layout_priv.h"
@@ -55,7 +56,59 @@ int st_layout_add_part(struct st_layout *l, const char *path, bool owned)
 	l->parts = p;
 	p[l->nr_parts].path = copy;
 	p[l->nr_parts].owned = owned;
+	p[l->nr_parts].in_kernel = false;
 	l->nr_parts++;
+	return 0;
+}
+
+int st_layout_add_not_found(struct st_layout *l, const char *fmt, ...)
+{
+	char **v = realloc(l->not_found, (l->nr_not_found + 1) * sizeof(*v));
+	va_list ap;
+	int n;
+
+	if (!v)
+		return -ENOMEM;
+	l->not_found = v;
+	va_start(ap, fmt);
+	n = vasprintf(&v[l->nr_not_found], fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return -ENOMEM;
+	l->nr_not_found++;
+	return 0;
+}
+
+int st_layout_add_kernel_part(struct st_layout *l, const char *path)
+{
+	int ret = st_layout_add_part(l, path, false);
+
+	if (!ret)
+		l->parts[l->nr_parts - 1].in_kernel = true;
+	return ret;
+}
+
+/*
+ * An in_kernel part's file in @srctree into b->kernel_parts: its path, or
+ * NULL when there is no tree to read it from. -ENOMEM.
+ */
+static int kernel_part(struct st_layout_base *b, const char *srctree,
+		       const struct st_layout_part *p, const char **path)
+{
+	size_t k = strlen(ST_LAYOUT_KERNEL_DIR);
+	char **v, *s;
+
+	*path = NULL;
+	if (!srctree || strncmp(p->path, ST_LAYOUT_KERNEL_DIR, k))
+		return 0;
+	v = realloc(b->kernel_parts, (b->nr_kernel_parts + 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	b->kernel_parts = v;
+	if (asprintf(&s, "%s/%s", srctree, p->path + k) < 0)
+		return -ENOMEM;
+	v[b->nr_kernel_parts++] = s;
+	*path = s;
 	return 0;
 }
 
@@ -205,6 +258,7 @@ void st_layout_release(struct st_layout *l)
 	for (i = 0; i < l->nr_not_read; i++)
 		free(l->not_read[i]);
 	free(l->not_read);
+	st_strv_free(l->not_found, l->nr_not_found);
 	memset(l, 0, sizeof(*l));
 }
 
@@ -324,6 +378,19 @@ static int base_add(struct st_layout_base *b, const char *path, struct st_error 
 	return ret;
 }
 
+/* Part @p into @b: a kernel tree's file from @srctree, skipped without it. */
+static int part_add(struct st_layout_base *b, const char *srctree,
+		    const struct st_layout_part *p, struct st_error *err)
+{
+	const char *path;
+
+	if (!p->in_kernel)
+		return base_add(b, p->path, err);
+	if (kernel_part(b, srctree, p, &path))
+		return st_err(err, ENOMEM, NULL, "out of memory");
+	return path ? base_add(b, path, err) : 0;
+}
+
 int st_layout_base_load(const struct st_layout *l, const char *srctree, const char *arch,
 			struct st_layout_base *b, struct st_error *err)
 {
@@ -348,10 +415,10 @@ int st_layout_base_load(const struct st_layout *l, const char *srctree, const ch
 		}
 	}
 	for (i = 0; !ret && i < l->nr_parts && !l->parts[i].owned; i++)
-		ret = base_add(b, l->parts[i].path, err);
+		ret = part_add(b, srctree, &l->parts[i], err);
 	b->nr_below = b->n;
 	for (i++; !ret && i < l->nr_parts; i++)
-		ret = base_add(b, l->parts[i].path, err);
+		ret = part_add(b, srctree, &l->parts[i], err);
 	if (ret)
 		st_layout_base_release(b);
 	return ret;
@@ -366,6 +433,7 @@ void st_layout_base_release(struct st_layout_base *b)
 	free(b->dc);
 	free(b->path);
 	free(b->kernel_path);
+	st_strv_free(b->kernel_parts, b->nr_kernel_parts);
 	memset(b, 0, sizeof(*b));
 }
 
@@ -512,6 +580,11 @@ cJSON *st_layout_to_json(const struct st_layout *l, const char *file,
 	for (i = 0; i < l->nr_not_read; i++)
 		if (!cJSON_AddItemToArray(parts, cJSON_CreateString(l->not_read[i])))
 			goto oom;
+	if (!(parts = cJSON_AddArrayToObject(o, "not_found")))
+		goto oom;
+	for (i = 0; i < l->nr_not_found; i++)
+		if (!cJSON_AddItemToArray(parts, cJSON_CreateString(l->not_found[i])))
+			goto oom;
 	return o;
 oom:
 	cJSON_Delete(o);
@@ -540,8 +613,9 @@ char *st_layout_describe(const struct st_layout *l, bool arch_used, bool version
 			first = true;
 			continue;
 		}
-		fprintf(f, "%s%s", !first ? " + " : over ? ", under " : ", over ",
-			l->parts[i].path);
+		fprintf(f, "%s%s%s", !first ? " + " : over ? ", under " : ", over ",
+			l->parts[i].path, l->parts[i].in_kernel && !srctree ?
+			" (not read without a kernel tree)" : "");
 		first = false;
 	}
 	if (l->arch)
@@ -553,6 +627,9 @@ char *st_layout_describe(const struct st_layout *l, bool arch_used, bool version
 	/* named, never read: what they hold is not ours to show */
 	for (i = 0; i < l->nr_not_read; i++)
 		fprintf(f, "%s%s", i ? ", " : "; not read (outside the tree): ", l->not_read[i]);
+	/* judged without them: the build would have them, or fail */
+	for (i = 0; i < l->nr_not_found; i++)
+		fprintf(f, "%s%s", i ? ", " : "; not found: ", l->not_found[i]);
 	if (fclose(f)) {
 		free(buf);
 		return NULL;

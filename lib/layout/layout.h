@@ -39,6 +39,13 @@ struct st_layout_part {
 	 * lines go here, and findings on other parts are the base's.
 	 */
 	bool owned;
+	/*
+	 * A file of the kernel tree the build system names
+	 * ("$(LINUX_DIR)/arch/arm/configs/dram_0x00000000.config" in a
+	 * Buildroot defconfig): @path as it is written there, read from
+	 * --srctree, left out without one.
+	 */
+	bool in_kernel;
 };
 
 struct st_layout {
@@ -65,6 +72,13 @@ struct st_layout {
 	 */
 	char **not_read;
 	size_t nr_not_read;
+	/*
+	 * Parts the build system names that are not where it would look
+	 * ("defconfig (SRC_URI; no file for machine bananapi)"): the stack
+	 * is judged without them, and says so.
+	 */
+	char **not_found;
+	size_t nr_not_found;
 };
 
 /* "plain", "openwrt", "buildroot", "yocto" (JSON and text). */
@@ -98,13 +112,16 @@ struct st_layout_base {
 	size_t n;
 	size_t nr_below;	/* dc[0..nr_below) go before the owned file, the rest after */
 	char *kernel_path;	/* the kernel's defconfig read as dc[0], or NULL */
+	char **kernel_parts;	/* the in_kernel parts' paths in the tree */
+	size_t nr_kernel_parts;
 };
 
 /*
  * 0, or -errno with @err naming the part that cannot be read or parsed.
  * With @srctree and @arch, a base_defconfig is read from the tree's
  * arch/ARCH/configs/ as the first part (a missing one is an error);
- * without, it is left out (st_layout_describe() says so).
+ * without, it is left out (st_layout_describe() says so). The in_kernel
+ * parts likewise: read from @srctree, left out without it.
  */
 int st_layout_base_load(const struct st_layout *l, const char *srctree, const char *arch,
 			struct st_layout_base *b, struct st_error *err);
@@ -139,7 +156,8 @@ bool st_layout_base_value(const struct st_layout_base *b, const char *sym, const
  * The stack of @file as JSON, a detached tree the caller deletes (NULL on
  * ENOMEM): {"file", "build_system", "parts": [paths in merge order],
  * "base_defconfig", "arch": {"name", "from", "used"}, "version": {...},
- * "base_findings", "not_read": [paths outside the tree, not read]}. @arch_used/@version_used: whether the layout's decided
+ * "base_findings", "not_read": [paths outside the tree, not read],
+ * "not_found": [parts named but not found]}. @arch_used/@version_used: whether the layout's decided
  * (no --arch, $ARCH, path; no --target, --srctree).
  */
 struct cJSON *st_layout_to_json(const struct st_layout *l, const char *file,

@@ -15,6 +15,12 @@ int st_layout_yocto(const char *path, struct st_layout *l, struct st_error *err)
 
 /* Append a part (copies @path). 0 or -ENOMEM. */
 int st_layout_add_part(struct st_layout *l, const char *path, bool owned);
+/* "$(LINUX_DIR)/REL": the kernel tree's file REL as a part (in_kernel) */
+#define ST_LAYOUT_KERNEL_DIR "$(LINUX_DIR)/"
+int st_layout_add_kernel_part(struct st_layout *l, const char *path);
+/* A part the build names and that is not found, printf-style. -ENOMEM. */
+int st_layout_add_not_found(struct st_layout *l, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /*
  * The value of make- or shell-style assignment @name in @path ("NAME:=v",

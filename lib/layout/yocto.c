@@ -35,6 +35,7 @@
 #include "common/fs.h"
 #include "common/str.h"
 #include "layout_priv.h"
+#include "linux/arch.h"
 
 #define MAX_URIS 64
 #define MAX_DEFCONFIGS 16
@@ -51,7 +52,9 @@ struct recipe {
 	char *kdef_cond[MAX_DEFCONFIGS];
 	size_t nr_kdef;
 	char *version, *version_why;
+	char *compat;		/* COMPATIBLE_MACHINE when it names one machine */
 	const struct st_layout_trees *trees;	/* the layer, what may be read */
+	const char *top;	/* its directory */
 	char *outside[MAX_URIS];	/* includes out of it, not read */
 	size_t nr_outside;
 };
@@ -77,6 +80,7 @@ static void recipe_free(struct recipe *r)
 		free(r->outside[i]);
 	free(r->version);
 	free(r->version_why);
+	free(r->compat);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -90,9 +94,179 @@ static char *quoted(const char *line)
 	return strndup(p + 1, e - p - 1);
 }
 
-static bool same_cond(const char *a, const char *b)
+#define MAX_OVERRIDES 8
+
+/*
+ * The machine a file is judged for and the overrides BitBake gives it:
+ * MACHINE itself, and the MACHINEOVERRIDES its conf/machine/NAME.conf
+ * puts before it (milkv-duo256m.conf: MACHINEOVERRIDES =. "milkv-duo:").
+ */
+struct machine {
+	const char *name;		/* NULL: none in particular */
+	char *ov[MAX_OVERRIDES];	/* lowest priority first */
+	size_t n;
+	/*
+	 * Its TARGET_ARCH (aarch64, arm, riscv64...), from the tune its conf
+	 * requires, or the arch directory a file is in; FILESOVERRIDES has
+	 * it, so files/arm/defconfig is the defconfig of every arm machine.
+	 */
+	const char *tarch;
+	char why[PATH_MAX + 300];	/* "FILE:LINE: require ..." */
+};
+
+static void machine_free(struct machine *m)
 {
-	return a && b ? !strcmp(a, b) : a == b;
+	while (m->n)
+		free(m->ov[--m->n]);
+}
+
+
+/*
+ * How strongly an override @cond applies to @m: -1 not at all, 0 for no
+ * override, then the MACHINEOVERRIDES in order, the machine's own name
+ * highest (a later override wins in BitBake).
+ */
+static int cond_rank(const char *cond, const struct machine *m)
+{
+	size_t i;
+
+	if (!cond)
+		return 0;
+	if (!m->name)
+		return -1;
+	if (!strcmp(cond, m->name))
+		return MAX_OVERRIDES + 1;
+	for (i = m->n; i--;)
+		if (!strcmp(cond, m->ov[i]))
+			return (int)i + 1;
+	return -1;
+}
+
+static bool applies(const char *cond, const struct machine *m)
+{
+	return cond_rank(cond, m) >= 0;
+}
+
+/* The overrides of "MACHINEOVERRIDES =. "a:b:"" (or :prepend) into @m. */
+static int add_overrides(struct machine *m, const char *line)
+{
+	char *v = quoted(line), *tok, *save = NULL;
+	char *ov[MAX_OVERRIDES];
+	size_t n = 0, i;
+
+	if (!v)
+		return 0;
+	for (tok = strtok_r(v, ":", &save); tok && n < MAX_OVERRIDES;
+	     tok = strtok_r(NULL, ":", &save))
+		if (tok[0] && !strchr(tok, '$') && strcmp(tok, m->name))
+			ov[n++] = tok;
+	/* prepended: below the ones already read */
+	for (i = 0; i < n && m->n < MAX_OVERRIDES; i++) {
+		memmove(m->ov + i + 1, m->ov + i, (m->n - i) * sizeof(*m->ov));
+		if (!(m->ov[i] = strdup(ov[i]))) {
+			memmove(m->ov + i, m->ov + i + 1, (m->n - i) * sizeof(*m->ov));
+			free(v);
+			return -ENOMEM;
+		}
+		m->n++;
+	}
+	free(v);
+	return 0;
+}
+
+/* SOC_FAMILY = "a:b" (soc-family.inc puts it in MACHINEOVERRIDES, above the rest) */
+static int add_soc_family(struct machine *m, const char *line)
+{
+	char *v = quoted(line), *tok, *save = NULL;
+	int ret = 0;
+
+	for (tok = v ? strtok_r(v, ":", &save) : NULL; tok && !ret && m->n < MAX_OVERRIDES;
+	     tok = strtok_r(NULL, ":", &save))
+		if (tok[0] && !strchr(tok, '$') && !(m->ov[m->n++] = strdup(tok))) {
+			m->n--;
+			ret = -ENOMEM;
+		}
+	free(v);
+	return ret;
+}
+
+static int read_machine_conf(struct machine *m, const char *top, const char *path, int depth);
+
+/*
+ * "require X" of machine conf @path (line @n): its tune's TARGET_ARCH,
+ * then X itself when it is in the layer: BBPATH-relative (X has a '/',
+ * conf/machine/include/sun7i.inc), else beside @path (milkv-duo.conf).
+ */
+static int machine_require(struct machine *m, const char *top, const char *path,
+			   const char *x, int n, int depth)
+{
+	const char *slash = strrchr(path, '/'), *t = st_arch_yocto_tune(x);
+	char p[PATH_MAX];
+
+	if (t && !m->tarch) {
+		m->tarch = t;
+		snprintf(m->why, sizeof(m->why), "%s:%d: require %s", path, n, x);
+	}
+	if (strchr(x, '/') ? st_pathf(p, "%s/%s", top, x) :
+	    st_pathf(p, "%.*s%s", slash ? (int)(slash - path + 1) : 0, path, x))
+		return 0;
+	return read_machine_conf(m, top, p, depth + 1);
+}
+
+/*
+ * Machine conf @path of the layer @top: its MACHINEOVERRIDES and SOC_FAMILY,
+ * its tune, and those of what it requires from the layer. Not found, not
+ * readable: none of them.
+ */
+static int read_machine_conf(struct machine *m, const char *top, const char *path, int depth)
+{
+	char line[512], inc[256];
+	const char *q;
+	size_t k;
+	int ret = 0, n = 0;
+	FILE *f;
+
+	if (depth > 4 || !(f = st_fopen_regular(path)))
+		return 0;
+	while (!ret && fgets(line, sizeof(line), f)) {
+		n++;
+		if (!strncmp(line, "MACHINEOVERRIDES", 16) &&
+		    (strstr(line, "=.") || strstr(line, ":prepend")))
+			ret = add_overrides(m, line);
+		else if (!strncmp(line, "SOC_FAMILY", 10) && strchr(" \t?=", line[10]))
+			ret = add_soc_family(m, line);
+		else if (!strncmp(line, "require ", 8) || !strncmp(line, "include ", 8)) {
+			q = line + 8 + strspn(line + 8, " \t");
+			k = strcspn(q, " \t\n");
+			if (k && k < sizeof(inc) && !memchr(q, '$', k)) {
+				snprintf(inc, sizeof(inc), "%.*s", (int)k, q);
+				ret = machine_require(m, top, path, inc, n, depth);
+			}
+		}
+	}
+	fclose(f);
+	return ret;
+}
+
+/*
+ * The machine @name of the layer @top: conf/machine/NAME.conf read. A name
+ * that is a TARGET_ARCH (files/arm/defconfig) is that arch, no machine.
+ */
+static int machine_load(struct machine *m, const char *top, const char *name)
+{
+	char p[PATH_MAX];
+
+	memset(m, 0, sizeof(*m));
+	m->name = name;
+	if (!name)
+		return 0;
+	if ((m->tarch = st_arch_yocto_target(name))) {
+		snprintf(m->why, sizeof(m->why), "the directory %s/", name);
+		return 0;
+	}
+	if (strchr(name, '/') || st_pathf(p, "%s/conf/machine/%s.conf", top, name))
+		return 0;
+	return read_machine_conf(m, top, p, 0);
 }
 
 /* A word of a ":remove" statement, under the override @cond. */
@@ -147,13 +321,12 @@ static int add_uris(struct recipe *r, const char *line, const char *cond, bool d
  * applies ":remove" last, to whole words, whatever the order of the
  * statements; one under an override only for that machine.
  */
-static bool removed(const struct recipe *r, size_t i, const char *machine)
+static bool removed(const struct recipe *r, size_t i, const struct machine *m)
 {
 	size_t k;
 
 	for (k = 0; k < r->nr_rm; k++)
-		if (!strcmp(r->rm[k], r->word[i]) &&
-		    (!r->rm_cond[k] || (machine && !strcmp(r->rm_cond[k], machine))))
+		if (!strcmp(r->rm[k], r->word[i]) && applies(r->rm_cond[k], m))
 			return true;
 	return false;
 }
@@ -211,19 +384,43 @@ static int add_kdef(struct recipe *r, const char *line)
 	return 0;
 }
 
-/* KBUILD_DEFCONFIG for @machine: its own, else the one of no override. */
-static const char *kbuild_defconfig(const struct recipe *r, const char *machine)
+/*
+ * KBUILD_DEFCONFIG for @m: the value under its strongest override, else
+ * the one of no override; NULL when none is set, "" when set empty (as
+ * meta-riscv's linux-milkv-duo.bb does: no in-tree defconfig then).
+ */
+static const char *kbuild_defconfig(const struct recipe *r, const struct machine *m)
 {
-	const char *any = NULL, *own = NULL;
+	const char *best = NULL;
+	int rank, top = -1;
 	size_t i;
 
 	for (i = 0; i < r->nr_kdef; i++) {
-		if (!r->kdef_cond[i])
-			any = r->kdef[i];
-		else if (machine && !strcmp(r->kdef_cond[i], machine))
-			own = r->kdef[i];
+		rank = cond_rank(r->kdef_cond[i], m);
+		if (rank >= 0 && rank >= top) {
+			top = rank;
+			best = r->kdef[i];
+		}
 	}
-	return own ? own : any;
+	return best;
+}
+
+/*
+ * kernel-yocto's find_sccs(): a SRC_URI file is a defconfig when its name
+ * without the extension has "defconfig" in it (defconfig,
+ * milkv-duo_defconfig), unless it is a .cfg or .scc fragment.
+ */
+static bool is_defconfig_uri(const char *uri)
+{
+	const char *b = strrchr(uri, '/'), *dot;
+	size_t len;
+
+	b = b ? b + 1 : uri;
+	dot = strrchr(b, '.');
+	if (dot && dot != b && (!strcmp(dot, ".cfg") || !strcmp(dot, ".scc")))
+		return false;
+	len = dot && dot != b ? (size_t)(dot - b) : strlen(b);
+	return memmem(b, len, "defconfig", 9) != NULL;
 }
 
 
@@ -231,8 +428,10 @@ static int read_lines(const char *path, struct recipe *r, int depth);
 
 /*
  * "require x.inc" / "include x.inc": the file next to @path, read in place
- * (a layer's machine entries are often in a shared .inc). A name with a
- * variable, or one not next to the recipe (BBPATH-relative), is not read.
+ * (a layer's machine entries are often in a shared .inc); a name with a
+ * '/' is BBPATH-relative, looked for from the top of the recipe's layer
+ * (require recipes-kernel/linux/linux-mainline-common.inc). A name with a
+ * variable, or one out of the layer, is not read.
  */
 static int read_included(const char *path, const char *line, struct recipe *r, int depth)
 {
@@ -246,9 +445,14 @@ static int read_included(const char *path, const char *line, struct recipe *r, i
 	n = strcspn(p, " \t\n");
 	if (!n || memchr(p, '$', n) || depth >= 4)
 		return 0;
-	if (asprintf(&inc, "%.*s%.*s", slash ? (int)(slash - path + 1) : 0, path,
-		     (int)n, p) < 0)
+	/* BBPATH-relative (recipes-kernel/linux/x.inc): from the layer's top */
+	if (memchr(p, '/', n) && r->top) {
+		if (asprintf(&inc, "%s/%.*s", r->top, (int)n, p) < 0)
+			return -ENOMEM;
+	} else if (asprintf(&inc, "%.*s%.*s", slash ? (int)(slash - path + 1) : 0, path,
+			    (int)n, p) < 0) {
 		return -ENOMEM;
+	}
 	if (!st_layout_inside(r->trees, inc)) {
 		/* out of the layer: named, not read */
 		if (r->nr_outside < MAX_URIS) {
@@ -261,6 +465,26 @@ static int read_included(const char *path, const char *line, struct recipe *r, i
 	ret = access(inc, R_OK) ? 0 : read_lines(inc, r, depth + 1);
 	free(inc);
 	return ret;
+}
+
+/*
+ * COMPATIBLE_MACHINE of no override, kept when it names one machine (a
+ * regular expression of several is no machine in particular).
+ */
+static int set_compat(struct recipe *r, const char *line)
+{
+	char *v = quoted(line);
+
+	if (!v)
+		return 0;
+	free(r->compat);
+	r->compat = NULL;
+	if (v[0] && !v[strspn(v, "abcdefghijklmnopqrstuvwxyz0123456789-_")]) {
+		r->compat = v;
+		return 0;
+	}
+	free(v);
+	return 0;
 }
 
 static int read_lines(const char *path, struct recipe *r, int depth)
@@ -297,6 +521,9 @@ static int read_lines(const char *path, struct recipe *r, int depth)
 			ret = add_uris(r, line, cond, drop);
 		if (!ret && !strncmp(line, "KBUILD_DEFCONFIG", 16))
 			ret = add_kdef(r, line);
+		if (!ret && !cont && !strncmp(line, "COMPATIBLE_MACHINE", 18) &&
+		    strchr(" \t?=", line[18]))
+			ret = set_compat(r, line);
 		/* LINUX_VERSION, not LINUX_VERSION_EXTENSION */
 		if (!ret && !strncmp(line, "LINUX_VERSION", 13) && strchr(" \t?=:", line[13]) &&
 		    (v = quoted(line))) {
@@ -331,27 +558,42 @@ static int read_recipe(const char *path, const char *name, struct recipe *r)
 	return ret;
 }
 
-/* Where @uri of a recipe in @dir is: files/, the recipe's PN, @dir. */
+/* @dir/@sub/@ov/@uri (@ov may be NULL) when it is readable, malloc'ed. */
+static char *try_uri(const char *dir, const char *sub, const char *ov, const char *uri)
+{
+	char *p;
+
+	if (asprintf(&p, "%s/%s/%s%s%s", dir, sub, ov ? ov : "", ov ? "/" : "", uri) < 0)
+		return NULL;
+	if (!access(p, R_OK))
+		return p;
+	free(p);
+	return NULL;
+}
+
+/*
+ * Where @uri of a recipe in @dir is, as BitBake's FILESPATH looks: in
+ * files/, the recipe's PN, @dir; in each first under the overrides of @m,
+ * strongest first (the machine, its MACHINEOVERRIDES, its TARGET_ARCH).
+ */
 static char *find_uri(const char *dir, const char *pn, const char *uri,
-		      const char *machine)
+		      const struct machine *m)
 {
 	const char *sub[] = { "files", pn, "." };
-	char *p;
-	size_t i;
+	char *p = NULL;
+	size_t i, k;
 
-	for (i = 0; i < 3; i++) {
-		if (machine && asprintf(&p, "%s/%s/%s/%s", dir, sub[i], machine, uri) >= 0) {
-			if (!access(p, R_OK))
-				return p;
-			free(p);
-		}
-		if (asprintf(&p, "%s/%s/%s", dir, sub[i], uri) < 0)
-			return NULL;
-		if (!access(p, R_OK))
-			return p;
-		free(p);
+	for (i = 0; i < 3 && !p; i++) {
+		if (m->name)
+			p = try_uri(dir, sub[i], m->name, uri);
+		for (k = m->n; !p && k--;)
+			p = try_uri(dir, sub[i], m->ov[k], uri);
+		if (!p && m->tarch && (!m->name || strcmp(m->tarch, m->name)))
+			p = try_uri(dir, sub[i], m->tarch, uri);
+		if (!p)
+			p = try_uri(dir, sub[i], NULL, uri);
 	}
-	return NULL;
+	return p;
 }
 
 static bool same_file(const char *a, const char *b)
@@ -381,66 +623,103 @@ static char *machine_of(const char *dir, const char *path)
 	return strndup(s1 + 1, s2 - s1 - 1);
 }
 
-static int fill(struct st_layout *l, const char *dir, const char *pn,
-		const struct recipe *r, const char *path, const char *machine)
+/*
+ * Entry @i of @r as a part of @l, below the owned one. One the build would
+ * look for in vain (a defconfig: the build's base) is named as not found.
+ */
+static int add_entry(struct st_layout *l, const char *dir, const char *pn,
+		     const struct recipe *r, size_t i, const struct machine *m)
 {
-	const char *base;
+	char *p = find_uri(dir, pn, r->uri[i], m);
+	int ret = p ? st_layout_confine(l, r->trees, p) : 0;
+
+	if (ret > 0)
+		ret = st_layout_add_part(l, p, false);
+	else if (!p && is_defconfig_uri(r->uri[i]))
+		ret = st_layout_add_not_found(l, "%s (SRC_URI, no file for %s%s%s%s)",
+					      r->uri[i], m->name ? "machine " : "any machine",
+					      m->name ? m->name : "",
+					      m->tarch ? ", arch " : "", m->tarch ? m->tarch : "");
+	free(p);
+	return ret;
+}
+
+/* The SRC_URI entry of @r that is @path for @machine (NULL: any), or r->n. */
+static size_t find_own(const char *dir, const char *pn, const struct recipe *r,
+		       const char *path, const char *machine)
+{
+	struct machine probe = { 0 };
+	size_t own;
 	char *p;
-	size_t i, own;
-	int ret = 0;
 
 	for (own = 0; own < r->n; own++) {
+		probe.name = machine ? machine : r->cond[own];
 		if ((machine && r->cond[own] && strcmp(r->cond[own], machine)) ||
-		    removed(r, own, machine ? machine : r->cond[own]))
+		    removed(r, own, &probe))
 			continue;
-		p = find_uri(dir, pn, r->uri[own], machine ? machine : r->cond[own]);
+		p = find_uri(dir, pn, r->uri[own], &probe);
 		if (p && same_file(p, path)) {
 			free(p);
 			break;
 		}
 		free(p);
 	}
+	return own;
+}
+
+/*
+ * @path's stack as kernel-yocto merges it for the machine it is judged
+ * for (its subdirectory's, else its SRC_URI line's override, else the one
+ * COMPATIBLE_MACHINE names): the defconfig, then the .cfg fragments in
+ * SRC_URI order up to @path. An in-tree KBUILD_DEFCONFIG wins over a
+ * defconfig in SRC_URI, which the build then drops; without one (unset or
+ * set empty) the SRC_URI defconfig is the base. A defconfig judged itself
+ * is a base: nothing is below it.
+ */
+static int fill(struct st_layout *l, const char *dir, const char *top, const char *pn,
+		const struct recipe *r, const char *path, const char *machine)
+{
+	struct machine m;
+	const char *base;
+	bool own_def;
+	size_t i, own = find_own(dir, pn, r, path, machine);
+	int ret;
+
 	if (own == r->n)
 		return 0;
-	/* the machine this file is judged for */
 	if (!machine)
-		machine = r->cond[own];
-	/* the defconfig first, wherever SRC_URI lists it; then the fragments */
-	for (i = 0; !ret && i < r->n; i++) {
-		const char *b = strrchr(r->uri[i], '/');
-
-		if (i == own || strcmp(b ? b + 1 : r->uri[i], "defconfig") ||
-		    (r->cond[i] && !same_cond(r->cond[i], machine)) || removed(r, i, machine))
-			continue;
-		p = find_uri(dir, pn, r->uri[i], machine);
-		ret = p ? st_layout_confine(l, r->trees, p) : 0;
-		if (ret > 0)
-			ret = st_layout_add_part(l, p, false);
-		free(p);
+		machine = r->cond[own] ? r->cond[own] : r->compat;
+	ret = machine_load(&m, top, machine);
+	base = kbuild_defconfig(r, &m);
+	if (base && !base[0])
+		base = NULL;
+	own_def = is_defconfig_uri(r->uri[own]);
+	for (i = 0; !ret && !own_def && !base && i < r->n; i++) {
+		if (i != own && is_defconfig_uri(r->uri[i]) && applies(r->cond[i], &m) &&
+		    !removed(r, i, &m))
+			ret = add_entry(l, dir, pn, r, i, &m);
 	}
-	for (i = 0; ret >= 0 && i < own; i++) {
+	for (i = 0; ret >= 0 && !own_def && i < own; i++) {
 		size_t len = strlen(r->uri[i]);
 
-		if (len < 4 || strcmp(r->uri[i] + len - 4, ".cfg") ||
-		    (r->cond[i] && !same_cond(r->cond[i], machine)) || removed(r, i, machine))
-			continue;
-		p = find_uri(dir, pn, r->uri[i], machine);
-		ret = p ? st_layout_confine(l, r->trees, p) : 0;
-		if (ret > 0)
-			ret = st_layout_add_part(l, p, false);
-		free(p);
+		if (len >= 4 && !strcmp(r->uri[i] + len - 4, ".cfg") &&
+		    applies(r->cond[i], &m) && !removed(r, i, &m))
+			ret = add_entry(l, dir, pn, r, i, &m);
 	}
 	for (i = 0; ret >= 0 && i < r->nr_outside; i++)
 		ret = st_layout_confine(l, r->trees, r->outside[i]);
 	if (ret >= 0)
 		ret = st_layout_add_part(l, path, true);
-	base = kbuild_defconfig(r, machine);
-	if (!ret && base)
+	if (!ret && base && !own_def)
 		ret = st_layout_set_base(l, base);
+	/* make's ARCH for the machine's TARGET_ARCH (aarch64: arm64) */
+	if (!ret && m.tarch && st_arch_of_machine(m.tarch))
+		ret = st_layout_set_arch(l, st_arch_of_machine(m.tarch), "%s", m.why);
 	if (!ret && r->version)
 		ret = st_layout_set_version(l, r->version, "%s", r->version_why);
 	if (!ret)
 		l->kind = ST_LAYOUT_YOCTO;
+	machine_free(&m);
 	return ret ? ret : 1;
 }
 
@@ -480,49 +759,111 @@ static void layer_of(const char *dir, char *out, size_t size)
 		snprintf(out, size, "%.*s", (int)(rec - dir - 1), dir);
 }
 
-/* Ask every recipe in @dir whether it lists @path. */
+static bool has_suffix(const char *s, const char *suf)
+{
+	size_t n = strlen(s), k = strlen(suf);
+
+	return n > k && !strcmp(s + n - k, suf);
+}
+
+/*
+ * BitBake's rule: NAME.bbappend applies to NAME.bb, NAME%.bbappend to
+ * every recipe whose name (without .bb) starts with NAME.
+ */
+static bool appends_to(const char *append, const char *recipe)
+{
+	size_t a = strlen(append) - strlen(".bbappend");
+	size_t r = strlen(recipe) - strlen(".bb");
+
+	if (a && append[a - 1] == '%')
+		return a - 1 <= r && !strncmp(append, recipe, a - 1);
+	return a == r && !strncmp(append, recipe, a);
+}
+
+static int recipe_filter(const struct dirent *de)
+{
+	return has_suffix(de->d_name, ".bb") || has_suffix(de->d_name, ".bbappend");
+}
+
+/*
+ * Read recipe @name of @dir into @r, then (@name a .bb) every .bbappend of
+ * @names that applies to it, in name order, as BitBake parses them. A file
+ * that is a link out of the layer is not read.
+ */
+static int read_with_appends(const char *dir, const char *name, struct dirent **names,
+			     int n, struct recipe *r)
+{
+	char *rp;
+	int i, ret;
+
+	if (asprintf(&rp, "%s/%s", dir, name) < 0)
+		return -ENOMEM;
+	ret = st_layout_inside(r->trees, rp) ? read_recipe(rp, name, r) : 0;
+	free(rp);
+	for (i = 0; !ret && has_suffix(name, ".bb") && i < n; i++) {
+		if (!has_suffix(names[i]->d_name, ".bbappend") ||
+		    !appends_to(names[i]->d_name, name))
+			continue;
+		if (asprintf(&rp, "%s/%s", dir, names[i]->d_name) < 0)
+			return -ENOMEM;
+		if (st_layout_inside(r->trees, rp))
+			ret = read_lines(rp, r, 0);
+		free(rp);
+	}
+	return ret;
+}
+
+/* A .bbappend of @names that has its recipe among them. */
+static bool has_recipe(const char *append, struct dirent **names, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (has_suffix(names[i]->d_name, ".bb") && appends_to(append, names[i]->d_name))
+			return true;
+	return false;
+}
+
+/*
+ * Ask every recipe in @dir whether it lists @path: in name order (not the
+ * directory's, which follows creation), each .bb with its .bbappends
+ * merged, then the .bbappends of recipes elsewhere, alone.
+ */
 static int try_dir(const char *dir, const char *path, struct st_layout *l)
 {
 	struct st_layout_trees layer = { .n = 0 };
 	struct recipe r = { 0 };
-	char *rp, *pn, *machine = machine_of(dir, path), top[PATH_MAX];
-	struct dirent *de;
-	int ret = 0;
-	size_t len;
-	DIR *d = opendir(dir);
+	char *pn, *machine = machine_of(dir, path), top[PATH_MAX];
+	struct dirent **names = NULL;
+	const char *name;
+	int ret = 0, n, i;
 
-	if (!d) {
+	n = scandir(dir, &names, recipe_filter, alphasort);
+	if (n <= 0) {
+		free(names);
 		free(machine);
 		return 0;
 	}
 	layer_of(dir, top, sizeof(top));
 	ret = st_layout_trees_add(&layer, top);
-	while (!ret && (de = readdir(d))) {
-		len = strlen(de->d_name);
-		if (!(len > 3 && !strcmp(de->d_name + len - 3, ".bb")) &&
-		    !(len > 9 && !strcmp(de->d_name + len - 9, ".bbappend")))
+	for (i = 0; !ret && i < n; i++) {
+		name = names[i]->d_name;
+		if (has_suffix(name, ".bbappend") && has_recipe(name, names, n))
 			continue;
-		if (asprintf(&rp, "%s/%s", dir, de->d_name) < 0) {
-			ret = -ENOMEM;
-			break;
-		}
-		/* a recipe that is a link out of the layer is not read */
-		if (!st_layout_inside(&layer, rp)) {
-			free(rp);
-			continue;
-		}
 		r.trees = &layer;
-		pn = strndup(de->d_name, strcspn(de->d_name, "_."));
-		ret = pn ? read_recipe(rp, de->d_name, &r) : -ENOMEM;
+		r.top = top;
+		pn = strndup(name, strcspn(name, "_."));
+		ret = pn ? read_with_appends(dir, name, names, n, &r) : -ENOMEM;
 		if (!ret)
-			ret = fill(l, dir, pn, &r, path, machine);
+			ret = fill(l, dir, top, pn, &r, path, machine);
 		if (ret <= 0)
 			st_layout_release(l);
 		recipe_free(&r);
 		free(pn);
-		free(rp);
 	}
-	closedir(d);
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
 	free(machine);
 	st_layout_trees_release(&layer);
 	return ret;

@@ -2,8 +2,8 @@
 /*
  * The ARCH registry: make's ARCH names and their SRCARCH (the top-level
  * Makefile's rule), `uname -m` (scripts/subarch.include's), um, OpenWrt's
- * and Buildroot's arch names; and the one rule for which source of ARCH
- * wins.
+ * and Buildroot's arch names, Yocto's TARGET_ARCH and machine tunes; and the
+ * one rule for which source of ARCH wins.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -301,6 +301,48 @@ const char *st_arch_of_openwrt(const char *arch_var)
 const char *st_arch_of_buildroot(const char *sym)
 {
 	return toolchain_arch(sym, BUILDROOT);
+}
+
+/* Yocto's TARGET_ARCH names (FILESOVERRIDES' first entry). */
+static const char *const target_arches[] = {
+	"aarch64", "aarch64_be", "arm", "armeb", "riscv64", "riscv32", "x86_64", "i586",
+	"i686", "mips", "mipsel", "mips64", "mips64el", "powerpc", "powerpc64",
+	"powerpc64le", "microblaze", "microblazeel", "loongarch64",
+};
+
+const char *st_arch_yocto_target(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(target_arches); i++)
+		if (!strcmp(target_arches[i], name))
+			return target_arches[i];
+	return NULL;
+}
+
+const char *st_arch_yocto_tune(const char *inc)
+{
+	static const struct { const char *part, *arch; } tunes[] = {
+		{ "/arm/armv8", "aarch64" }, { "/arm/armv9", "aarch64" },
+		{ "/arm/arch-armv8", "aarch64" }, { "/arm/arch-armv9", "aarch64" },
+		{ "tune-cortexa53", "aarch64" }, { "tune-cortexa55", "aarch64" },
+		{ "tune-cortexa57", "aarch64" }, { "tune-cortexa72", "aarch64" },
+		{ "tune-cortexa73", "aarch64" }, { "tune-cortexa76", "aarch64" },
+		{ "tune-neoverse", "aarch64" },
+		{ "/arm/", "arm" }, { "tune-cortexa", "arm" }, { "tune-arm", "arm" },
+		{ "tune-xscale", "arm" }, { "tune-strongarm", "arm" },
+		{ "riscv64", "riscv64" }, { "riscv32", "riscv32" },
+		{ "tune-x86-64", "x86_64" }, { "tune-corei7", "x86_64" },
+		{ "/mips/", "mips" }, { "tune-mips", "mips" },
+		{ "tune-ppc", "powerpc" }, { "/powerpc/", "powerpc" },
+		{ "tune-microblaze", "microblaze" },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(tunes); i++)
+		if (strstr(inc, tunes[i].part))
+			return tunes[i].arch;
+	return NULL;
 }
 
 /* Which source wins */

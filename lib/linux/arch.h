@@ -97,6 +97,19 @@ const char *st_arch_of_openwrt(const char *arch_var);
 /* Buildroot: make's ARCH of a BR2_<@sym>=y ("aarch64" -> "arm64"), or NULL. */
 const char *st_arch_of_buildroot(const char *sym);
 
+/*
+ * Yocto: @name as one of its TARGET_ARCH names (aarch64, arm, riscv64,
+ * x86_64...), or NULL; st_arch_of_machine() gives make's ARCH of one.
+ */
+const char *st_arch_yocto_target(const char *name);
+/*
+ * The TARGET_ARCH a machine's tune gives, from the path of the tune file
+ * its conf requires: conf/machine/include/arm/armv7a/tune-cortexa7.inc
+ * (oe-core 4.0 and later), tune-cortexa7.inc (before); NULL when the path
+ * does not tell (x86's core2 tunes are 32 or 64 bits by DEFAULTTUNE).
+ */
+const char *st_arch_yocto_tune(const char *inc);
+
 /* Where an ARCH came from, in the order they win: the first given decides. */
 enum st_arch_from {
 	ST_ARCH_FROM_OPTION,	/* --arch */

@@ -140,6 +140,19 @@ static void test_build_systems(void)
 	   streq(st_arch_of_buildroot("arcle"), "arc") && streq(st_arch_of_buildroot("powerpc64le"), "powerpc") &&
 	   streq(st_arch_of_buildroot("s390x"), "s390") && !st_arch_of_buildroot("nope"),
 	   "Buildroot's BR2_<arch>");
+	ok(streq(st_arch_yocto_tune("conf/machine/include/arm/armv7a/tune-cortexa7.inc"), "arm") &&
+	   streq(st_arch_yocto_tune("conf/machine/include/arm/armv8a/tune-cortexa53.inc"), "aarch64") &&
+	   streq(st_arch_yocto_tune("conf/machine/include/tune-cortexa53.inc"), "aarch64") &&
+	   streq(st_arch_yocto_tune("conf/machine/include/riscv/tune-riscv64.inc"), "riscv64") &&
+	   !st_arch_yocto_tune("conf/machine/include/x86/tune-core2.inc") &&
+	   !st_arch_yocto_tune("conf/machine/include/sunxi.inc"),
+	   "Yocto: the TARGET_ARCH of a machine's tune");
+	ok(streq(st_arch_of_machine(st_arch_yocto_target("aarch64")), "arm64") &&
+	   streq(st_arch_of_machine(st_arch_yocto_target("arm")), "arm") &&
+	   streq(st_arch_of_machine(st_arch_yocto_target("riscv64")), "riscv") &&
+	   streq(st_arch_of_machine(st_arch_yocto_target("i686")), "i386") &&
+	   !st_arch_yocto_target("bananapi") && !st_arch_yocto_target("armv7"),
+	   "Yocto: TARGET_ARCH names and their make ARCH");
 }
 
 /* A decision over @opt, @layout, @path, @env, @sym (NULL: says nothing). */
