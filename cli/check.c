@@ -280,6 +280,8 @@ static void say_after(const struct st_check_result *r, enum st_format fmt, bool 
 		for (size_t i = 0; i < r->nr_archs; i++)
 			st_arch_tally_add(&t, r->archs[i].file, r->archs[i].arch, r->archs[i].from,
 					  r->archs[i].why);
+		if (st_out.verbosity > 0)
+			st_say_skipped(r->skipped, r->skipped_why, r->nr_skipped);
 		st_say_found(r->nr_archs, r->nr_looked, r->nr_skipped, &t);
 	}
 	for (size_t i = 0; i < r->nr_fixed_msgs; i++)

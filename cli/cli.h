@@ -145,6 +145,8 @@ void st_arch_tally_add(struct st_arch_tally *t, const char *file, const char *ar
  * ARCH=arm (from path: arch/arm/configs/)"; with several ARCHes, one line
  * more for each.
  */
+/* -v: each file a walk looked at and did not judge, and why. */
+void st_say_skipped(char *const *paths, char *const *why, size_t n);
 void st_say_found(size_t checked, size_t looked, size_t skipped,
 		  const struct st_arch_tally *t);
 

@@ -198,6 +198,14 @@ void st_say_found(size_t checked, size_t looked, size_t skipped,
 		p_note("ARCH=... (others) for %zu more files", t->dropped);
 }
 
+void st_say_skipped(char *const *paths, char *const *why, size_t n)
+{
+	size_t i;
+
+	for (i = 0; paths && why && i < n; i++)
+		p_note("skipped %s: %s", paths[i], why[i]);
+}
+
 void st_record_error(const char *msg)
 {
 	if (!first_err[0])

@@ -488,6 +488,8 @@ int cmd_migrate(int argc, char **argv)
 	st_progress_end(prog);
 	/* an error's one line stays alone */
 	if (!st_out.json && r.status < ST_EXIT_ERROR) {
+		if (st_out.verbosity > 0)
+			st_say_skipped(d.skipped, d.skipped_why, d.nr_skipped);
 		st_say_found(n, d.nr_looked, d.nr_skipped, &r.archs);
 	}
 	if (r.nr_fixed && !st_out.json && st_out.verbosity >= 0)

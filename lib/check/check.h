@@ -137,6 +137,7 @@ struct st_check_result {
 	size_t nr_archs;
 	/* Discovery: files a walk looked at, and of them not kernel configs. */
 	size_t nr_looked, nr_skipped;
+	char **skipped, **skipped_why;	/* the skipped files and why (-v) */
 	/* Named files that are another program's config: error findings, exit 2. */
 	size_t nr_not_kernel;
 	/* files merged over a base (JSON "stacks"), in no order */

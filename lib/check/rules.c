@@ -161,6 +161,8 @@ void st_check_result_free(struct st_check_result *r)
 		st_check_finding_free(&r->f[i]);
 	free(r->f);
 	free(r->model_skipped);
+	st_strv_free(r->skipped, r->skipped ? r->nr_skipped : 0);
+	st_strv_free(r->skipped_why, r->skipped_why ? r->nr_skipped : 0);
 	st_strv_free(r->fixed, r->nr_fixed_msgs);
 	cJSON_Delete(r->fixes);
 	for (i = 0; i < r->nr_errors; i++) {

@@ -715,6 +715,9 @@ int st_check_run(const struct st_check_run_opts *opts, char *const *paths, size_
 	d.nr = 0;
 	r->nr_looked = d.nr_looked;
 	r->nr_skipped = d.nr_skipped;
+	r->skipped = d.skipped;
+	r->skipped_why = d.skipped_why;
+	d.skipped = d.skipped_why = NULL;
 	if (o->shard_n && st_mig_shard_paths(files, &nr_files, o->shard_k, o->shard_n)) {
 		ret = st_err(err, ENOMEM, NULL, "out of memory");
 		goto out;

@@ -177,7 +177,8 @@ void st_cfg_classify_buf(const char *buf, size_t len, struct st_cfg_verdict *v)
 		if (is_blank_line(p, eol))
 			continue;
 		n = line_sym(p, eol, &sym, &enabled);
-		if (!n && *p == '#') {
+		/* conf reads " # text" as a comment too (a stray blank before it) */
+		if (!n && p[strspn(p, " \t")] == '#') {
 			if (eol - p > 17 && !strncmp(p, "# Busybox version", 17)) {
 				VERDICT(v, ST_CFG_BUSYBOX, line, "line %u names a BusyBox "
 					"version: a BusyBox config, not a kernel config", line);
@@ -204,6 +205,9 @@ void st_cfg_classify_buf(const char *buf, size_t len, struct st_cfg_verdict *v)
 		}
 		v->nr_syms++;
 		v->nr_known += st_cfg_kernel_symbol(sym, n);
+		v->nr_slab += (n == 4 && (!strncmp(sym, "SLAB", 4) || !strncmp(sym, "SLOB", 4) ||
+					  !strncmp(sym, "SLUB", 4))) ||
+			      (n == 9 && !strncmp(sym, "SLUB_TINY", 9));
 	}
 	if (!v->nr_syms) {
 		snprintf(v->why, sizeof(v->why), "no CONFIG_ assignment");
@@ -429,16 +433,70 @@ static bool kernel_name(const char *path, const char *name)
 	       st_arch_of_path(path, &n);
 }
 
+/* @path was looked at and is not judged, for @why: kept for -v. */
+static int skip(struct st_discovery *d, const char *path, const char *why)
+{
+	char **p = realloc(d->skipped, (d->nr_skipped + 1) * sizeof(*p));
+	char **y;
+
+	if (!p)
+		return -ENOMEM;
+	d->skipped = p;
+	y = realloc(d->skipped_why, (d->nr_skipped + 1) * sizeof(*y));
+	if (!y)
+		return -ENOMEM;
+	d->skipped_why = y;
+	p[d->nr_skipped] = strdup(path);
+	y[d->nr_skipped] = strdup(why);
+	if (!p[d->nr_skipped] || !y[d->nr_skipped]) {
+		free(p[d->nr_skipped]);
+		free(y[d->nr_skipped]);
+		return -ENOMEM;
+	}
+	d->nr_skipped++;
+	return 0;
+}
+
+/* A build system's stack has @path as a part: its build merges it. */
+static bool claimed(const char *path)
+{
+	struct st_layout l;
+	bool yes;
+
+	if (st_layout_of(path, &l, NULL))
+		return true;	/* its stack's error is reported when it is judged */
+	yes = l.kind != ST_LAYOUT_PLAIN;
+	st_layout_release(&l);
+	return yes;
+}
+
+/*
+ * A candidate of the walk is judged unless its content says it is another
+ * program's config (U-Boot, BusyBox, Buildroot), or it has too few kernel
+ * symbols and nothing else speaks for it: a kernel's name or place, an
+ * allocator line (a vendor tree's fragment may name only its own drivers),
+ * a build system that merges it (a recipe's SRC_URI lists it).
+ */
 static int take_if_kernel(struct walk *w, const char *path, const char *name)
 {
 	struct st_cfg_verdict v;
+	int ret;
 
 	w->d->nr_looked++;
-	if (st_cfg_classify(path, &v) ||
-	    (v.kind != ST_CFG_KERNEL && !(v.kind == ST_CFG_FOREIGN && kernel_name(path, name)))) {
-		w->d->nr_skipped++;
-		return 0;
+	ret = st_cfg_classify(path, &v);
+	if (ret) {
+		char why[128];
+
+		snprintf(why, sizeof(why), "cannot be read: %s", strerror(-ret));
+		return skip(w->d, path, why) ? st_err(w->err, ENOMEM, NULL, "out of memory") : 0;
 	}
+	if (v.kind != ST_CFG_KERNEL && v.kind != ST_CFG_BUILDROOT && v.kind != ST_CFG_UBOOT &&
+	    v.kind != ST_CFG_BUSYBOX && v.kind != ST_CFG_EMPTY &&
+	    ((v.kind == ST_CFG_FOREIGN && (kernel_name(path, name) || v.nr_slab)) ||
+	     claimed(path)))
+		v.kind = ST_CFG_KERNEL;
+	if (v.kind != ST_CFG_KERNEL)
+		return skip(w->d, path, v.why) ? st_err(w->err, ENOMEM, NULL, "out of memory") : 0;
 	return add_path(w->d, &w->cap, path) ? st_err(w->err, ENOMEM, NULL, "out of memory") : 0;
 }
 
@@ -532,10 +590,9 @@ static int given(struct walk *w, const char *path, const struct st_discover_opts
 	if (o->skip_foreign) {
 		w->d->nr_looked++;
 		if (!st_cfg_classify(path, &v) && v.kind != ST_CFG_KERNEL &&
-		    v.kind != ST_CFG_EMPTY) {
-			w->d->nr_skipped++;
-			return 0;
-		}
+		    v.kind != ST_CFG_EMPTY)
+			return skip(w->d, path, v.why) ?
+			       st_err(w->err, ENOMEM, NULL, "out of memory") : 0;
 	}
 	return add_path(w->d, &w->cap, path) ? st_err(w->err, ENOMEM, NULL, "out of memory") : 0;
 }
@@ -588,6 +645,8 @@ int st_discover(char *const *paths, size_t n, const struct st_discover_opts *o,
 void st_discovery_release(struct st_discovery *d)
 {
 	st_strv_free(d->paths, d->nr);
+	st_strv_free(d->skipped, d->nr_skipped);
+	st_strv_free(d->skipped_why, d->nr_skipped);
 	st_strv_free(d->walked, d->nr_walked);
 	st_strv_free(d->walked_real, d->nr_walked);
 	memset(d, 0, sizeof(*d));
@@ -617,7 +676,7 @@ const char *st_arch_of_path(const char *path, size_t *len)
 /* What one source of a file's ARCH said. */
 struct said {
 	char arch[32];
-	char why[96];
+	char why[256];
 };
 
 static bool from_path(const char *path, struct said *c)
@@ -643,11 +702,15 @@ static bool from_path(const char *path, struct said *c)
  * target Makefile, Buildroot's BR2_<arch>): st_layout_of()'s arch and
  * arch_why.
  */
-static bool from_layout(const char *path, struct said *c)
+static bool from_layout(const char *path, struct said *c, struct said *sym)
 {
 	struct st_layout l;
 	bool found = false;
+	const char *b;
+	char s[64];
+	size_t i;
 
+	sym->arch[0] = '\0';
 	/* an unreadable stack is the file's error, reported when it is checked */
 	if (!strcmp(path, "-") || st_layout_of(path, &l, NULL))
 		return false;
@@ -655,6 +718,20 @@ static bool from_layout(const char *path, struct said *c)
 		snprintf(c->arch, sizeof(c->arch), "%s", l.arch);
 		snprintf(c->why, sizeof(c->why), "%s", l.arch_why ? l.arch_why : "");
 		found = true;
+	}
+	/*
+	 * A fragment (a Yocto .cfg, an OpenWrt subtarget's config) often has
+	 * no symbol of its own arch; the defconfig below it has: the stack's
+	 * other parts, base first, for the symbols' guess.
+	 */
+	for (i = 0; !found && i < l.nr_parts && !sym->arch[0]; i++) {
+		if (l.parts[i].owned ||
+		    st_cfg_arch_of(l.parts[i].path, sym->arch, sizeof(sym->arch), s, sizeof(s)) != 1) {
+			sym->arch[0] = '\0';
+			continue;
+		}
+		b = strrchr(l.parts[i].path, '/');
+		snprintf(sym->why, sizeof(sym->why), "%s of %s", s, b ? b + 1 : l.parts[i].path);
 	}
 	st_layout_release(&l);
 	return found;
@@ -679,23 +756,28 @@ void st_arch_of_file(const char *path, const char *real,
 		     const struct st_arch_sources *given, struct st_arch_choice *c)
 {
 	struct st_arch_sources s = { 0 };
-	struct said p, l, sym;
+	struct said p, l, sym, below;
 	unsigned int i;
+	int ret;
 
 	if (given)
 		s = *given;
 	/* the path given decides, not where a symlink points */
 	if (from_path(path, &p) || (real && from_path(real, &p)))
 		s.s[ST_ARCH_FROM_PATH] = (struct st_arch_source){ p.arch, p.why };
-	if (from_layout(path, &l))
+	if (from_layout(path, &l, &below))
 		s.s[ST_ARCH_FROM_LAYOUT] = (struct st_arch_source){ l.arch, l.why };
 	/* the symbols are a guess for a gap: read only when nothing above says */
 	for (i = 0; i < ST_ARCH_FROM_SYMBOLS && !s.s[i].arch; i++)
 		;
-	if (i == ST_ARCH_FROM_SYMBOLS &&
-	    (strcmp(path, "-") ? st_cfg_arch_of(path, sym.arch, sizeof(sym.arch), sym.why,
-						sizeof(sym.why)) :
-	     stdin_arch(sym.arch, sizeof(sym.arch), sym.why, sizeof(sym.why))) == 1)
-		s.s[ST_ARCH_FROM_SYMBOLS] = (struct st_arch_source){ sym.arch, sym.why };
+	if (i == ST_ARCH_FROM_SYMBOLS) {
+		ret = strcmp(path, "-") ?
+			st_cfg_arch_of(path, sym.arch, sizeof(sym.arch), sym.why, sizeof(sym.why)) :
+			stdin_arch(sym.arch, sizeof(sym.arch), sym.why, sizeof(sym.why));
+		if (ret == 1)
+			s.s[ST_ARCH_FROM_SYMBOLS] = (struct st_arch_source){ sym.arch, sym.why };
+		else if (below.arch[0])
+			s.s[ST_ARCH_FROM_SYMBOLS] = (struct st_arch_source){ below.arch, below.why };
+	}
 	st_arch_decide(&s, c);
 }

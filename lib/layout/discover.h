@@ -40,6 +40,7 @@ struct st_cfg_verdict {
 	unsigned int line;	/* the line that decided, 0 when none did */
 	size_t nr_syms;		/* CONFIG_ symbols assigned or "is not set" */
 	size_t nr_known;	/* of them, symbols of a kernel */
+	size_t nr_slab;		/* of them, the allocator's (SLAB, SLOB, SLUB, SLUB_TINY) */
 	char why[160];		/* "line 1 sets BR2_arm: a Buildroot config" */
 };
 
@@ -93,6 +94,8 @@ struct st_discovery {
 	size_t nr;
 	size_t nr_looked;	/* files a walk (or --skip-foreign) judged */
 	size_t nr_skipped;	/* of them, not kernel configs */
+	char **skipped;		/* those, and why each (for -v) */
+	char **skipped_why;
 	/* the directories walked, as given, and each resolved (realpath) */
 	char **walked, **walked_real;
 	size_t nr_walked;
