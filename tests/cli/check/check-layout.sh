@@ -17,10 +17,26 @@ st_tmpdir w
 F=$ST_SRCDIR/fixtures/layout
 
 # Symbols whose last assignment conf does not keep, "owned" or "base": the
-# part $OWNED (0-based) is the owned file.
+# part $OWNED (0-based) is the owned file. An "is not set" line of a symbol
+# the tree does not define for the arch (no Kconfig file outside the other
+# arches' directories has it) counts too: conf cannot show that it has no
+# effect, check calls it an unknown symbol.
 dropped() { # config part...
 	python3 - "$@" <<'PY'
 import os, re, sys
+tree, arch = os.environ["ORACLE_TREE"], os.environ["ORACLE_SRCARCH"]
+defined = set()
+for d, dirs, files in os.walk(tree):
+    rel = os.path.relpath(d, tree).split(os.sep)
+    if len(rel) == 2 and rel[0] == "arch" and rel[1] != arch:
+        dirs[:] = []
+        continue
+    for f in files:
+        if f.startswith("Kconfig"):
+            for l in open(os.path.join(d, f), errors="replace"):
+                m = re.match(r"^\s*(?:menu)?config\s+(\w+)", l)
+                if m:
+                    defined.add(m.group(1))
 conf = {}
 for l in open(sys.argv[1]):
     m = re.match(r"^CONFIG_(\w+)=(.*)$", l.rstrip("\n"))
@@ -35,22 +51,27 @@ for i, p in enumerate(parts):
         if m:
             last[m.group(1)] = (m.group(2) if m.lastindex == 2 else "n", i)
 for s, (v, i) in sorted(last.items()):
-    if conf.get(s, "n") != v:
+    if conf.get(s, "n") != v or (v == "n" and s not in defined):
         print("owned" if i == int(os.environ["OWNED"]) else "base", s)
 PY
 }
 
-stack() { # dir owned-file arch [--arch]: the check of one stack against conf
-	dir=$1 file=$2 arch=$3 layout_arch=$3
+stack() { # dir owned-file arch [--arch|--symbols]: the check of one stack against conf
+	dir=$1 file=$2 arch=$3 layout_arch=$3 opt=
 	cd "$F/$dir" || exit 2
-	# a build system that gives no ARCH (Yocto): --arch
+	# a build system that gives no ARCH (Yocto): --arch, or none and the
+	# ARCH of the symbols of the stack's files (--symbols)
 	[ $# -gt 3 ] && layout_arch=null
-	"$SLUBTINY" check --no-config --format json --srctree "$tree" ${4:+$4 $arch} "$file" \
+	[ "${4:-}" = --arch ] && opt="--arch $arch"
+	# shellcheck disable=SC2086
+	"$SLUBTINY" check --no-config --format json --srctree "$tree" $opt "$file" \
 		>"$w/json" 2>"$w/err"
 	st=$?
 	[ -s "$w/err" ] && { echo "FAIL: $file: stderr:"; cat "$w/err"; fail=1; }
 	[ "$(jq -r '.stacks[0].arch.name' "$w/json")" = "$layout_arch" ] ||
 		{ echo "FAIL: $file: arch $(jq -c .stacks "$w/json"), want $arch"; fail=1; }
+	[ "$(jq -r '.files[0].arch' "$w/json")" = "$arch" ] ||
+		{ echo "FAIL: $file: judged as $(jq -c .files "$w/json"), want ARCH=$arch"; fail=1; }
 	# the tree was resolved for the build system's ARCH: the stack says used
 	# (it said "not used": the worker looked for the file in its own list)
 	[ $# -gt 3 ] || [ "$(jq -r '.stacks[0].arch.used' "$w/json")" = true ] ||
@@ -58,10 +79,14 @@ stack() { # dir owned-file arch [--arch]: the check of one stack against conf
 	# the kernel's defconfig under the parts (Buildroot's
 	# BR2_LINUX_KERNEL_DEFCONFIG), parts merged over the owned file after it
 	kdef=$(jq -r '.stacks[0].base_defconfig // empty' "$w/json")
+	# (a part of the kernel tree, "$(LINUX_DIR)/...": the tree's file)
 	{ [ -z "$kdef" ] || echo "$tree/arch/$arch/configs/$kdef"
-	  jq -r '.stacks[0].parts[]' "$w/json"; } >"$w/parts"
+	  jq -r '.stacks[0].parts[]' "$w/json" | sed "s|^\$(LINUX_DIR)/|$tree/|"; } >"$w/parts"
 	OWNED=$(($(grep -nxF "$file" "$w/parts" | cut -d: -f1) - 1))
-	export OWNED
+	# (not ARCH: slubtiny reads that from the environment, as make does)
+	ORACLE_TREE=$tree ORACLE_SRCARCH=$arch
+	case $arch in x86_64|i386) ORACLE_SRCARCH=x86 ;; esac
+	export OWNED ORACLE_TREE ORACLE_SRCARCH
 	[ "$OWNED" -ge 0 ] && [ "$(sed -n "$((OWNED + 1))p" "$w/parts")" = "$file" ] ||
 		{ echo "FAIL: $file: parts:"; cat "$w/parts"; fail=1; }
 	# shellcheck disable=SC2046
@@ -90,6 +115,78 @@ stack buildroot board/acme/tiny/tiny.fragment arm
 # over the kernel's versatile_defconfig, under a fragment with EXPERT=y
 stack buildroot board/acme/kdef/tiny.fragment arm
 stack yocto meta-board/recipes-kernel/linux/files/net.cfg x86 --arch
+# Real files (fixtures/layout-real/README): meta-riscv's Milk-V Duo 256M
+# fragment over the recipe's own milkv-duo_defconfig (KBUILD_DEFCONFIG set
+# empty for the milkv-duo override, which the machine has), riscv from that
+# defconfig's symbols; it has no EXPERT, so the fragment's SLUB_TINY=y is
+# dropped (riscv's in-tree defconfig was taken before). The defconfig
+# itself is the base: nothing below it.
+duo=recipes-kernel/linux/linux-milkv-duo
+stack ../layout-real/meta-riscv $duo/milkv-duo256m.cfg riscv --symbols
+[ "$(jq -c '.stacks[0].parts' "$w/json")" = "[\"$duo/milkv-duo_defconfig\",\"$duo/milkv-duo256m.cfg\"]" ] &&
+	[ "$(jq -r '.stacks[0].base_defconfig' "$w/json")" = null ] &&
+	jq -e '.findings[] | select(.symbol == "SLUB_TINY")' "$w/json" >/dev/null ||
+	{ echo "FAIL: milkv-duo256m.cfg: stack $(jq -c .stacks "$w/json")"; fail=1; }
+stack ../layout-real/meta-riscv $duo/milkv-duo_defconfig riscv --symbols
+[ "$(jq -c '.stacks[0].parts' "$w/json")" = "[\"$duo/milkv-duo_defconfig\"]" ] &&
+	[ "$(jq -r '.stacks[0].base_defconfig' "$w/json")" = null ] ||
+	{ echo "FAIL: milkv-duo_defconfig: stack $(jq -c .stacks "$w/json")"; fail=1; }
+# meta-sunxi's axp20x.cfg for the bananapi machine: over the SRC_URI
+# defconfig that machine's build finds, linux-mainline/arm/defconfig (its
+# TARGET_ARCH, from the tune its conf requires), ARCH=arm from that tune.
+sfrag=recipes-kernel/linux/linux-mainline/axp20x.cfg
+stack ../layout-real/meta-sunxi $sfrag arm
+[ "$(jq -c '.stacks[0].parts' "$w/json")" = "[\"recipes-kernel/linux/linux-mainline/arm/defconfig\",\"$sfrag\"]" ] &&
+	jq -e '.stacks[0].arch.from | test("tune-cortexa7")' "$w/json" >/dev/null ||
+	{ echo "FAIL: $sfrag: stack $(jq -c .stacks "$w/json")"; fail=1; }
+# without that file the base is named as not found, not left out in silence
+cp -r "$F/../layout-real/meta-sunxi" "$w/sunxi"
+rm -r "$w/sunxi/recipes-kernel/linux/linux-mainline/arm"
+(cd "$w/sunxi" && "$SLUBTINY" check --no-config --format json $sfrag >"$w/out" 2>"$w/err"); st=$?
+[ $st -le 1 ] && [ "$(jq -c '.stacks[0].not_found' "$w/out")" = '["defconfig (SRC_URI, no file for machine bananapi, arch arm)"]' ] ||
+	{ echo "FAIL: $sfrag without arm/defconfig: exit $st, $(jq -c .stacks "$w/out")"; cat "$w/err"; fail=1; }
+# A walk over a whole layer judges every fragment a recipe lists, also
+# those with symbols newer than 6.12 (meta-riscv's k1 fragments were left
+# out, so the stale CONFIG_SLAB=y added to one passed), and -v names each
+# file's stack; a walk over a Buildroot tree names the file it skips.
+(cd "$F/../layout-real/meta-riscv" && "$SLUBTINY" check --no-config -v . >"$w/out" 2>"$w/err"); st=$?
+k1=./recipes-kernel/linux/linux-mainline-k1
+[ $st = 1 ] && grep -q "^$k1/no-vector-unaligned-probe.cfg:5:1: warning: CONFIG_SLAB=y: .*\[removed-allocator\]" "$w/err" &&
+	grep -q '^slubtiny: check: checked 4 kernel configs (4 files looked at, 0 not kernel configs)' "$w/err" &&
+	grep -q "^$k1/no-vector-unaligned-probe.cfg: note: yocto stack, over the kernel's defconfig (not read without a kernel tree) + $k1/k1-i2c.cfg; linux 7.2" "$w/err" &&
+	grep -q "^$k1/k1-i2c.cfg: note: yocto stack" "$w/err" ||
+	{ echo "FAIL: walk of meta-riscv: exit $st"; cat "$w/err"; fail=1; }
+(cd "$F/../layout-real/buildroot" && "$SLUBTINY" check --no-config -v . >"$w/out" 2>"$w/err"); st=$?
+grep -qx 'slubtiny: check: skipped ./configs/stm32f469_disco_sd_defconfig: line 1 sets BR2_arm: a Buildroot config, not a kernel config' "$w/err" &&
+	grep -q '^slubtiny: check: checked 1 kernel config (2 files looked at, 1 not kernel configs)' "$w/err" ||
+	{ echo "FAIL: walk of buildroot: exit $st"; cat "$w/err"; fail=1; }
+# Buildroot's stm32f469_disco_sd: the kernel's stm32_defconfig (the
+# choice's default, not written in the defconfig), then a fragment of the
+# kernel tree ($(LINUX_DIR)/arch/arm/configs/dram_0x00000000.config, read
+# from --srctree; named as not read without one), then the board's.
+bfrag=board/stmicroelectronics/stm32f469-disco/linux-sd.fragment
+stack ../layout-real/buildroot $bfrag arm
+[ "$(jq -r '.stacks[0].base_defconfig' "$w/json")" = stm32_defconfig ] &&
+	[ "$(jq -c '.stacks[0].parts' "$w/json")" = "[\"\$(LINUX_DIR)/arch/arm/configs/dram_0x00000000.config\",\"$bfrag\"]" ] ||
+	{ echo "FAIL: $bfrag: stack $(jq -c .stacks "$w/json")"; fail=1; }
+(cd "$F/../layout-real/buildroot" && "$SLUBTINY" check --no-config $bfrag >"$w/out" 2>"$w/err"); st=$?
+[ $st -le 1 ] && ! grep -q error "$w/err" &&
+	grep -q 'dram_0x00000000.config (not read without a kernel tree)' "$w/err" ||
+	{ echo "FAIL: $bfrag without a tree: exit $st"; cat "$w/err"; fail=1; }
+# check --fix on the fragment adds what the merge lacks; conf keeps
+# SLUB_TINY=y on the fixed merge.
+cp -r "$F/../layout-real/meta-riscv" "$w/duo"
+(cd "$w/duo" && "$SLUBTINY" check --no-config --fix -q --srctree "$tree" $duo/milkv-duo256m.cfg \
+	>"$w/out" 2>"$w/err"); st=$?
+# (exit 1: the fragment's PINCTRL_SOPHGO_SG2002 is not in 6.12; stderr
+# has the fixed lines and that warning, no error)
+[ $st = 1 ] && ! grep -q 'error' "$w/err" && grep -q 'fixed: added CONFIG_EXPERT=y' "$w/err" &&
+	grep -qx CONFIG_EXPERT=y "$w/duo/$duo/milkv-duo256m.cfg" ||
+	{ echo "FAIL: milkv-duo256m.cfg: --fix: exit $st"; cat "$w/err"; fail=1; }
+cat "$w/duo/$duo/milkv-duo_defconfig" "$w/duo/$duo/milkv-duo256m.cfg" >"$w/merged"
+cfg=$(st_conf_cached "$tree" riscv layout/duo-fixed "$w/merged" "$w/scratch") &&
+	grep -qx CONFIG_SLUB_TINY=y "$cfg" ||
+	{ echo "FAIL: milkv-duo256m.cfg: after --fix conf does not keep SLUB_TINY=y"; fail=1; }
 
 # A Buildroot defconfig that names a file missing below the one checked:
 # an error for that file.
