@@ -91,7 +91,7 @@ static void list_rules(void)
  */
 static void stack_note(const struct st_check_stack *s, bool verbose)
 {
-	char *d = st_layout_describe(&s->l, s->arch_used, s->version_used, s->srctree,
+	char *d = st_layout_describe(&s->l, s->arch_used, s->version_used, s->unread,
 				      verbose);
 
 	if (!d)

@@ -93,7 +93,7 @@ struct st_check_stack {
 	struct st_layout l;	/* owned: its parts, arch and version */
 	bool arch_used;		/* l.arch decided the ARCH (no --arch, $ARCH, path) */
 	bool version_used;	/* l.version decided the kernel (no --target, --srctree) */
-	bool srctree;		/* a kernel defconfig under the parts was read (--srctree) */
+	const char *unread;	/* why the kernel tree's parts were not read, or NULL */
 	size_t nr_in_base;	/* tree findings on base lines, not shown */
 };
 

@@ -280,7 +280,8 @@ static int keep_stack(const struct st_check_run_opts *o, struct st_check_result 
 	/* as the run decided it */
 	s->arch_used = a && a->from == ST_ARCH_FROM_LAYOUT && o->srctree;
 	s->version_used = s->l.version && !o->srctree && !o->rules.judge_major;
-	s->srctree = o->srctree != NULL;
+	/* the tree's files are read for a decided ARCH, not the host's guess */
+	s->unread = st_layout_unread(o->srctree, a && a->from != ST_ARCH_FROM_HOST);
 	s->nr_in_base = in_base;
 	r->nr_stacks++;
 	return 0;

@@ -592,7 +592,7 @@ oom:
 }
 
 char *st_layout_describe(const struct st_layout *l, bool arch_used, bool version_used,
-			 bool srctree, bool verbose)
+			 const char *unread, bool verbose)
 {
 	char *buf = NULL;
 	size_t len = 0, i;
@@ -603,8 +603,8 @@ char *st_layout_describe(const struct st_layout *l, bool arch_used, bool version
 		return NULL;
 	fprintf(f, "%s stack", st_layout_kind_name(l->kind));
 	if (l->base_defconfig) {
-		fprintf(f, ", over the kernel's %s%s", l->base_defconfig,
-			srctree ? "" : " (not read without a kernel tree)");
+		fprintf(f, ", over the kernel's %s%s%s%s", l->base_defconfig,
+			unread ? " (" : "", unread ? unread : "", unread ? ")" : "");
 		first = false;
 	}
 	for (i = 0; i < l->nr_parts; i++) {
@@ -613,9 +613,10 @@ char *st_layout_describe(const struct st_layout *l, bool arch_used, bool version
 			first = true;
 			continue;
 		}
-		fprintf(f, "%s%s%s", !first ? " + " : over ? ", under " : ", over ",
-			l->parts[i].path, l->parts[i].in_kernel && !srctree ?
-			" (not read without a kernel tree)" : "");
+		fprintf(f, "%s%s%s%s%s", !first ? " + " : over ? ", under " : ", over ",
+			l->parts[i].path, l->parts[i].in_kernel && unread ? " (" : "",
+			l->parts[i].in_kernel && unread ? unread : "",
+			l->parts[i].in_kernel && unread ? ")" : "");
 		first = false;
 	}
 	if (l->arch)

@@ -166,10 +166,19 @@ struct cJSON *st_layout_to_json(const struct st_layout *l, const char *file,
 /*
  * One line: "openwrt stack, over A + B; ARCH=mips; linux 6.6" (with
  * @verbose, each from where it came; "(not used)" where options decided;
- * parts merged over the owned file as "under C"; a kernel defconfig as "not
- * read" without @srctree; files named outside the tree as "not read"). Malloc'ed, NULL on ENOMEM.
+ * parts merged over the owned file as "under C"; the kernel tree's files
+ * (a kernel defconfig, $(LINUX_DIR) parts) followed by "(@unread)" when
+ * they were not read, NULL when they were; files named outside the tree as
+ * "not read"). Malloc'ed, NULL on ENOMEM.
  */
 char *st_layout_describe(const struct st_layout *l, bool arch_used, bool version_used,
-			 bool srctree, bool verbose);
+			 const char *unread, bool verbose);
+/* Why a stack's kernel tree files were not read, for st_layout_describe(). */
+#define ST_LAYOUT_UNREAD_NO_TREE "not read without a kernel tree"
+#define ST_LAYOUT_UNREAD_NO_ARCH "not read: no ARCH but the host's guess; --arch names it"
+static inline const char *st_layout_unread(bool tree, bool arch_known)
+{
+	return !tree ? ST_LAYOUT_UNREAD_NO_TREE : !arch_known ? ST_LAYOUT_UNREAD_NO_ARCH : NULL;
+}
 
 #endif

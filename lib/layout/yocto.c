@@ -266,6 +266,9 @@ static int machine_load(struct machine *m, const char *top, const char *name)
 	}
 	if (strchr(name, '/') || st_pathf(p, "%s/conf/machine/%s.conf", top, name))
 		return 0;
+	/* an override that is a SoC family (k1, sun7i): its include, by convention */
+	if (access(p, F_OK) && st_pathf(p, "%s/conf/machine/include/%s.inc", top, name))
+		return 0;
 	return read_machine_conf(m, top, p, 0);
 }
 
@@ -475,10 +478,18 @@ static int set_compat(struct recipe *r, const char *line)
 {
 	char *v = quoted(line);
 
+	size_t n;
+
 	if (!v)
 		return 0;
 	free(r->compat);
 	r->compat = NULL;
+	/* "(k1)": a regular expression of one name */
+	n = strlen(v);
+	if (n > 2 && v[0] == '(' && v[n - 1] == ')') {
+		memmove(v, v + 1, n - 2);
+		v[n - 2] = '\0';
+	}
 	if (v[0] && !v[strspn(v, "abcdefghijklmnopqrstuvwxyz0123456789-_")]) {
 		r->compat = v;
 		return 0;

@@ -332,6 +332,8 @@ const char *st_arch_yocto_tune(const char *inc)
 		{ "/arm/", "arm" }, { "tune-cortexa", "arm" }, { "tune-arm", "arm" },
 		{ "tune-xscale", "arm" }, { "tune-strongarm", "arm" },
 		{ "riscv64", "riscv64" }, { "riscv32", "riscv32" },
+		/* tune-riscv.inc: 64 bits unless DEFAULTTUNE says riscv32 */
+		{ "/riscv/", "riscv64" },
 		{ "tune-x86-64", "x86_64" }, { "tune-corei7", "x86_64" },
 		{ "/mips/", "mips" }, { "tune-mips", "mips" },
 		{ "tune-ppc", "powerpc" }, { "/powerpc/", "powerpc" },

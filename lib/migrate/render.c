@@ -150,7 +150,9 @@ static void print_stack(struct out *o, const struct st_mig_outcome *r)
 	if (f->layout.kind == ST_LAYOUT_PLAIN || o->quiet)
 		return;
 	d = st_layout_describe(&f->layout, f->arch_from == ST_ARCH_FROM_LAYOUT,
-			       f->target_from_layout, r->tree, o->verbose);
+			       f->target_from_layout,
+			       st_layout_unread(r->tree, f->arch_from != ST_ARCH_FROM_HOST),
+			       o->verbose);
 	if (!d) {
 		o->err = o->err ? o->err : -ENOMEM;
 		return;
