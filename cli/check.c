@@ -91,9 +91,12 @@ static void list_rules(void)
  */
 static void stack_note(const struct st_check_stack *s, bool verbose)
 {
-	char *d = st_layout_describe(&s->l, s->arch_used, s->version_used, s->unread,
-				      verbose);
+	char *d;
 
+	/* a file no stack of its build system has: said with -v only */
+	if (s->l.kind == ST_LAYOUT_PLAIN && !verbose)
+		return;
+	d = st_layout_describe(&s->l, s->arch_used, s->version_used, s->unread, verbose);
 	if (!d)
 		return;
 	fprintf(stderr, "%s: note: %s", s->file, d);

@@ -298,12 +298,15 @@ static cJSON *check_json(const struct st_check_result *r, bool stream)
 	for (i = 0; i < ST_RULE_COUNT; i++)
 		if (counts[i] && !cJSON_AddNumberToObject(by, st_check_rules[i].id, counts[i]))
 			goto oom;
-	/* only when a file belongs to a build system's stack */
-	if (r->nr_stacks) {
+	/* only when a file belongs to a build system's stack (not one it has not) */
+	for (i = 0; i < r->nr_stacks && r->stacks[i].l.kind == ST_LAYOUT_PLAIN; i++)
+		;
+	if (i < r->nr_stacks) {
 		qsort(r->stacks, r->nr_stacks, sizeof(*r->stacks), cmp_stack);
 		arr = cJSON_AddArrayToObject(root, "stacks");
 		for (i = 0; arr && i < r->nr_stacks; i++)
-			if (!cJSON_AddItemToArray(arr, st_layout_to_json(&r->stacks[i].l,
+			if (r->stacks[i].l.kind != ST_LAYOUT_PLAIN &&
+			    !cJSON_AddItemToArray(arr, st_layout_to_json(&r->stacks[i].l,
 				r->stacks[i].file, r->stacks[i].arch_used,
 				r->stacks[i].version_used, r->stacks[i].nr_in_base)))
 				arr = NULL;

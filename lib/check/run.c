@@ -350,7 +350,8 @@ static int check_file(const struct st_check_run_opts *o, struct st_check_tree *t
 		ret = st_err(err, ENOMEM, path, "out of memory");
 	if (!ret && keep_line_texts(r, start, path, dc))
 		ret = st_err(err, ENOMEM, path, "out of memory");
-	if (!ret && l.kind != ST_LAYOUT_PLAIN)
+	/* a file of a build system's tree in none of its stacks: for -v */
+	if (!ret && (l.kind != ST_LAYOUT_PLAIN || l.unplaced))
 		ret = keep_stack(o, r, path, a, &l, in_base, err);
 	st_defconfig_free(base);
 	st_defconfig_free(dc);

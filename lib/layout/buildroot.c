@@ -390,5 +390,7 @@ int st_layout_buildroot(const char *path, struct st_layout *l, struct st_error *
 	}
 	st_strv_free(dc, n);
 	st_layout_trees_release(&trees);
+	if (!ret)
+		l->unplaced = "no configs/*_defconfig of its Buildroot tree names it";
 	return ret;
 }

@@ -227,16 +227,21 @@ int st_layout_of(const char *path, struct st_layout *l, struct st_error *err)
 	size_t i;
 	int ret;
 
+	const char *unplaced = NULL;
+
 	memset(l, 0, sizeof(*l));
 	for (i = 0; i < ARRAY_SIZE(readers); i++) {
 		ret = readers[i](path, l, err);
 		if (ret > 0)
 			return 0;
+		if (l->unplaced)
+			unplaced = l->unplaced;
 		st_layout_release(l);
 		if (ret < 0)
 			return ret;
 	}
 	l->kind = ST_LAYOUT_PLAIN;
+	l->unplaced = unplaced;
 	ret = st_layout_add_part(l, path, true);
 	if (ret)
 		st_layout_release(l);
@@ -601,6 +606,10 @@ char *st_layout_describe(const struct st_layout *l, bool arch_used, bool version
 
 	if (!f)
 		return NULL;
+	if (l->kind == ST_LAYOUT_PLAIN) {
+		fprintf(f, "judged alone: %s", l->unplaced ? l->unplaced : "no build system has it");
+		goto out;
+	}
 	fprintf(f, "%s stack", st_layout_kind_name(l->kind));
 	if (l->base_defconfig) {
 		fprintf(f, ", over the kernel's %s%s%s%s", l->base_defconfig,
@@ -631,6 +640,7 @@ char *st_layout_describe(const struct st_layout *l, bool arch_used, bool version
 	/* judged without them: the build would have them, or fail */
 	for (i = 0; i < l->nr_not_found; i++)
 		fprintf(f, "%s%s", i ? ", " : "; not found: ", l->not_found[i]);
+out:
 	if (fclose(f)) {
 		free(buf);
 		return NULL;

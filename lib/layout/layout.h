@@ -79,6 +79,12 @@ struct st_layout {
 	 */
 	char **not_found;
 	size_t nr_not_found;
+	/*
+	 * A PLAIN layout of a file in a build system's tree that none of its
+	 * stacks has: why (a static string), so that -v can say it was judged
+	 * alone; NULL otherwise.
+	 */
+	const char *unplaced;
 };
 
 /* "plain", "openwrt", "buildroot", "yocto" (JSON and text). */

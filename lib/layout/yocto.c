@@ -39,11 +39,18 @@
 
 #define MAX_URIS 64
 #define MAX_DEFCONFIGS 16
+#define MAX_EXTRA 8
 
 struct recipe {
 	char *uri[MAX_URIS];	/* file:// names, in order */
 	char *word[MAX_URIS];	/* and each whole word, "file://NAME;PARAMS" */
 	char *cond[MAX_URIS];	/* the machine override each is under, or NULL */
+	/*
+	 * How each was listed: SRC_URI = / += (PLAIN), SRC_URI:<override> =
+	 * (SET: replaces the whole value for that override, += lines
+	 * included), :append / :prepend (APPEND: added to what is left).
+	 */
+	enum { PLAIN, SET, APPEND } kind[MAX_URIS];
 	size_t n;
 	char *rm[MAX_URIS];	/* the words of SRC_URI:remove statements */
 	char *rm_cond[MAX_URIS];	/* and their overrides */
@@ -51,12 +58,19 @@ struct recipe {
 	char *kdef[MAX_DEFCONFIGS];	/* KBUILD_DEFCONFIG values, the last one wins */
 	char *kdef_cond[MAX_DEFCONFIGS];
 	size_t nr_kdef;
-	char *version, *version_why;
+	char *version, *version_why;	/* of no override (or the recipe's name) */
+	/* LINUX_VERSION:<override> = "6.12.5": per machine */
+	char *ov_version[MAX_DEFCONFIGS], *ov_version_why[MAX_DEFCONFIGS];
+	char *ov_version_cond[MAX_DEFCONFIGS];
+	size_t nr_ov_version;
 	char *compat;		/* COMPATIBLE_MACHINE when it names one machine */
 	const struct st_layout_trees *trees;	/* the layer, what may be read */
 	const char *top;	/* its directory */
 	char *outside[MAX_URIS];	/* includes out of it, not read */
 	size_t nr_outside;
+	/* FILESEXTRAPATHS below the recipe's directory ("linux-starfive", "${PN}") */
+	char *extra[MAX_EXTRA];
+	size_t nr_extra;
 };
 
 static void recipe_free(struct recipe *r)
@@ -80,7 +94,14 @@ static void recipe_free(struct recipe *r)
 		free(r->outside[i]);
 	free(r->version);
 	free(r->version_why);
+	for (i = 0; i < r->nr_ov_version; i++) {
+		free(r->ov_version[i]);
+		free(r->ov_version_why[i]);
+		free(r->ov_version_cond[i]);
+	}
 	free(r->compat);
+	for (i = 0; i < r->nr_extra; i++)
+		free(r->extra[i]);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -291,7 +312,8 @@ static int add_removed(struct recipe *r, const char *word, size_t len, const cha
  * @r, under the override @cond; the words of a ":remove" statement (@drop)
  * into its removals instead.
  */
-static int add_uris(struct recipe *r, const char *line, const char *cond, bool drop)
+static int add_uris(struct recipe *r, const char *line, const char *cond, bool drop,
+		    bool op)
 {
 	const char *p = line, *e, *w, *start;
 	int ret;
@@ -306,6 +328,7 @@ static int add_uris(struct recipe *r, const char *line, const char *cond, bool d
 			if (ret)
 				return ret;
 		} else if (e > p && r->n < MAX_URIS) {
+			r->kind[r->n] = op ? APPEND : cond ? SET : PLAIN;
 			if (!(r->uri[r->n] = strndup(p, e - p)) ||
 			    !(r->word[r->n] = strndup(start, w - start)) ||
 			    (cond && !(r->cond[r->n] = strdup(cond)))) {
@@ -339,7 +362,8 @@ static bool removed(const struct recipe *r, size_t i, const struct machine *m)
  * SRC_URI:append:board, KBUILD_DEFCONFIG:board and the old SRC_URI_append_board,
  * into @cond (NULL for none); *@drop for a :remove. @var: the variable.
  */
-static int statement_cond(const char *line, const char *var, char **cond, bool *drop)
+static int statement_cond_op(const char *line, const char *var, char **cond, bool *drop,
+			     bool *op)
 {
 	static const char *const ops[] = { "append", "prepend", "remove" };
 	size_t vl = strlen(var), n, k, i;
@@ -348,6 +372,7 @@ static int statement_cond(const char *line, const char *var, char **cond, bool *
 
 	*cond = NULL;
 	*drop = false;
+	*op = false;
 	/* the name with its overrides: up to a blank or the operator */
 	n = strcspn(line, " \t=+?.");
 	if (n <= vl || strncmp(line, var, vl) || (line[vl] != ':' && line[vl] != '_'))
@@ -363,6 +388,8 @@ static int statement_cond(const char *line, const char *var, char **cond, bool *
 				break;
 		if (i == 2)
 			*drop = true;
+		if (i < ARRAY_SIZE(ops))
+			*op = true;
 		if (i < ARRAY_SIZE(ops) || !k)
 			continue;
 		free(*cond);
@@ -370,6 +397,13 @@ static int statement_cond(const char *line, const char *var, char **cond, bool *
 			return -ENOMEM;
 	}
 	return 0;
+}
+
+static int statement_cond(const char *line, const char *var, char **cond, bool *drop)
+{
+	bool op;
+
+	return statement_cond_op(line, var, cond, drop, &op);
 }
 
 static int add_kdef(struct recipe *r, const char *line)
@@ -498,10 +532,88 @@ static int set_compat(struct recipe *r, const char *line)
 	return 0;
 }
 
+/*
+ * FILESEXTRAPATHS =. "${THISDIR}/linux-starfive:" (or :prepend): the
+ * directories below the recipe's that BitBake searches first for its
+ * file:// entries. Others (absolute, another variable) are not read.
+ */
+static int add_extra(struct recipe *r, const char *line)
+{
+	static const char *const here[] = { "${THISDIR}", "${FILE_DIRNAME}" };
+	char *v = quoted(line), *tok, *save = NULL;
+	size_t i, k;
+	int ret = 0;
+
+	for (tok = v ? strtok_r(v, ":", &save) : NULL; tok && !ret && r->nr_extra < MAX_EXTRA;
+	     tok = strtok_r(NULL, ":", &save)) {
+		for (i = 0; i < ARRAY_SIZE(here); i++) {
+			k = strlen(here[i]);
+			if (strncmp(tok, here[i], k) || (tok[k] && tok[k] != '/'))
+				continue;
+			tok += k + (tok[k] == '/');
+			if (!tok[0] || strstr(tok, "..") ||
+			    (strchr(tok, '$') && strcmp(tok, "${PN}") && strcmp(tok, "${BPN}")))
+				break;
+			if (!(r->extra[r->nr_extra] = strdup(tok)))
+				ret = -ENOMEM;
+			else
+				r->nr_extra++;
+			break;
+		}
+	}
+	free(v);
+	return ret;
+}
+
+/*
+ * LINUX_VERSION = "6.4.4" (@v, line @n of @path) into @r: of no override,
+ * the last one wins; under an override (LINUX_VERSION:jh7110), kept for
+ * the machines that have it.
+ */
+static int add_version(struct recipe *r, const char *path, int n, const char *line,
+		       const char *v)
+{
+	size_t len = st_layout_version_len(v), k;
+	char *cond, *why = NULL, *ver;
+	bool drop;
+	int ret = statement_cond(line, "LINUX_VERSION", &cond, &drop);
+
+	if (ret || drop || !len) {
+		free(cond);
+		return ret;
+	}
+	ver = strndup(v, len);
+	if (!ver || asprintf(&why, "%s:%d: LINUX_VERSION%s%s \"%s\"", path, n,
+			     cond ? ":" : "", cond ? cond : "", v) < 0) {
+		free(ver);
+		free(cond);
+		return -ENOMEM;
+	}
+	if (!cond) {
+		free(r->version);
+		free(r->version_why);
+		r->version = ver;
+		r->version_why = why;
+		return 0;
+	}
+	k = r->nr_ov_version;
+	if (k == MAX_DEFCONFIGS) {
+		free(ver);
+		free(why);
+		free(cond);
+		return 0;
+	}
+	r->ov_version[k] = ver;
+	r->ov_version_why[k] = why;
+	r->ov_version_cond[k] = cond;
+	r->nr_ov_version++;
+	return 0;
+}
+
 static int read_lines(const char *path, struct recipe *r, int depth)
 {
 	char line[1024], *v, *cond = NULL;
-	bool cont = false, drop = false;
+	bool cont = false, drop = false, op = false;
 	size_t len;
 	int n = 0, ret = 0;
 	FILE *f = st_fopen_regular(path);
@@ -519,7 +631,7 @@ static int read_lines(const char *path, struct recipe *r, int depth)
 			continue;
 		if (!cont) {
 			free(cond);
-			ret = statement_cond(line, "SRC_URI", &cond, &drop);
+			ret = statement_cond_op(line, "SRC_URI", &cond, &drop, &op);
 			if (!ret && (!strncmp(line, "require ", 8) ||
 				     !strncmp(line, "include ", 8)))
 				ret = read_included(path, line, r, depth);
@@ -529,23 +641,18 @@ static int read_lines(const char *path, struct recipe *r, int depth)
 			len--;
 		cont = len && line[len - 1] == '\\';
 		if (!ret)
-			ret = add_uris(r, line, cond, drop);
+			ret = add_uris(r, line, cond, drop, op);
 		if (!ret && !strncmp(line, "KBUILD_DEFCONFIG", 16))
 			ret = add_kdef(r, line);
 		if (!ret && !cont && !strncmp(line, "COMPATIBLE_MACHINE", 18) &&
 		    strchr(" \t?=", line[18]))
 			ret = set_compat(r, line);
+		if (!ret && !cont && !strncmp(line, "FILESEXTRAPATHS", 15))
+			ret = add_extra(r, line);
 		/* LINUX_VERSION, not LINUX_VERSION_EXTENSION */
 		if (!ret && !strncmp(line, "LINUX_VERSION", 13) && strchr(" \t?=:", line[13]) &&
 		    (v = quoted(line))) {
-			len = st_layout_version_len(v);
-			free(r->version);
-			free(r->version_why);
-			r->version = len ? strndup(v, len) : NULL;
-			r->version_why = NULL;
-			if (len && asprintf(&r->version_why, "%s:%d: LINUX_VERSION \"%s\"",
-					    path, n, v) < 0)
-				ret = -ENOMEM;
+			ret = add_version(r, path, n, line, v);
 			free(v);
 		}
 	}
@@ -583,18 +690,26 @@ static char *try_uri(const char *dir, const char *sub, const char *ov, const cha
 }
 
 /*
- * Where @uri of a recipe in @dir is, as BitBake's FILESPATH looks: in
- * files/, the recipe's PN, @dir; in each first under the overrides of @m,
+ * Where @uri of recipe @r in @dir is, as BitBake's FILESPATH looks: in its
+ * FILESEXTRAPATHS, files/, the recipe's PN, @dir; in each first under the
+ * overrides of @m,
  * strongest first (the machine, its MACHINEOVERRIDES, its TARGET_ARCH).
  */
-static char *find_uri(const char *dir, const char *pn, const char *uri,
-		      const struct machine *m)
+static char *find_uri(const char *dir, const char *pn, const struct recipe *r,
+		      const char *uri, const struct machine *m)
 {
-	const char *sub[] = { "files", pn, "." };
+	const char *sub[MAX_EXTRA + 3];
 	char *p = NULL;
-	size_t i, k;
+	size_t i, k, n = 0;
 
-	for (i = 0; i < 3 && !p; i++) {
+	/* FILESEXTRAPATHS first, the last one prepended first */
+	for (i = r->nr_extra; i--;)
+		sub[n++] = !strcmp(r->extra[i], "${PN}") || !strcmp(r->extra[i], "${BPN}") ?
+			   pn : r->extra[i];
+	sub[n++] = "files";
+	sub[n++] = pn;
+	sub[n++] = ".";
+	for (i = 0; i < n && !p; i++) {
 		if (m->name)
 			p = try_uri(dir, sub[i], m->name, uri);
 		for (k = m->n; !p && k--;)
@@ -634,6 +749,54 @@ static char *machine_of(const char *dir, const char *path)
 	return strndup(s1 + 1, s2 - s1 - 1);
 }
 
+/* The LINUX_VERSION of @m's strongest override, else of none; NULL: none. */
+static const char *version_of(const struct recipe *r, const struct machine *m,
+			      const char **why)
+{
+	const char *v = r->version;
+	int rank, top = 0;
+	size_t i;
+
+	*why = r->version_why;
+	for (i = 0; i < r->nr_ov_version; i++) {
+		rank = cond_rank(r->ov_version_cond[i], m);
+		if (rank > 0 && rank >= top) {
+			top = rank;
+			v = r->ov_version[i];
+			*why = r->ov_version_why[i];
+		}
+	}
+	return v;
+}
+
+/*
+ * The strongest override of @m that SRC_URI is set under (SRC_URI:jh7110 =
+ * "..."): 0 when none is, and the value of no override stands.
+ */
+static int set_rank(const struct recipe *r, const struct machine *m)
+{
+	int best = 0, rank;
+	size_t i;
+
+	for (i = 0; i < r->n; i++)
+		if (r->kind[i] == SET && (rank = cond_rank(r->cond[i], m)) > best)
+			best = rank;
+	return best;
+}
+
+/* Entry @i is in SRC_URI's value for @m (@best: set_rank()). */
+static bool entry_applies(const struct recipe *r, size_t i, const struct machine *m, int best)
+{
+	switch (r->kind[i]) {
+	case APPEND:
+		return applies(r->cond[i], m);
+	case SET:
+		return best && cond_rank(r->cond[i], m) == best;
+	default:
+		return !best;
+	}
+}
+
 /*
  * Entry @i of @r as a part of @l, below the owned one. One the build would
  * look for in vain (a defconfig: the build's base) is named as not found.
@@ -641,7 +804,7 @@ static char *machine_of(const char *dir, const char *path)
 static int add_entry(struct st_layout *l, const char *dir, const char *pn,
 		     const struct recipe *r, size_t i, const struct machine *m)
 {
-	char *p = find_uri(dir, pn, r->uri[i], m);
+	char *p = find_uri(dir, pn, r, r->uri[i], m);
 	int ret = p ? st_layout_confine(l, r->trees, p) : 0;
 
 	if (ret > 0)
@@ -668,7 +831,7 @@ static size_t find_own(const char *dir, const char *pn, const struct recipe *r,
 		if ((machine && r->cond[own] && strcmp(r->cond[own], machine)) ||
 		    removed(r, own, &probe))
 			continue;
-		p = find_uri(dir, pn, r->uri[own], &probe);
+		p = find_uri(dir, pn, r, r->uri[own], &probe);
 		if (p && same_file(p, path)) {
 			free(p);
 			break;
@@ -692,21 +855,23 @@ static int fill(struct st_layout *l, const char *dir, const char *top, const cha
 {
 	struct machine m;
 	const char *base;
+	const char *version, *why;
 	bool own_def;
 	size_t i, own = find_own(dir, pn, r, path, machine);
-	int ret;
+	int ret, best;
 
 	if (own == r->n)
 		return 0;
 	if (!machine)
 		machine = r->cond[own] ? r->cond[own] : r->compat;
 	ret = machine_load(&m, top, machine);
+	best = set_rank(r, &m);
 	base = kbuild_defconfig(r, &m);
 	if (base && !base[0])
 		base = NULL;
 	own_def = is_defconfig_uri(r->uri[own]);
 	for (i = 0; !ret && !own_def && !base && i < r->n; i++) {
-		if (i != own && is_defconfig_uri(r->uri[i]) && applies(r->cond[i], &m) &&
+		if (i != own && is_defconfig_uri(r->uri[i]) && entry_applies(r, i, &m, best) &&
 		    !removed(r, i, &m))
 			ret = add_entry(l, dir, pn, r, i, &m);
 	}
@@ -714,7 +879,7 @@ static int fill(struct st_layout *l, const char *dir, const char *top, const cha
 		size_t len = strlen(r->uri[i]);
 
 		if (len >= 4 && !strcmp(r->uri[i] + len - 4, ".cfg") &&
-		    applies(r->cond[i], &m) && !removed(r, i, &m))
+		    entry_applies(r, i, &m, best) && !removed(r, i, &m))
 			ret = add_entry(l, dir, pn, r, i, &m);
 	}
 	for (i = 0; ret >= 0 && i < r->nr_outside; i++)
@@ -726,8 +891,8 @@ static int fill(struct st_layout *l, const char *dir, const char *top, const cha
 	/* make's ARCH for the machine's TARGET_ARCH (aarch64: arm64) */
 	if (!ret && m.tarch && st_arch_of_machine(m.tarch))
 		ret = st_layout_set_arch(l, st_arch_of_machine(m.tarch), "%s", m.why);
-	if (!ret && r->version)
-		ret = st_layout_set_version(l, r->version, "%s", r->version_why);
+	if (!ret && (version = version_of(r, &m, &why)))
+		ret = st_layout_set_version(l, version, "%s", why);
 	if (!ret)
 		l->kind = ST_LAYOUT_YOCTO;
 	machine_free(&m);
@@ -897,5 +1062,7 @@ int st_layout_yocto(const char *path, struct st_layout *l, struct st_error *err)
 		ret = try_dir(".", path, l);
 	if (ret < 0)
 		return st_err(err, -ret, path, "%s", strerror(-ret));
+	if (!ret)
+		l->unplaced = "no recipe up to three directories above it lists it in SRC_URI";
 	return ret;
 }

@@ -147,7 +147,9 @@ static void print_stack(struct out *o, const struct st_mig_outcome *r)
 	const struct st_mig_file *f = r->file;
 	char *d;
 
-	if (f->layout.kind == ST_LAYOUT_PLAIN || o->quiet)
+	/* a file no stack of its build system has: said with -v only */
+	if ((f->layout.kind == ST_LAYOUT_PLAIN && (!f->layout.unplaced || !o->verbose)) ||
+	    o->quiet)
 		return;
 	d = st_layout_describe(&f->layout, f->arch_from == ST_ARCH_FROM_LAYOUT,
 			       f->target_from_layout,
