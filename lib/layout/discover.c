@@ -275,6 +275,14 @@ bool st_cfg_not_kernel(const char *path, struct st_cfg_verdict *v)
 	       v->kind == ST_CFG_BUSYBOX;
 }
 
+/* After "CONFIG_X" at @p: "=VALUE" with a VALUE that is not n. */
+static bool valued(const char *p, const char *end)
+{
+	if (p >= end || *p != '=' || ++p >= end)
+		return false;
+	return !(*p == 'n' && (p + 1 == end || p[1] == '\r' || p[1] == ' ' || p[1] == '\t'));
+}
+
 int st_cfg_arch_of_buf(const char *buf, size_t len, char *arch, size_t asize,
 		       char *sym, size_t ssize)
 {
@@ -287,7 +295,11 @@ int st_cfg_arch_of_buf(const char *buf, size_t len, char *arch, size_t asize,
 		if (!eol)
 			eol = buf + len;
 		n = line_sym(p, eol, &s, &enabled);
-		if (!n || !enabled || !(a = st_cfg_symbol_arch(s, n)))
+		/*
+		 * a symbol set to anything but n: y, m, or a value (microblaze's
+		 * CONFIG_XILINX_MICROBLAZE0_USE_FPU=1, FAMILY="kintexu")
+		 */
+		if (!n || !(enabled || valued(s + n, eol)) || !(a = st_cfg_symbol_arch(s, n)))
 			continue;
 		for (i = 0; i < nr && strcmp(arches[i], a); i++)
 			;

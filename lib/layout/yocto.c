@@ -36,6 +36,7 @@
 #include "common/str.h"
 #include "layout_priv.h"
 #include "linux/arch.h"
+#include "linux/linux.h"
 
 #define MAX_URIS 64
 #define MAX_DEFCONFIGS 16
@@ -68,6 +69,11 @@ struct recipe {
 	const char *top;	/* its directory */
 	char *outside[MAX_URIS];	/* includes out of it, not read */
 	size_t nr_outside;
+	bool not_default;	/* DEFAULT_PREFERENCE = "-1" */
+	/* NAME[:override] = "x.inc": for a "require ${NAME}" */
+	char *incvar[MAX_EXTRA], *incvar_cond[MAX_EXTRA], *incvar_val[MAX_EXTRA];
+	size_t nr_incvar;
+	const char *force_cond;	/* the override an included file is read under */
 	/* FILESEXTRAPATHS below the recipe's directory ("linux-starfive", "${PN}") */
 	char *extra[MAX_EXTRA];
 	size_t nr_extra;
@@ -102,7 +108,19 @@ static void recipe_free(struct recipe *r)
 	free(r->compat);
 	for (i = 0; i < r->nr_extra; i++)
 		free(r->extra[i]);
+	for (i = 0; i < r->nr_incvar; i++) {
+		free(r->incvar[i]);
+		free(r->incvar_cond[i]);
+		free(r->incvar_val[i]);
+	}
 	memset(r, 0, sizeof(*r));
+}
+
+static bool has_suffix(const char *s, const char *suf)
+{
+	size_t n = strlen(s), k = strlen(suf);
+
+	return n > k && !strcmp(s + n - k, suf);
 }
 
 /* The quoted value after the first '=' of @line, malloc'ed, or NULL. */
@@ -282,7 +300,7 @@ static int machine_load(struct machine *m, const char *top, const char *name)
 	if (!name)
 		return 0;
 	if ((m->tarch = st_arch_yocto_target(name))) {
-		snprintf(m->why, sizeof(m->why), "the directory %s/", name);
+		snprintf(m->why, sizeof(m->why), "TARGET_ARCH %s (its override or directory)", name);
 		return 0;
 	}
 	if (strchr(name, '/') || st_pathf(p, "%s/conf/machine/%s.conf", top, name))
@@ -328,6 +346,11 @@ static int add_uris(struct recipe *r, const char *line, const char *cond, bool d
 			if (ret)
 				return ret;
 		} else if (e > p && r->n < MAX_URIS) {
+			/* in a file required under an override: for that override */
+			if (!cond && r->force_cond) {
+				cond = r->force_cond;
+				op = true;
+			}
 			r->kind[r->n] = op ? APPEND : cond ? SET : PLAIN;
 			if (!(r->uri[r->n] = strndup(p, e - p)) ||
 			    !(r->word[r->n] = strndup(start, w - start)) ||
@@ -470,6 +493,61 @@ static int read_lines(const char *path, struct recipe *r, int depth);
  * (require recipes-kernel/linux/linux-mainline-common.inc). A name with a
  * variable, or one out of the layer, is not read.
  */
+static int read_included(const char *path, const char *line, struct recipe *r, int depth);
+
+/*
+ * "require ${NAME}" (meta-xilinx: LINUX_MB_INC:microblaze =
+ * "linux-microblaze.inc"): each value the recipe gave NAME so far, read
+ * under its override (what it lists is for that override only).
+ */
+static int read_var_included(const char *path, const char *name, size_t len,
+			     struct recipe *r, int depth)
+{
+	const char *saved = r->force_cond;
+	char line[PATH_MAX + 16];
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; !ret && i < r->nr_incvar; i++) {
+		if (strlen(r->incvar[i]) != len || strncmp(r->incvar[i], name, len) ||
+		    !r->incvar_val[i][0] || strchr(r->incvar_val[i], '$'))
+			continue;
+		snprintf(line, sizeof(line), "require %s", r->incvar_val[i]);
+		r->force_cond = r->incvar_cond[i] ? r->incvar_cond[i] : saved;
+		ret = read_included(path, line, r, depth);
+		r->force_cond = saved;
+	}
+	return ret;
+}
+
+/* NAME[:override] = "x.inc" (a file a "require ${NAME}" may name). */
+static int add_incvar(struct recipe *r, const char *line)
+{
+	size_t n = strcspn(line, " \t:=?+.");
+	char *cond = NULL, *v, *name;
+	bool drop;
+	int ret;
+
+	if (!n || r->nr_incvar == MAX_EXTRA || !(v = quoted(line)))
+		return 0;
+	if (!has_suffix(v, ".inc") && v[0]) {
+		free(v);
+		return 0;
+	}
+	name = strndup(line, n);
+	ret = name ? statement_cond(line, name, &cond, &drop) : -ENOMEM;
+	if (ret || drop) {
+		free(name);
+		free(v);
+		free(cond);
+		return ret;
+	}
+	r->incvar[r->nr_incvar] = name;
+	r->incvar_cond[r->nr_incvar] = cond;
+	r->incvar_val[r->nr_incvar++] = v;
+	return 0;
+}
+
 static int read_included(const char *path, const char *line, struct recipe *r, int depth)
 {
 	const char *p = line + strcspn(line, " \t");
@@ -480,6 +558,8 @@ static int read_included(const char *path, const char *line, struct recipe *r, i
 
 	p += strspn(p, " \t");
 	n = strcspn(p, " \t\n");
+	if (n > 3 && p[0] == '$' && p[1] == '{' && p[n - 1] == '}' && depth < 4)
+		return read_var_included(path, p + 2, n - 3, r, depth);
 	if (!n || memchr(p, '$', n) || depth >= 4)
 		return 0;
 	/* BBPATH-relative (recipes-kernel/linux/x.inc): from the layer's top */
@@ -649,6 +729,13 @@ static int read_lines(const char *path, struct recipe *r, int depth)
 			ret = set_compat(r, line);
 		if (!ret && !cont && !strncmp(line, "FILESEXTRAPATHS", 15))
 			ret = add_extra(r, line);
+		if (!ret && !cont && line[0] >= 'A' && line[0] <= 'Z' && strstr(line, ".inc\""))
+			ret = add_incvar(r, line);
+		if (!ret && !cont && !strncmp(line, "DEFAULT_PREFERENCE", 18) &&
+		    strchr(" \t?=", line[18]) && (v = quoted(line))) {
+			r->not_default = atoi(v) < 0;
+			free(v);
+		}
 		/* LINUX_VERSION, not LINUX_VERSION_EXTENSION */
 		if (!ret && !strncmp(line, "LINUX_VERSION", 13) && strchr(" \t?=:", line[13]) &&
 		    (v = quoted(line))) {
@@ -935,13 +1022,6 @@ static void layer_of(const char *dir, char *out, size_t size)
 		snprintf(out, size, "%.*s", (int)(rec - dir - 1), dir);
 }
 
-static bool has_suffix(const char *s, const char *suf)
-{
-	size_t n = strlen(s), k = strlen(suf);
-
-	return n > k && !strcmp(s + n - k, suf);
-}
-
 /*
  * BitBake's rule: NAME.bbappend applies to NAME.bb, NAME%.bbappend to
  * every recipe whose name (without .bb) starts with NAME.
@@ -1000,10 +1080,42 @@ static bool has_recipe(const char *append, struct dirent **names, int n)
 	return false;
 }
 
+/* What makes BitBake build one recipe of several by default. */
+struct pick {
+	bool not_default;	/* DEFAULT_PREFERENCE = "-1" */
+	/* NAME[:override] = "x.inc": for a "require ${NAME}" */
+	char *incvar[MAX_EXTRA], *incvar_cond[MAX_EXTRA], *incvar_val[MAX_EXTRA];
+	size_t nr_incvar;
+	const char *force_cond;	/* the override an included file is read under */
+	struct st_kver v;	/* its kernel, 0.0 when it says none */
+};
+
 /*
- * Ask every recipe in @dir whether it lists @path: in name order (not the
- * directory's, which follows creation), each .bb with its .bbappends
- * merged, then the .bbappends of recipes elsewhere, alone.
+ * Recipe @r (its stack @c) is preferred over @best (when @have one): not
+ * one that asks not to be the default, then the highest version (BitBake's
+ * choice without PREFERRED_VERSION: meta-xilinx's linux-xlnx_2022.1.bb to
+ * linux-xlnx_6.18.10-v2026.1.bb all list the same files); a tie goes to
+ * the later name. @best is updated when it is.
+ */
+static bool preferred(const struct recipe *r, const struct st_layout *c, struct pick *best,
+		      bool have)
+{
+	struct pick p = { .not_default = r->not_default };
+
+	if (!c->version || st_kver_parse(c->version, &p.v))
+		memset(&p.v, 0, sizeof(p.v));
+	if (have && (p.not_default > best->not_default ||
+		     (p.not_default == best->not_default && st_kver_cmp(p.v, best->v) < 0)))
+		return false;
+	*best = p;
+	return true;
+}
+
+/*
+ * Ask every recipe in @dir whether it lists @path (in name order, not the
+ * directory's, which follows creation): each .bb with its .bbappends
+ * merged, then the .bbappends of recipes elsewhere, alone. Of several
+ * that list it, the one BitBake would build (preferred()).
  */
 static int try_dir(const char *dir, const char *path, struct st_layout *l)
 {
@@ -1011,6 +1123,9 @@ static int try_dir(const char *dir, const char *path, struct st_layout *l)
 	struct recipe r = { 0 };
 	char *pn, *machine = machine_of(dir, path), top[PATH_MAX];
 	struct dirent **names = NULL;
+	struct st_layout c;
+	struct pick best = { 0 };
+	bool found = false;
 	const char *name;
 	int ret = 0, n, i;
 
@@ -1029,14 +1144,26 @@ static int try_dir(const char *dir, const char *path, struct st_layout *l)
 		r.trees = &layer;
 		r.top = top;
 		pn = strndup(name, strcspn(name, "_."));
+		memset(&c, 0, sizeof(c));
 		ret = pn ? read_with_appends(dir, name, names, n, &r) : -ENOMEM;
 		if (!ret)
-			ret = fill(l, dir, top, pn, &r, path, machine);
-		if (ret <= 0)
+			ret = fill(&c, dir, top, pn, &r, path, machine);
+		if (ret == 1 && preferred(&r, &c, &best, found)) {
 			st_layout_release(l);
+			*l = c;
+			found = true;
+		} else {
+			st_layout_release(&c);
+		}
+		if (ret > 0)
+			ret = 0;
 		recipe_free(&r);
 		free(pn);
 	}
+	if (!ret && found)
+		ret = 1;
+	if (ret <= 0)
+		st_layout_release(l);
 	for (i = 0; i < n; i++)
 		free(names[i]);
 	free(names);
