@@ -174,6 +174,37 @@ stack ../layout-real/meta-riscv $k1/k1-i2c.cfg riscv
 [ "$(jq -r '.stacks[0].base_defconfig' "$w/json")" = defconfig ] &&
 	jq -e '.stacks[0].arch.from | test("k1.inc:6: require conf/machine/include/riscv/tune-riscv.inc")' "$w/json" >/dev/null ||
 	{ echo "FAIL: k1-i2c.cfg: stack $(jq -c .stacks "$w/json")"; fail=1; }
+# meta-xilinx: microblaze_generic.cfg through "require ${LINUX_MB_INC}"
+# (set for the microblaze override), over the kernel's mmu_defconfig,
+# ARCH=microblaze; of the two recipes that list it, the highest version,
+# whichever was created first. Alone (out of its layer), microblaze too.
+mb=recipes-kernel/linux/linux-xlnx/microblaze_generic.cfg
+stack ../layout-real/meta-xilinx/meta-xilinx-core $mb microblaze
+[ "$(jq -r '.stacks[0].base_defconfig' "$w/json")" = mmu_defconfig ] &&
+	[ "$(jq -r '.stacks[0].version.from' "$w/json")" = 'recipes-kernel/linux/linux-xlnx_6.6.40-v2024.2.bb:1: LINUX_VERSION "6.6.40"' ] ||
+	{ echo "FAIL: $mb: stack $(jq -c .stacks "$w/json")"; fail=1; }
+for first in linux-xlnx_6.1-v2023.1.bb linux-xlnx_6.6.40-v2024.2.bb; do
+	rm -rf "$w/xl" && mkdir -p "$w/xl" &&
+		cp -r "$F/../layout-real/meta-xilinx/meta-xilinx-core/conf" "$w/xl/" &&
+		mkdir -p "$w/xl/recipes-kernel/linux" &&
+		cp "$F/../layout-real/meta-xilinx/meta-xilinx-core/recipes-kernel/linux/$first" "$w/xl/recipes-kernel/linux/" &&
+		cp -rn "$F/../layout-real/meta-xilinx/meta-xilinx-core/recipes-kernel/linux/." "$w/xl/recipes-kernel/linux/" ||
+		{ echo "FAIL: cannot copy meta-xilinx"; fail=1; }
+	(cd "$w/xl" && "$SLUBTINY" check --no-config $mb >"$w/out" 2>"$w/err"); st=$?
+	grep -q "^$mb: note: yocto stack, over the kernel's mmu_defconfig (not read without a kernel tree); ARCH=microblaze (not used); linux 6.6$" "$w/err" ||
+		{ echo "FAIL: $mb with $first created first: exit $st"; cat "$w/err"; fail=1; }
+done
+cp "$F/../layout-real/meta-xilinx/meta-xilinx-core/$mb" "$w/alone.cfg"
+"$SLUBTINY" check --no-config "$w/alone.cfg" >"$w/out" 2>"$w/err"
+grep -q '^slubtiny: check: checked 1 kernel config, ARCH=microblaze (from symbols: CONFIG_XILINX_MICROBLAZE0_USE_FPU)$' "$w/err" ||
+	{ echo "FAIL: microblaze_generic.cfg alone: ARCH"; cat "$w/err"; fail=1; }
+# Without its SoC family's include the k1 fragment has no ARCH but the
+# host's: with --srctree the kernel's defconfig is not read, and said so.
+cp -r "$F/../layout-real/meta-riscv" "$w/k1"
+rm "$w/k1/conf/machine/include/k1.inc"
+(cd "$w/k1" && "$SLUBTINY" check --no-config --srctree "$tree" $k1/k1-i2c.cfg >"$w/out" 2>"$w/err"); st=$?
+grep -q "^$k1/k1-i2c.cfg: note: yocto stack, over the kernel's defconfig (not read: no ARCH but the host's guess; --arch names it)" "$w/err" ||
+	{ echo "FAIL: k1-i2c.cfg without k1.inc: exit $st"; cat "$w/err"; fail=1; }
 (cd "$F/../layout-real/buildroot" && "$SLUBTINY" check --no-config -v . >"$w/out" 2>"$w/err"); st=$?
 grep -qx 'slubtiny: check: skipped ./configs/stm32f469_disco_sd_defconfig: line 1 sets BR2_arm: a Buildroot config, not a kernel config' "$w/err" &&
 	grep -q '^slubtiny: check: checked 1 kernel config (2 files looked at, 1 not kernel configs)' "$w/err" ||
