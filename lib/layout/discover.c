@@ -445,28 +445,38 @@ static bool kernel_name(const char *path, const char *name)
 	       st_arch_of_path(path, &n);
 }
 
+/*
+ * Append @x and @y (owned: freed on failure) to the parallel arrays *@a and
+ * *@b of @n entries each; the caller counts the entry. 0 or -ENOMEM.
+ */
+static int push_pair(char ***a, char ***b, size_t n, char *x, char *y)
+{
+	char **v = realloc(*a, (n + 1) * sizeof(*v));
+
+	if (v)
+		*a = v;
+	v = v ? realloc(*b, (n + 1) * sizeof(*v)) : NULL;
+	if (v)
+		*b = v;
+	if (!v || !x || !y) {
+		free(x);
+		free(y);
+		return -ENOMEM;
+	}
+	(*a)[n] = x;
+	(*b)[n] = y;
+	return 0;
+}
+
 /* @path was looked at and is not judged, for @why: kept for -v. */
 static int skip(struct st_discovery *d, const char *path, const char *why)
 {
-	char **p = realloc(d->skipped, (d->nr_skipped + 1) * sizeof(*p));
-	char **y;
+	int ret = push_pair(&d->skipped, &d->skipped_why, d->nr_skipped, strdup(path),
+			    strdup(why));
 
-	if (!p)
-		return -ENOMEM;
-	d->skipped = p;
-	y = realloc(d->skipped_why, (d->nr_skipped + 1) * sizeof(*y));
-	if (!y)
-		return -ENOMEM;
-	d->skipped_why = y;
-	p[d->nr_skipped] = strdup(path);
-	y[d->nr_skipped] = strdup(why);
-	if (!p[d->nr_skipped] || !y[d->nr_skipped]) {
-		free(p[d->nr_skipped]);
-		free(y[d->nr_skipped]);
-		return -ENOMEM;
-	}
-	d->nr_skipped++;
-	return 0;
+	if (!ret)
+		d->nr_skipped++;
+	return ret;
 }
 
 /* A build system's stack has @path as a part: its build merges it. */
@@ -554,23 +564,13 @@ static int cmp_str(const void *a, const void *b)
 /* Remember the directory @dir a walk starts from, and where it resolves. */
 static int add_walked(struct st_discovery *d, const char *dir)
 {
-	char **w = realloc(d->walked, (d->nr_walked + 1) * sizeof(*w));
-	char **r;
+	char *real = realpath(dir, NULL);
+	int err = errno;
 
-	if (!w)
+	if (!real)
+		return -err;
+	if (push_pair(&d->walked, &d->walked_real, d->nr_walked, strdup(dir), real))
 		return -ENOMEM;
-	d->walked = w;
-	r = realloc(d->walked_real, (d->nr_walked + 1) * sizeof(*r));
-	if (!r)
-		return -ENOMEM;
-	d->walked_real = r;
-	w[d->nr_walked] = strdup(dir);
-	r[d->nr_walked] = realpath(dir, NULL);
-	if (!w[d->nr_walked] || !r[d->nr_walked]) {
-		free(w[d->nr_walked]);
-		free(r[d->nr_walked]);
-		return -errno;
-	}
 	d->nr_walked++;
 	return 0;
 }
