@@ -1222,6 +1222,12 @@ class Explainer(object):
         """Why @sym is not n (for a failing `!sym` term)."""
         a = self.assigned.get(sym.name)
         if a and a[0] is not None:
+            # A line no fix may turn off (COMPILE_TEST): offered all the
+            # same, so that --fix-deps refuses it and says why, where it
+            # said nothing; never shown as the finding's fix.
+            if has_prompt(sym) and sym.visibility and \
+               fix_refusal(self.tree, sym.name):
+                self.add_fix(sym, "n", a[1], "turns off %s" % sym.name)
             return "%s=%s in this file (line %d)" % (sym.name, a[0], a[1])
         sel = selectors(sym, "select")
         if sel:
@@ -1340,7 +1346,7 @@ class Explainer(object):
                          "%s has no effect: %s" % (shown, why), detail)
         f["actual_shown"] = actual
         f["_fixes"] = list(self.fixes)
-        fx = [x for x in self.fixes]
+        fx = [x for x in self.fixes if not fix_refusal(self.tree, x["sym"])]
         if fx:
             f["fix"] = self.fix_text(fx[0]["sym"], fx[0]["val"])
         return f

@@ -273,6 +273,13 @@ case_fix_deps_hint() {
 	hasnt "(--fix-deps adds it)" "migrate with SLUB_DEBUG=y (--fix-deps refuses)"
 	run 1 "migrate --fix-deps, SLUB_DEBUG=y kept" "$S" migrate --fix-deps $f
 	has "not adding CONFIG_EXPERT=y" "migrate --fix-deps with SLUB_DEBUG=y"
+	# SLUB_TINY depends on !COMPILE_TEST (6.15+): --fix-deps never turns a
+	# build-test config off, and says so instead of nothing
+	printf 'CONFIG_COMPILE_TEST=y\nCONFIG_EXPERT=y\nCONFIG_SLOB=y\n' >ct.config
+	run 1 "migrate --fix-deps --target 7.3, COMPILE_TEST=y" "$S" migrate --fix-deps --target 7.3 ct.config
+	has "^ct.config: note: not adding # CONFIG_COMPILE_TEST is not set for CONFIG_SLUB_TINY=y (line 3): COMPILE_TEST only exists for test builds \[fix-deps\]\$" \
+		"migrate --fix-deps with COMPILE_TEST=y: the refusal"
+	hasnt "fix: add # CONFIG_COMPILE_TEST" "migrate --fix-deps with COMPILE_TEST=y"
 }
 
 # fmt WANT-STATUS CMD ARGS...: run with stdout in out, stderr in err
