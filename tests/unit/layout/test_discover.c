@@ -47,6 +47,8 @@ static void test_classify(void)
 		{ "\"is not set\" with two blanks is a comment", "#  CONFIG_X is not set\n",
 		  ST_CFG_EMPTY, 0 },
 		{ "CONFIG_ without =", "CONFIG_SLAB y\n", ST_CFG_SYNTAX, 1 },
+		/* conf reads a comment after blanks as a comment too */
+		{ "an indented comment", " # stray\n\t# another\nCONFIG_SLAB=y\n", ST_CFG_KERNEL, 0 },
 	};
 	struct st_cfg_verdict v;
 	size_t i;
@@ -63,6 +65,7 @@ static void test_classify(void)
 	kind_of("CONFIG_SLAB=y\nCONFIG_NOT_A_KERNEL_SYMBOL_XYZ=y\nCONFIG_NOR_THIS_ONE_ABC=y\n", &v);
 	ok(v.kind == ST_CFG_FOREIGN && v.nr_syms == 3 && v.nr_known == 1,
 	   "mostly unknown symbols: foreign (%zu of %zu known)", v.nr_known, v.nr_syms);
+	ok(v.nr_slab == 1, "an allocator symbol is counted (%zu)", v.nr_slab);
 }
 
 static void test_symbols(void)
@@ -106,6 +109,8 @@ static void test_arch_table(void)
 
 static void test_arch_of(void)
 {
+	static const char mb[] = "CONFIG_XILINX_MICROBLAZE0_FAMILY=\"kintexu\"\n"
+				 "CONFIG_XILINX_MICROBLAZE0_USE_FPU=1\n";
 	char arch[32], sym[64];
 	const char *yocto = "CONFIG_SLOB=y\n# CONFIG_ARCH_MULTI_V5 is not set\n"
 			    "CONFIG_ARCH_MULTI_V7=y\nCONFIG_ARCH_AT91=y\nCONFIG_SOC_SAMA5D3=y\n";
@@ -122,6 +127,12 @@ static void test_arch_of(void)
 			      sizeof(sym)) == 0, "a symbol that is not set says nothing");
 	ok(st_cfg_arch_of_buf("CONFIG_ARCH_AT91=y\nCONFIG_CPU_MIPS32_R2=y\n", 41, arch,
 			      sizeof(arch), sym, sizeof(sym)) == 0, "a tie says nothing");
+	/* meta-xilinx's microblaze_generic.cfg: symbols set to values, not y */
+	ok(st_cfg_arch_of_buf(mb, strlen(mb), arch, sizeof(arch), sym, sizeof(sym)) == 1 &&
+	   !strcmp(arch, "microblaze") && !strcmp(sym, "CONFIG_XILINX_MICROBLAZE0_USE_FPU"),
+	   "a symbol set to a value counts: %s", arch);
+	ok(st_cfg_arch_of_buf("CONFIG_XILINX_MICROBLAZE0_USE_FPU=n\n", 36, arch, sizeof(arch),
+			      sym, sizeof(sym)) == 0, "one set to n says nothing");
 }
 
 static void test_decide(void)
