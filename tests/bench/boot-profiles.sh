@@ -11,11 +11,11 @@
 # printed; the distances are printed, not judged.
 #
 # Images are built (cold: about 5 min each for kvm-guest on 2 CPUs) under
-# $ST_SRCDIR/build-cache/kernel/, shared with the boot test.
+# $ST_SRCDIR/build-cache/kernel-boot/, shared with the boot test.
 # meson test -C BUILD --benchmark --suite kernel boot-profiles
 set -u
 . "$ST_SRCDIR/tests/cli/kernel/lib.sh"
-kdir=$cache/kernel
+kdir=$cache/kernel-boot
 work=$ST_BUILDDIR/bench-boot
 
 need_trees make gcc flex bison bc jq python3 xz perl qemu-system-x86_64

@@ -10,12 +10,14 @@
 # 1828 kB); SLUB booted with slub_max_order=1 (--cmdline) lies between
 # SLUB_TINY and SLUB, as the record's 2136 kB does.
 #
-# The images are built under $ST_SRCDIR/build-cache/kernel/ (slubtiny's own
+# The images are built under $ST_SRCDIR/build-cache/kernel-boot/ (slubtiny's own
 # stamps; shared with the kernel test's tree extraction and by the plain and
 # sanitizer runs): a cold run builds three bzImages, a warm one only boots.
 set -u
 . "$(dirname "$0")/lib.sh"
-kdir=$cache/kernel
+# (not kernel-tinyconfig's build-cache/kernel/: a --builddir is one run's
+# at a time, and the two tests run side by side)
+kdir=$cache/kernel-boot
 work=$ST_BUILDDIR/tests-kernel/boot
 
 need_trees make gcc flex bison bc jq python3 xz perl qemu-system-x86_64 readelf

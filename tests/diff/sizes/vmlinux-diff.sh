@@ -10,7 +10,7 @@
 # No kernel is built for this test alone: the two vmlinux.a are those of
 # the images `slubtiny footprint --boot` builds for the boot-tinyconfig
 # test with the record's fragments (cached under
-# $ST_SRCDIR/build-cache/kernel/). When that test ran in this build
+# $ST_SRCDIR/build-cache/kernel-boot/). When that test ran in this build
 # directory (meson runs it first), its JSON names them; otherwise the same
 # command is run here, a cache hit once the images exist.
 set -u
@@ -46,7 +46,7 @@ if [ ! -s "$json" ] || [ -z "$(image_dir "$json" slub)" ] || [ -z "$(image_dir "
 	from="footprint --boot run here"
 	t0=$(now)
 	nice "$SLUBTINY" footprint --boot --srctree "$src" --defconfig tinyconfig --arch x86_64 \
-		$record_612 --builddir "$cache/kernel" -j2 --json --variant slub --variant slub_tiny \
+		$record_612 --builddir "$cache/kernel-boot" -j2 --json --variant slub --variant slub_tiny \
 		>"$json" 2>"$work/boot.err"
 	st=$?
 	echo "vmlinux: footprint --boot: exit $st in $((($(now) - t0) / 1000000)) ms" >&2
