@@ -445,24 +445,35 @@ static int add_kdef(struct recipe *r, const char *line)
 }
 
 /*
+ * Of @n values under the overrides @cond (NULL: none), the one @m takes:
+ * its strongest override of rank @min or more, the later of a tie (as
+ * BitBake's last assignment); @n when none applies.
+ */
+static size_t strongest(char *const *cond, size_t n, const struct machine *m, int min)
+{
+	size_t i, best = n;
+	int rank, top = min;
+
+	for (i = 0; i < n; i++) {
+		rank = cond_rank(cond[i], m);
+		if (rank >= top) {
+			top = rank;
+			best = i;
+		}
+	}
+	return best;
+}
+
+/*
  * KBUILD_DEFCONFIG for @m: the value under its strongest override, else
  * the one of no override; NULL when none is set, "" when set empty (as
  * meta-riscv's linux-milkv-duo.bb does: no in-tree defconfig then).
  */
 static const char *kbuild_defconfig(const struct recipe *r, const struct machine *m)
 {
-	const char *best = NULL;
-	int rank, top = -1;
-	size_t i;
+	size_t i = strongest(r->kdef_cond, r->nr_kdef, m, 0);
 
-	for (i = 0; i < r->nr_kdef; i++) {
-		rank = cond_rank(r->kdef_cond[i], m);
-		if (rank >= 0 && rank >= top) {
-			top = rank;
-			best = r->kdef[i];
-		}
-	}
-	return best;
+	return i < r->nr_kdef ? r->kdef[i] : NULL;
 }
 
 /*
@@ -840,20 +851,14 @@ static char *machine_of(const char *dir, const char *path)
 static const char *version_of(const struct recipe *r, const struct machine *m,
 			      const char **why)
 {
-	const char *v = r->version;
-	int rank, top = 0;
-	size_t i;
+	size_t i = strongest(r->ov_version_cond, r->nr_ov_version, m, 1);
 
-	*why = r->version_why;
-	for (i = 0; i < r->nr_ov_version; i++) {
-		rank = cond_rank(r->ov_version_cond[i], m);
-		if (rank > 0 && rank >= top) {
-			top = rank;
-			v = r->ov_version[i];
-			*why = r->ov_version_why[i];
-		}
+	if (i == r->nr_ov_version) {
+		*why = r->version_why;
+		return r->version;
 	}
-	return v;
+	*why = r->ov_version_why[i];
+	return r->ov_version[i];
 }
 
 /*
