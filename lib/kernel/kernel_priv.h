@@ -96,6 +96,13 @@ int st_kernel_offered(struct run *r, const char *arch, const char *cross,
 /* @name was asked for (or no variant was named). */
 bool st_kernel_wanted(const struct st_kernel_opts *o, const char *name);
 
+/*
+ * seed.c: a never-built item's object directory becomes a copy of the
+ * last finished sibling's (same arch and compiler) with its own .config:
+ * 1 if it did, 0 if it builds from scratch, -ENOMEM.
+ */
+int st_kernel_seed(struct item *it);
+
 /* cache.c: the build directory, one run at a time in it. */
 int st_kernel_lock_builddir(struct run *r, struct st_error *e);
 /* The stamps: written whole, read by field. */

@@ -177,6 +177,8 @@ int st_kernel_build_prepare(struct st_job *j)
 
 	if (it->out->cached)
 		return ST_JOB_UPTODATE;
+	if (st_kernel_seed(it) < 0)
+		return -ENOMEM;
 	for (i = 0; i < it->nobjects; i++)
 		targets[i] = it->objects[i];
 	if (it->run->o->image_target)

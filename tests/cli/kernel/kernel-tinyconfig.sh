@@ -25,6 +25,12 @@ run 6.1 "$src61" $tiny
 check_numbers 6.1 "slub slab slob" "$(tree_name "$src61")"
 run 6.12 "$src612" $tiny
 check_numbers 6.12 "slub slub_tiny" "$(tree_name "$src612")"
+# A cold run builds slub_tiny from slub's objects (doc/kernel.md);
+# kernel-distcc compares its objects with a build of slub_tiny alone.
+if grep -q '/slub_tiny: build (' "$work/6.12.err"; then
+	grep -q "/slub_tiny: build from slub's objects" "$work/6.12.err" ||
+		err "6.12 slub_tiny: not built from slub's objects"
+fi
 
 # SLUB -> SLUB_TINY on mm/slub.o alone, 6.12 tinyconfig x86_64: the cover
 # letter of the SLUB_TINY series measured about -41% with bloat-o-meter.
