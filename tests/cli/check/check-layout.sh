@@ -237,6 +237,29 @@ cfg=$(st_conf_cached "$tree" riscv layout/duo-fixed "$w/merged" "$w/scratch") &&
 	grep -qx CONFIG_SLUB_TINY=y "$cfg" ||
 	{ echo "FAIL: milkv-duo256m.cfg: after --fix conf does not keep SLUB_TINY=y"; fail=1; }
 
+# A cause on a base line names the base file and its own line number (issue
+# 43: "line 1048601" for line 25; base lines travel as 2^20 * (part + 1) +
+# line). The Duo base with '# CONFIG_EXPERT is not set' as its line 25, as a
+# board that switched EXPERT off has it: both doors, text, JSON and SARIF
+# (migrate exits 0: the finding is the file's own, pre-existing).
+cp -r "$F/../layout-real/meta-riscv" "$w/duo25"
+sed -i '25i # CONFIG_EXPERT is not set' "$w/duo25/$duo/milkv-duo_defconfig"
+cause="EXPERT is not set in $duo/milkv-duo_defconfig (line 25)"
+for cmd in "1 check" "1 check --json" "1 check --format sarif" "0 migrate --check --all" \
+		"0 migrate --check --all --json"; do
+	want=${cmd%% *} cmd=${cmd#* }
+	# shellcheck disable=SC2086
+	(cd "$w/duo25" && "$SLUBTINY" $cmd --srctree "$tree" $duo/milkv-duo256m.cfg \
+		>"$w/out" 2>"$w/err"); st=$?
+	[ $st = "$want" ] && ! grep -q 'error' "$w/err" && cat "$w/out" "$w/err" | grep -qF "$cause" &&
+		! cat "$w/out" "$w/err" | grep -q 'line 10[0-9][0-9][0-9][0-9][0-9]' ||
+		{ echo "FAIL: $cmd: base line 25 as a cause: exit $st"; cat "$w/out" "$w/err"; fail=1; }
+done
+cat "$w/duo25/$duo/milkv-duo_defconfig" "$w/duo25/$duo/milkv-duo256m.cfg" >"$w/merged"
+cfg=$(st_conf_cached "$tree" riscv layout/duo-line25 "$w/merged" "$w/scratch") &&
+	! grep -qx CONFIG_SLUB_TINY=y "$cfg" ||
+	{ echo "FAIL: duo line 25: conf keeps SLUB_TINY=y, slubtiny said it has no effect"; fail=1; }
+
 # A Buildroot defconfig that names a file missing below the one checked:
 # an error for that file.
 cd "$F/buildroot" || exit 2
