@@ -223,5 +223,61 @@ CC="ccache gcc" kernel two-wrappers --defconfig tinyconfig --cc-wrapper distcc
 	bad "two wrappers: exit $st: $(cat "$t/two-wrappers.err")"
 [ ! -s "$t/two-wrappers.out" ] || bad "two wrappers: output on stdout"
 
+# A variant never built starts as a copy of the finished sibling's
+# directory (doc/kernel.md): the sibling's [.]slubtiny-* files left out,
+# its own .config and log in, the absolute paths of tools/ command files
+# made its own with their mtimes kept; a directory built before
+# (include/generated/bounds.h) goes on from its own state. This make
+# records like kbuild's objtool build: an absolute path in a .cmd file.
+mkdir -p "$t/seedbin"
+cat >"$t/seedbin/make" <<'EOS'
+for a; do case $a in O=*) o=${a#O=} ;; esac; done
+for a; do case $a in
+olddefconfig) ;;
+*config) printf 'CONFIG_SLUB=y\n' >"$o/.config" ;;
+*.o)	mkdir -p "$o/${a%/*}" "$o/tools/objtool" "$o/include/generated"
+	touch "$o/include/generated/bounds.h"
+	c=$o/tools/objtool/.check.o.cmd
+	[ -e "$c" ] || echo "cmd_$o/tools/objtool/check.o := gcc -o $o/tools/objtool/check.o" >"$c"
+	grep SLUB "$o/.config" >"$o/$a" ;;
+esac; done
+exit 0
+EOS
+chmod +x "$t/seedbin/make"
+sk=$t/seed
+seedrun() { # name variant...
+	name=$1
+	shift
+	args=
+	for v; do args="$args --variant $v"; done
+	# shellcheck disable=SC2086
+	PATH=$t/seedbin:$PATH "$SLUBTINY" kernel --srctree "$tree" --arch x86_64 \
+		--defconfig tinyconfig --builddir "$sk" $args >"$t/$name.out" 2>"$t/$name.err"
+	st=$?
+}
+seedrun seed1 slub slub_tiny
+d1=$(echo "$sk"/linux-source-6.12-*/x86_64/slub)
+d2=$(echo "$sk"/linux-source-6.12-*/x86_64/slub_tiny)
+[ $st = 0 ] || bad "seed: exit $st: $(tail -3 "$t/seed1.err")"
+grep -q "/slub_tiny: build from slub's objects" "$t/seed1.err" || bad "seed: slub_tiny not seeded: $(cat "$t/seed1.err")"
+grep -q "/slub: build from" "$t/seed1.err" && bad "seed: slub, the first, was seeded"
+[ "$(cat "$d2/tools/objtool/.check.o.cmd")" = "cmd_$d2/tools/objtool/check.o := gcc -o $d2/tools/objtool/check.o" ] ||
+	bad "seed: tools command file not rebased: $(cat "$d2/tools/objtool/.check.o.cmd")"
+[ "$(stat -c %Y "$d1/tools/objtool/.check.o.cmd")" = "$(stat -c %Y "$d2/tools/objtool/.check.o.cmd")" ] ||
+	bad "seed: the rebased command file's mtime changed"
+grep -qx 'CONFIG_SLUB_TINY=y' "$d2/.config" && ! grep -qx 'CONFIG_SLUB_TINY=y' "$d1/.config" ||
+	bad "seed: .config not the variant's own"
+grep -q '^# resolved .*SLUB_TINY=y' "$d2/.slubtiny-stamp" && ! grep -q 'SLUB_TINY=y' "$d1/.slubtiny-stamp" ||
+	bad "seed: stamps mixed up"
+[ ! -e "$d2.seed" ] && [ ! -e "$d2.old" ] || bad "seed: temporary directories left"
+seedrun seed2 slub slub_tiny
+[ $st = 0 ] && [ "$(grep -c ': cached (' "$t/seed2.err")" = 2 ] || bad "seed: second run not cached: $(cat "$t/seed2.err")"
+# built before: its own state, no copy
+rm -f "$d2/.slubtiny-stamp"
+touch "$d2/include/generated/bounds.h" "$d2/mine"
+seedrun seed3 slub slub_tiny
+[ $st = 0 ] && [ -e "$d2/mine" ] && ! grep -q "build from" "$t/seed3.err" ||
+	bad "seed: a built directory was replaced: $(cat "$t/seed3.err")"
+
 [ $fail = 0 ] && echo "kernel-cache: ok"
 exit $fail
