@@ -146,6 +146,26 @@ rm -r "$w/sunxi/recipes-kernel/linux/linux-mainline/arm"
 (cd "$w/sunxi" && "$SLUBTINY" check --no-config --format json $sfrag >"$w/out" 2>"$w/err"); st=$?
 [ $st -le 1 ] && [ "$(jq -c '.stacks[0].not_found' "$w/out")" = '["defconfig (SRC_URI, no file for machine bananapi, arch arm)"]' ] ||
 	{ echo "FAIL: $sfrag without arm/defconfig: exit $st, $(jq -c .stacks "$w/out")"; cat "$w/err"; fail=1; }
+# The .bbappend beside the recipe is merged with it (issue 43: its
+# fragments were judged alone). Cut down to what only the bbappend says
+# (the recipe's own axp20x.cfg lines left out), axp20x.cfg is in the
+# recipe's stack for the bbappend's machine, orange-pi-one-plus, whose conf
+# the layer does not have: its defconfig is named as not found, and the
+# file is judged against conf as the one part of that stack (--arch x86:
+# nothing in the stack gives one). Without the bbappend it is judged alone.
+cp -r "$F/../layout-real/meta-sunxi" "$w/sunxi-app"
+sed -i '/axp20x\.cfg/d' "$w/sunxi-app/recipes-kernel/linux/linux-mainline.inc"
+Fsave=$F F=
+stack "$w/sunxi-app" $sfrag x86 --arch
+F=$Fsave
+[ "$(jq -c '.stacks[0] | [.build_system, .parts, .not_found]' "$w/json")" = \
+  "[\"yocto\",[\"$sfrag\"],[\"defconfig (SRC_URI, no file for machine orange-pi-one-plus)\"]]" ] ||
+	{ echo "FAIL: bbappend: stack $(jq -c .stacks "$w/json")"; fail=1; }
+rm "$w/sunxi-app/recipes-kernel/linux/linux-mainline_6.6.85.bbappend"
+(cd "$w/sunxi-app" && "$SLUBTINY" check --no-config -v --arch x86 $sfrag >"$w/out" 2>"$w/err"); st=$?
+[ $st = 1 ] && ! grep -q error "$w/err" &&
+	grep -qx "$sfrag: note: judged alone: no recipe up to three directories above it lists it in SRC_URI" "$w/err" ||
+	{ echo "FAIL: without the bbappend: exit $st, not judged alone"; cat "$w/err"; fail=1; }
 # A walk over a whole layer judges every fragment a recipe lists, also
 # those with symbols newer than 6.12 (meta-riscv's k1 fragments were left
 # out, so the stale CONFIG_SLAB=y added to one passed), and -v names each
