@@ -96,8 +96,8 @@ static int drop_bookkeeping(const char *dir)
 	return ret;
 }
 
-/* Copy @name from @from to @to (absent in @from: nothing). */
-static int carry(const char *from, const char *to, const char *name)
+/* Copy @name from @from to @to (absent in @from: nothing, unless @must). */
+static int carry(const char *from, const char *to, const char *name, bool must)
 {
 	char src[PATH_MAX], dst[PATH_MAX], *buf;
 	size_t len;
@@ -108,7 +108,7 @@ static int carry(const char *from, const char *to, const char *name)
 	st_pathf(dst, "%s/%s", to, name);
 	buf = st_read_text(src, &len);
 	if (!buf)
-		return errno == ENOENT ? 0 : -errno;
+		return errno == ENOENT && !must ? 0 : -errno;
 	ret = st_kernel_write_text(dst, buf, len, &e);
 	free(buf);
 	return ret;
@@ -136,8 +136,15 @@ static int rebase_cmd(const char *path, const char *from, const char *to)
 	text = st_read_text(path, &len);
 	if (!text)
 		return -errno;
-	for (p = text; (p = strstr(p, from)); p += nf)
-		hits += at_prefix(p, from, nf);
+	/* the same scan as the rewrite below, so that the count is its count */
+	for (p = text; *p;) {
+		if (at_prefix(p, from, nf)) {
+			hits++;
+			p += nf;
+		} else {
+			p++;
+		}
+	}
 	if (!hits) {
 		free(text);
 		return 0;
@@ -220,17 +227,17 @@ static int swap_in(const char *dir, const char *tmp, const char *sibling)
 	char old[PATH_MAX], tools[PATH_MAX];
 	int ret;
 
-	st_pathf(tools, "%s/tools", tmp);
+	if (st_pathf(tools, "%s/tools", tmp) || st_pathf(old, "%s.old", dir))
+		return -ENAMETOOLONG;
 	ret = rebase_tools(tools, sibling, dir);
 	if (!ret)
 		ret = drop_bookkeeping(tmp);
 	if (!ret)
-		ret = carry(dir, tmp, ".config");
+		ret = carry(dir, tmp, ".config", true);
 	if (!ret)
-		ret = carry(dir, tmp, LOG_NAME);
+		ret = carry(dir, tmp, LOG_NAME, false);
 	if (ret)
 		return ret;
-	st_pathf(old, "%s.old", dir);
 	if (rm_rf(old) || rename(dir, old))
 		return -EIO;
 	if (rename(tmp, dir)) {
@@ -258,7 +265,8 @@ int st_kernel_seed(struct item *it)
 	s = seed_source(it);
 	if (!s)
 		return 0;
-	st_pathf(tmp, "%s.seed", it->out->dir);
+	if (st_pathf(tmp, "%s.seed", it->out->dir))
+		return 0;
 	from = st_asprintf("%s/.", s->out->dir);
 	if (!from)
 		return -ENOMEM;
